@@ -1,0 +1,190 @@
+// Implements the attention_cli subcommands on top of the core; all validation errors are InputError.
+#include "commands.hpp"
+
+#include "core/encoder.hpp"
+#include "core/error.hpp"
+#include "core/positions.hpp"
+#include "core/router.hpp"
+#include "core/tokenizer.hpp"
+
+namespace attn::cli {
+namespace {
+
+const std::vector<Scheme> kAttendSchemes = {Scheme::None, Scheme::Sinusoidal, Scheme::Learned, Scheme::Rope,
+                                            Scheme::Alibi};
+
+// Position settings shared by `attend` and `block`: reads "positions", "causal", "base", "max_len", "seed"
+// and adds additive tables to every (T, D) item of x.
+AttentionOptions prepare_positions(const json& j, Batch& x) {
+  AttentionOptions opt;
+  opt.positions = parse_scheme(string_field(j, "positions", "none"), kAttendSchemes);
+  opt.causal = bool_field(j, "causal", false);
+  opt.rope_base = number_field(j, "base", 10000.0);
+  const auto t = static_cast<int>(x[0].rows());
+  const int d = static_cast<int>(x[0].cols());
+  Mat table;
+  if (opt.positions == Scheme::Sinusoidal) table = Sinusoidal(d, opt.rope_base).table(range_positions(t));
+  if (opt.positions == Scheme::Learned) {
+    const auto seed = static_cast<std::uint64_t>(int_field(j, "seed", 7));
+    table = Learned(int_field(j, "max_len", 128), d, seed).table(range_positions(t));
+  }
+  if (table.size() > 0) {
+    for (Mat& item : x) item += table;
+  }
+  return opt;
+}
+
+// Reorders per-item results into the rank of x: one item when unbatched, else an array.
+json by_rank(const json& items, bool batched) { return batched ? items : items[0]; }
+
+json run_single_head(const json& j, const Batch& x, const AttentionOptions& opt, bool batched) {
+  const Mat w_q = matrix_from_json(j.at("w_q"), "w_q");
+  const Mat w_k = matrix_from_json(j.value("w_k", json()), "w_k");
+  const Mat w_v = matrix_from_json(j.value("w_v", json()), "w_v");
+  json outputs = json::array(), weights = json::array();
+  for (const Mat& item : x) {
+    const HeadResult r = single_head(item, w_q, w_k, w_v, opt);
+    outputs.push_back(to_json(r.output));
+    weights.push_back(json::array({to_json(r.weights)}));
+  }
+  const long long params = static_cast<long long>(w_q.size() + w_k.size() + w_v.size());
+  return {{"output", by_rank(outputs, batched)}, {"weights", by_rank(weights, batched)}, {"parameters", params}};
+}
+
+}  // namespace
+
+json run_pe(const PeOptions& o) {
+  const Scheme scheme =
+      parse_scheme(o.scheme, {Scheme::Sinusoidal, Scheme::Learned, Scheme::Raw, Scheme::Fraction});
+  if (o.positions.empty() == (o.count < 0)) {
+    throw InputError("give exactly one of --positions (e.g. 0,1,44) or --count N");
+  }
+  const std::vector<int> pos = o.positions.empty() ? range_positions(o.count) : o.positions;
+  json out = {{"scheme", scheme_name(scheme)}, {"d_model", o.d_model}, {"positions", pos}};
+  Mat table;
+  switch (scheme) {
+    case Scheme::Sinusoidal: {
+      const Sinusoidal s(o.d_model, o.base);
+      table = s.table(pos);
+      out["base"] = o.base;
+      out["speeds"] = s.speeds();
+      out["wavelengths"] = s.wavelengths();
+      break;
+    }
+    case Scheme::Learned:
+      table = Learned(o.max_len, o.d_model, o.seed).table(pos);
+      out["max_len"] = o.max_len;
+      out["seed"] = o.seed;
+      break;
+    case Scheme::Raw:
+      table = raw_position_table(pos, o.d_model);
+      break;
+    default: {
+      int length = o.length;
+      if (length < 0) length = pos.empty() ? 1 : *std::max_element(pos.begin(), pos.end()) + 1;
+      table = fraction_position_table(pos, length, o.d_model);
+      out["length"] = length;
+    }
+  }
+  out["table"] = to_json(table);
+  return out;
+}
+
+json run_attend(const std::string& input_path) {
+  const json j = read_json_input(input_path);
+  if (!j.contains("x")) throw InputError("the input needs \"x\": (T, D) or (B, T, D) numbers");
+  bool batched = false;
+  Batch x = batch_from_json(j.at("x"), "x", batched);
+  const AttentionOptions opt = prepare_positions(j, x);
+  if (j.contains("w_q")) return run_single_head(j, x, opt, batched);
+
+  if (!j.contains("heads") || !j.contains("w_qkv") || !j.contains("w_o")) {
+    throw InputError("the input needs \"heads\", \"w_qkv\" (D, 3D) and \"w_o\" (D, D), or \"w_q\", \"w_k\", "
+                     "\"w_v\" (D, d_k) for a single head");
+  }
+  MhaWeights w;
+  w.heads = int_field(j, "heads", 1);
+  w.w_qkv = matrix_from_json(j.at("w_qkv"), "w_qkv");
+  w.w_o = matrix_from_json(j.at("w_o"), "w_o");
+  json outputs = json::array(), weights = json::array();
+  for (const MhaResult& r : multi_head(x, w, opt)) {
+    outputs.push_back(to_json(r.output));
+    json heads = json::array();
+    for (const HeadResult& h : r.head) heads.push_back(to_json(h.weights));
+    weights.push_back(std::move(heads));
+  }
+  return {{"output", by_rank(outputs, batched)},
+          {"weights", by_rank(weights, batched)},
+          {"parameters", count_parameters(static_cast<int>(x[0].cols()), w.heads).fused}};
+}
+
+json run_params(int d_model, int heads) {
+  const ParameterCount p = count_parameters(d_model, heads);
+  return {{"d_model", d_model},
+          {"heads", heads},
+          {"d_k", p.d_k},
+          {"fused_parameters", p.fused},
+          {"single_head_parameters", p.single_head}};
+}
+
+json run_router(const RouterOptions& o) {
+  RouterConfig c;
+  c.positions = parse_scheme(o.positions, {Scheme::None, Scheme::Sinusoidal, Scheme::Learned, Scheme::Rope});
+  c.seed = o.seed;
+  c.d_model = o.d_model;
+  c.heads = o.heads;
+  c.learned_slots = o.max_len;
+  const RefundRouter router(c);
+  const RouterResult r = router.classify(o.text);
+  return {{"tokens", r.tokens},
+          {"positions", scheme_name(c.positions)},
+          {"labels", RefundRouter::labels()},
+          {"label", RefundRouter::labels()[static_cast<size_t>(r.label)]},
+          {"confidence", r.confidence},
+          {"probabilities", r.probabilities}};
+}
+
+json run_block(const std::string& input_path) {
+  const json j = read_json_input(input_path);
+  const auto seed = static_cast<std::uint64_t>(int_field(j, "seed", 7));
+  Batch x;
+  std::vector<std::string> tokens;
+  if (j.contains("x")) {
+    x = {matrix_from_json(j.at("x"), "x")};
+  } else if (j.contains("text")) {
+    tokens = tokenize(string_field(j, "text", ""));
+    x = {embed_tokens(tokens, int_field(j, "d_model", 16), seed)};
+    if (tokens.empty()) throw InputError("the text is empty; type at least one word");
+  } else {
+    throw InputError("the input needs \"x\" (T, D) numbers or a \"text\" to embed");
+  }
+  const int d = static_cast<int>(x[0].cols());
+  const int heads = int_field(j, "heads", 1);
+  EncoderWeights w = EncoderWeights::random(d, heads, int_field(j, "d_ff", 4 * d), seed);
+  // Given weights replace the seeded ones, field by field.
+  if (j.contains("w_qkv")) w.attention.w_qkv = matrix_from_json(j["w_qkv"], "w_qkv");
+  if (j.contains("w_o")) w.attention.w_o = matrix_from_json(j["w_o"], "w_o");
+  if (j.contains("w1")) w.w1 = matrix_from_json(j["w1"], "w1");
+  if (j.contains("b1")) w.b1 = row_from_json(j["b1"], "b1");
+  if (j.contains("w2")) w.w2 = matrix_from_json(j["w2"], "w2");
+  if (j.contains("b2")) w.b2 = row_from_json(j["b2"], "b2");
+  if (j.contains("ln1_gain")) w.ln1_gain = row_from_json(j["ln1_gain"], "ln1_gain");
+  if (j.contains("ln1_bias")) w.ln1_bias = row_from_json(j["ln1_bias"], "ln1_bias");
+  if (j.contains("ln2_gain")) w.ln2_gain = row_from_json(j["ln2_gain"], "ln2_gain");
+  if (j.contains("ln2_bias")) w.ln2_bias = row_from_json(j["ln2_bias"], "ln2_bias");
+  const AttentionOptions opt = prepare_positions(j, x);
+
+  const EncoderResult r = encoder_block(x[0], w, opt);
+  json head_weights = json::array();
+  for (const HeadResult& h : r.mha.head) head_weights.push_back(to_json(h.weights));
+  json out = {{"input", to_json(r.input)},         {"attention", to_json(r.mha.output)},
+              {"weights", head_weights},           {"residual1", to_json(r.residual1)},
+              {"norm1", to_json(r.norm1)},         {"hidden", to_json(r.hidden)},
+              {"ffn", to_json(r.ffn)},             {"residual2", to_json(r.residual2)},
+              {"output", to_json(r.output)},       {"d_model", d},
+              {"heads", heads},                    {"d_ff", w.d_ff()}};
+  if (!tokens.empty()) out["tokens"] = tokens;
+  return out;
+}
+
+}  // namespace attn::cli

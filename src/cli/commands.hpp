@@ -1,0 +1,38 @@
+// The subcommands of attention_cli: each turns parsed options into one JSON document.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "json_io.hpp"
+
+namespace attn::cli {
+
+struct PeOptions {
+  std::string scheme = "sinusoidal";
+  int d_model = 0;
+  std::vector<int> positions;
+  int count = -1;
+  double base = 10000.0;
+  int max_len = 128;
+  int length = -1;
+  std::uint64_t seed = 7;
+};
+
+struct RouterOptions {
+  std::string text;
+  std::string positions = "none";
+  std::uint64_t seed = 7;
+  int d_model = 16;
+  int heads = 4;
+  int max_len = 128;
+};
+
+json run_pe(const PeOptions& o);
+json run_attend(const std::string& input_path);
+json run_params(int d_model, int heads);
+json run_router(const RouterOptions& o);
+json run_block(const std::string& input_path);
+
+}  // namespace attn::cli

@@ -1,0 +1,110 @@
+// Converts between JSON documents and the core's matrices, rejecting ragged, non-numeric or non-finite input.
+#include "json_io.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include "core/error.hpp"
+
+namespace attn::cli {
+
+json read_json_input(const std::string& path) {
+  std::string text;
+  if (path == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError("cannot open input file '" + path + "'; give a readable JSON file or - for stdin");
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded()) throw InputError("the input is not valid JSON; expected one JSON object");
+  if (!j.is_object()) throw InputError("the input must be a JSON object with fields such as \"x\" and \"heads\"");
+  return j;
+}
+
+RowVec row_from_json(const json& j, const std::string& what) {
+  if (!j.is_array()) throw InputError(what + " must be an array of numbers");
+  RowVec v(static_cast<Eigen::Index>(j.size()));
+  for (size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_number()) throw InputError(what + "[" + std::to_string(i) + "] is not a number");
+    v(static_cast<Eigen::Index>(i)) = static_cast<float>(j[i].get<double>());
+  }
+  require_finite(v, what);
+  return v;
+}
+
+Mat matrix_from_json(const json& j, const std::string& what) {
+  if (!j.is_array() || j.empty() || !j[0].is_array()) {
+    throw InputError(what + " must be a non-empty array of rows (arrays of numbers)");
+  }
+  const size_t cols = j[0].size();
+  Mat m(static_cast<Eigen::Index>(j.size()), static_cast<Eigen::Index>(cols));
+  for (size_t r = 0; r < j.size(); ++r) {
+    const std::string row_name = what + "[" + std::to_string(r) + "]";
+    if (!j[r].is_array() || j[r].size() != cols) {
+      throw InputError(row_name + " must be an array of " + std::to_string(cols) + " numbers like the first row");
+    }
+    m.row(static_cast<Eigen::Index>(r)) = row_from_json(j[r], row_name);
+  }
+  return m;
+}
+
+Batch batch_from_json(const json& j, const std::string& what, bool& batched) {
+  batched = j.is_array() && !j.empty() && j[0].is_array() && !j[0].empty() && j[0][0].is_array();
+  if (!batched) return {matrix_from_json(j, what)};
+  Batch b;
+  for (size_t i = 0; i < j.size(); ++i) b.push_back(matrix_from_json(j[i], what + "[" + std::to_string(i) + "]"));
+  for (const Mat& m : b) {
+    if (m.rows() != b[0].rows() || m.cols() != b[0].cols()) {
+      throw InputError(what + " must have the same (T, D) shape for every batch item");
+    }
+  }
+  return b;
+}
+
+json to_json(const Mat& m) {
+  json rows = json::array();
+  for (Eigen::Index r = 0; r < m.rows(); ++r) {
+    json row = json::array();
+    for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(m(r, c));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+json to_json(const RowVec& v) {
+  json row = json::array();
+  for (Eigen::Index c = 0; c < v.size(); ++c) row.push_back(v(c));
+  return row;
+}
+
+int int_field(const json& j, const char* name, int fallback) {
+  if (!j.contains(name)) return fallback;
+  const json& v = j[name];
+  if (!v.is_number_integer()) throw InputError(std::string("\"") + name + "\" must be a whole number");
+  const auto n = v.get<long long>();
+  if (n < -2147483647LL || n > 2147483647LL) throw InputError(std::string("\"") + name + "\" is out of range");
+  return static_cast<int>(n);
+}
+
+bool bool_field(const json& j, const char* name, bool fallback) {
+  if (!j.contains(name)) return fallback;
+  if (!j[name].is_boolean()) throw InputError(std::string("\"") + name + "\" must be true or false");
+  return j[name].get<bool>();
+}
+
+double number_field(const json& j, const char* name, double fallback) {
+  if (!j.contains(name)) return fallback;
+  if (!j[name].is_number()) throw InputError(std::string("\"") + name + "\" must be a number");
+  return j[name].get<double>();
+}
+
+std::string string_field(const json& j, const char* name, const std::string& fallback) {
+  if (!j.contains(name)) return fallback;
+  if (!j[name].is_string()) throw InputError(std::string("\"") + name + "\" must be a string");
+  return j[name].get<std::string>();
+}
+
+}  // namespace attn::cli

@@ -1,0 +1,79 @@
+// attention_cli: the core's numbers as JSON for course authors and tests; bad input -> "error: ..." and exit 2.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "commands.hpp"
+#include "core/error.hpp"
+
+namespace {
+
+int fail(const std::string& message) {
+  std::cerr << "error: " << message << "\n";
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace attn::cli;
+  CLI::App app{"attention_cli: positional encodings, attention and the refund router as JSON"};
+  app.require_subcommand(1);
+
+  PeOptions pe;
+  auto* pe_cmd = app.add_subcommand("pe", "a position table, one row per position");
+  pe_cmd->add_option("--scheme", pe.scheme, "sinusoidal|learned|raw|fraction")->capture_default_str();
+  pe_cmd->add_option("--d-model", pe.d_model, "width of each position vector")->required();
+  pe_cmd->add_option("--positions", pe.positions, "comma-separated positions, e.g. 0,1,44")->delimiter(',');
+  pe_cmd->add_option("--count", pe.count, "positions 0 .. N-1");
+  pe_cmd->add_option("--base", pe.base, "sinusoidal base")->capture_default_str();
+  pe_cmd->add_option("--max-len", pe.max_len, "slots of the learned table")->capture_default_str();
+  pe_cmd->add_option("--length", pe.length, "text length for the fraction scheme (default: last position + 1)");
+  pe_cmd->add_option("--seed", pe.seed, "seed of the learned table")->capture_default_str();
+
+  std::string attend_input;
+  auto* attend_cmd = app.add_subcommand("attend", "single-head or multi-head attention on JSON input");
+  attend_cmd->add_option("--input", attend_input, "JSON file, or - for stdin")->required();
+
+  int d_model = 0, heads = 0;
+  auto* params_cmd = app.add_subcommand("params", "parameter accounting of a multi-head layer");
+  params_cmd->add_option("--d-model", d_model, "model width")->required();
+  params_cmd->add_option("--heads", heads, "number of heads")->required();
+
+  RouterOptions router;
+  auto* router_cmd = app.add_subcommand("router", "label an email with the seeded refund router");
+  router_cmd->add_option("--text", router.text, "the email")->required();
+  router_cmd->add_option("--positions", router.positions, "none|sinusoidal|learned|rope")->capture_default_str();
+  router_cmd->add_option("--seed", router.seed, "weights seed")->capture_default_str();
+  router_cmd->add_option("--d-model", router.d_model, "model width")->capture_default_str();
+  router_cmd->add_option("--heads", router.heads, "number of heads")->capture_default_str();
+  router_cmd->add_option("--max-len", router.max_len, "slots of the learned table")->capture_default_str();
+
+  std::string block_input;
+  auto* block_cmd = app.add_subcommand("block", "one encoder block with every intermediate");
+  block_cmd->add_option("--input", block_input, "JSON file, or - for stdin")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return fail(e.what());
+  }
+
+  try {
+    json out;
+    if (*pe_cmd) out = run_pe(pe);
+    if (*attend_cmd) out = run_attend(attend_input);
+    if (*params_cmd) out = run_params(d_model, heads);
+    if (*router_cmd) out = run_router(router);
+    if (*block_cmd) out = run_block(block_input);
+    std::cout << out.dump() << "\n";
+    return 0;
+  } catch (const attn::InputError& e) {
+    return fail(e.what());
+  } catch (const json::exception& e) {
+    return fail(std::string("the JSON input has a wrong type or field: ") + e.what());
+  } catch (const std::bad_alloc&) {
+    return fail("the input is too large to fit in memory");
+  }
+}

@@ -1,0 +1,179 @@
+// Scaled dot-product attention for one head and for fused multi-head attention.
+#include "attention.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "error.hpp"
+#include "rng.hpp"
+
+namespace attn {
+namespace {
+
+std::string shape(const Mat& m) { return "(" + std::to_string(m.rows()) + ", " + std::to_string(m.cols()) + ")"; }
+
+void require_shape(const Mat& m, Eigen::Index rows, Eigen::Index cols, const std::string& what) {
+  if (m.rows() != rows || m.cols() != cols) {
+    throw InputError(what + " has shape " + shape(m) + "; expected (" + std::to_string(rows) + ", " +
+                     std::to_string(cols) + ")");
+  }
+}
+
+// Checks x (T, D) for a usable token count and finite entries.
+void require_tokens(const Mat& x) {
+  if (x.rows() == 0) throw InputError("the input has no tokens; attention needs at least one");
+  if (x.rows() > kMaxTokens) {
+    throw InputError("the input has " + std::to_string(x.rows()) + " tokens; allowed: 1 to " +
+                     std::to_string(kMaxTokens));
+  }
+  if (x.cols() == 0) throw InputError("the input rows are empty; d_model must be at least 1");
+  require_finite(x, "the input x");
+}
+
+std::vector<int> positions_for(const AttentionOptions& opt, Eigen::Index t) {
+  if (opt.position_ids.empty()) return range_positions(static_cast<int>(t));
+  if (static_cast<Eigen::Index>(opt.position_ids.size()) != t) {
+    throw InputError("got " + std::to_string(opt.position_ids.size()) + " position ids for " + std::to_string(t) +
+                     " tokens");
+  }
+  return opt.position_ids;
+}
+
+}  // namespace
+
+Mat softmax_rows(const Mat& scores) {
+  Mat w(scores.rows(), scores.cols());
+  for (Eigen::Index r = 0; r < scores.rows(); ++r) {
+    const float max = scores.row(r).maxCoeff();
+    if (!std::isfinite(max)) {  // a fully masked row attends nowhere
+      w.row(r).setZero();
+      continue;
+    }
+    double sum = 0.0;
+    for (Eigen::Index c = 0; c < scores.cols(); ++c) {
+      const float e = std::exp(scores(r, c) - max);  // exp(-inf) = 0 for masked keys
+      w(r, c) = e;
+      sum += e;
+    }
+    w.row(r) *= static_cast<float>(1.0 / sum);
+  }
+  return w;
+}
+
+HeadResult attend(const Mat& q_in, const Mat& k_in, const Mat& v, const AttentionOptions& opt, int head,
+                  int heads) {
+  // q, k: (T, d_k); v: (T, d_v)
+  const Eigen::Index t = q_in.rows();
+  if (t == 0) throw InputError("the input has no tokens; attention needs at least one");
+  require_shape(k_in, t, q_in.cols(), "the keys");
+  if (v.rows() != t) require_shape(v, t, v.cols(), "the values");
+  const std::vector<int> pos = positions_for(opt, t);
+
+  // 1. RoPE turns each query and key by its own position.
+  Mat q = q_in, k = k_in;
+  if (opt.positions == Scheme::Rope) {
+    const Rope rope{opt.rope_base};
+    q = rope.rotate(q_in, pos);
+    k = rope.rotate(k_in, pos);
+  }
+  // 2. scores (T, T) = q k^T / sqrt(d_k)
+  HeadResult r;
+  r.scores = (q * k.transpose()) / std::sqrt(static_cast<float>(q.cols()));
+  // 3. ALiBi adds a distance penalty per head.
+  if (opt.positions == Scheme::Alibi) r.scores += Alibi{heads}.bias(pos, head);
+  // 4. the causal mask hides keys after the query
+  if (opt.causal) {
+    for (Eigen::Index i = 0; i < t; ++i) {
+      for (Eigen::Index j = i + 1; j < t; ++j) r.scores(i, j) = -std::numeric_limits<float>::infinity();
+    }
+  }
+  // 5. weights (T, T) and the blend (T, d_v)
+  r.weights = softmax_rows(r.scores);
+  r.output = r.weights * v;
+  return r;
+}
+
+HeadResult single_head(const Mat& x, const Mat& w_q, const Mat& w_k, const Mat& w_v, const AttentionOptions& opt) {
+  require_tokens(x);
+  const Eigen::Index d = x.cols();
+  require_shape(w_q, d, w_q.cols(), "w_q");
+  if (w_q.cols() == 0) throw InputError("w_q has no columns; d_k must be at least 1");
+  require_shape(w_k, d, w_q.cols(), "w_k");
+  require_shape(w_v, d, w_v.cols(), "w_v");
+  require_finite(w_q, "w_q");
+  require_finite(w_k, "w_k");
+  require_finite(w_v, "w_v");
+  return attend(x * w_q, x * w_k, x * w_v, opt);
+}
+
+MhaWeights MhaWeights::random(int d_model, int heads, std::uint64_t seed) {
+  require_range(d_model, 1, kMaxDModel, "d_model");
+  head_dim(d_model, heads);
+  Rng rng(mix_seed(seed, 0xa77eULL));
+  MhaWeights w;
+  w.heads = heads;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(d_model));
+  w.w_qkv = rng.normal_matrix(d_model, 3 * d_model, scale);
+  w.w_o = rng.normal_matrix(d_model, d_model, scale);
+  return w;
+}
+
+MhaResult multi_head(const Mat& x, const MhaWeights& w, const AttentionOptions& opt) {
+  // x: (T, D); w_qkv: (D, 3D); w_o: (D, D)
+  require_tokens(x);
+  const int d = static_cast<int>(x.cols());
+  const int d_k = head_dim(d, w.heads);
+  require_shape(w.w_qkv, d, 3 * d, "w_qkv");
+  require_shape(w.w_o, d, d, "w_o");
+  require_finite(w.w_qkv, "w_qkv");
+  require_finite(w.w_o, "w_o");
+
+  // 1. all heads' queries, keys and values at once: (T, 3D)
+  const Mat qkv = x * w.w_qkv;
+  MhaResult r;
+  r.concat.resize(x.rows(), d);
+  r.head.reserve(static_cast<size_t>(w.heads));
+  // 2. head h reads its d_k-wide slice of each block: view(B, T, H, d_k).transpose(1, 2)
+  for (int h = 0; h < w.heads; ++h) {
+    r.head.push_back(attend(qkv.middleCols(h * d_k, d_k), qkv.middleCols(d + h * d_k, d_k),
+                            qkv.middleCols(2 * d + h * d_k, d_k), opt, h, w.heads));
+    // 3. glue the heads back together side by side: (T, D)
+    r.concat.middleCols(h * d_k, d_k) = r.head.back().output;
+  }
+  // 4. W_O mixes the heads: (T, D)
+  r.output = r.concat * w.w_o;
+  return r;
+}
+
+std::vector<MhaResult> multi_head(const Batch& x, const MhaWeights& w, const AttentionOptions& opt) {
+  if (x.empty()) throw InputError("the batch is empty; give at least one sequence");
+  std::vector<MhaResult> out;
+  out.reserve(x.size());
+  for (const Mat& item : x) out.push_back(multi_head(item, w, opt));
+  return out;
+}
+
+int head_dim(int d_model, int heads) {
+  if (heads < 1) throw InputError("the number of heads is " + std::to_string(heads) + "; it must be at least 1");
+  if (d_model < 1) throw InputError("d_model is " + std::to_string(d_model) + "; it must be at least 1");
+  if (d_model % heads != 0) {
+    throw InputError("d_model " + std::to_string(d_model) + " is not divisible by " + std::to_string(heads) +
+                     " heads: the heads must split d_model evenly (" + std::to_string(d_model) + " / " +
+                     std::to_string(heads) + " is not a whole number)");
+  }
+  return d_model / heads;
+}
+
+ParameterCount count_parameters(int d_model, int heads) {
+  require_range(d_model, 1, 1 << 20, "d_model");
+  const int d_k = head_dim(d_model, heads);
+  const long long d = d_model;
+  ParameterCount p;
+  p.d_k = d_k;
+  p.fused = static_cast<long long>(heads) * 3 * d * d_k + d * d;  // H heads of Q, K, V (D, d_k) + W_O
+  p.single_head = 3 * d * d + d * d;                              // W_Q, W_K, W_V (D, D) + W_O
+  return p;
+}
+
+}  // namespace attn

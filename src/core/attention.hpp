@@ -1,0 +1,68 @@
+// Scaled dot-product attention: one head, and multi-head attention with a fused QKV matrix.
+#pragma once
+
+#include <vector>
+
+#include "positions.hpp"
+#include "types.hpp"
+
+namespace attn {
+
+struct AttentionOptions {
+  bool causal = false;                // mask keys after the query (j > i)
+  Scheme positions = Scheme::None;    // only Rope and Alibi act inside attention
+  double rope_base = 10000.0;
+  std::vector<int> position_ids;      // positions of the T tokens; empty means 0 .. T-1
+};
+
+// Row-wise softmax, stable: subtracts each row's max; -inf entries get weight 0. (T, T) -> (T, T)
+Mat softmax_rows(const Mat& scores);
+
+struct HeadResult {
+  Mat output;   // (T, d_k): weights x V
+  Mat scores;   // (T, T): q.k / sqrt(d_k) + bias, masked entries -inf
+  Mat weights;  // (T, T): softmax of scores, each row sums to 1
+};
+
+// The heart of it for one head: q, k, v are (T, d_k) already projected; `head`/`heads` pick the
+// ALiBi slope. RoPE (if chosen) rotates q and k here.
+HeadResult attend(const Mat& q, const Mat& k, const Mat& v, const AttentionOptions& opt, int head = 0,
+                  int heads = 1);
+
+// One head with its own projections: x (T, D), w_q/w_k/w_v (D, d_k) -> output (T, d_k).
+HeadResult single_head(const Mat& x, const Mat& w_q, const Mat& w_k, const Mat& w_v,
+                       const AttentionOptions& opt);
+
+// Fused multi-head weights: w_qkv (D, 3D) holds Q in columns 0..D-1, K in D..2D-1, V in 2D..3D-1, and
+// head h uses columns h*d_k .. (h+1)*d_k - 1 of each; w_o (D, D) mixes the concatenated heads.
+struct MhaWeights {
+  int heads = 1;
+  Mat w_qkv;  // (D, 3D)
+  Mat w_o;    // (D, D)
+  int d_model() const { return static_cast<int>(w_o.rows()); }
+  // Seeded random weights, normal with std 1/sqrt(D).
+  static MhaWeights random(int d_model, int heads, std::uint64_t seed);
+};
+
+struct MhaResult {
+  Mat output;                  // (T, D): concat x W_O
+  Mat concat;                  // (T, D): heads placed side by side, before W_O
+  std::vector<HeadResult> head;  // H results, each (T, d_k) output and (T, T) scores/weights
+};
+
+// x (T, D) -> MhaResult. Throws InputError on bad shapes, non-finite input, or heads not dividing D.
+MhaResult multi_head(const Mat& x, const MhaWeights& w, const AttentionOptions& opt);
+// x (B, T, D) -> B results, the same weights for every item.
+std::vector<MhaResult> multi_head(const Batch& x, const MhaWeights& w, const AttentionOptions& opt);
+
+// d_k = d_model / heads; throws InputError ("512 is not divisible by 6 heads ...") otherwise.
+int head_dim(int d_model, int heads);
+
+struct ParameterCount {
+  int d_k;
+  long long fused;        // 3 * D * D (all heads' Q, K, V) + D * D (W_O)
+  long long single_head;  // one full-width head: W_Q, W_K, W_V (D, D each) + W_O
+};
+ParameterCount count_parameters(int d_model, int heads);
+
+}  // namespace attn

@@ -1,0 +1,64 @@
+// One transformer encoder block with every intermediate kept for display.
+#include "encoder.hpp"
+
+#include <cmath>
+
+#include "error.hpp"
+#include "rng.hpp"
+
+namespace attn {
+
+EncoderWeights EncoderWeights::random(int d_model, int heads, int d_ff, std::uint64_t seed) {
+  require_range(d_ff, 1, 4 * kMaxDModel, "the feed-forward width d_ff");
+  EncoderWeights w;
+  w.attention = MhaWeights::random(d_model, heads, mix_seed(seed, 1));
+  Rng rng(mix_seed(seed, 2));
+  w.w1 = rng.normal_matrix(d_model, d_ff, 1.0f / std::sqrt(static_cast<float>(d_model)));
+  w.b1 = RowVec::Zero(d_ff);
+  w.w2 = rng.normal_matrix(d_ff, d_model, 1.0f / std::sqrt(static_cast<float>(d_ff)));
+  w.b2 = RowVec::Zero(d_model);
+  w.ln1_gain = w.ln2_gain = RowVec::Ones(d_model);
+  w.ln1_bias = w.ln2_bias = RowVec::Zero(d_model);
+  return w;
+}
+
+Mat layer_norm(const Mat& x, const RowVec& gain, const RowVec& bias, float eps) {
+  // x: (T, D); gain, bias: (D,)
+  if (gain.size() != x.cols() || bias.size() != x.cols()) {
+    throw InputError("LayerNorm gain and bias need " + std::to_string(x.cols()) + " entries, one per dimension");
+  }
+  Mat y(x.rows(), x.cols());
+  for (Eigen::Index r = 0; r < x.rows(); ++r) {
+    const float mean = x.row(r).mean();
+    const RowVec centred = x.row(r).array() - mean;
+    const float var = centred.squaredNorm() / static_cast<float>(x.cols());
+    y.row(r) = (centred / std::sqrt(var + eps)).cwiseProduct(gain) + bias;
+  }
+  return y;
+}
+
+EncoderResult encoder_block(const Mat& x, const EncoderWeights& w, const AttentionOptions& opt) {
+  const Eigen::Index d = x.cols();
+  if (w.w1.rows() != d || w.w2.cols() != d || w.w2.rows() != w.w1.cols() || w.b1.size() != w.w1.cols() ||
+      w.b2.size() != d) {
+    throw InputError("the feed-forward weights do not fit d_model " + std::to_string(d) +
+                     ": w1 must be (D, F), b1 (F), w2 (F, D), b2 (D)");
+  }
+  for (const auto* m : {&w.w1, &w.w2}) require_finite(*m, "the feed-forward weights");
+  EncoderResult r;
+  r.input = x;
+  // 1. multi-head attention: (T, D)
+  r.mha = multi_head(x, w.attention, opt);
+  // 2. add the residual and normalise
+  r.residual1 = x + r.mha.output;
+  r.norm1 = layer_norm(r.residual1, w.ln1_gain, w.ln1_bias);
+  // 3. feed-forward: (T, F) hidden with ReLU, back to (T, D)
+  r.hidden = ((r.norm1 * w.w1).rowwise() + w.b1).cwiseMax(0.0f);
+  r.ffn = (r.hidden * w.w2).rowwise() + w.b2;
+  // 4. add the second residual and normalise
+  r.residual2 = r.norm1 + r.ffn;
+  r.output = layer_norm(r.residual2, w.ln2_gain, w.ln2_bias);
+  return r;
+}
+
+}  // namespace attn

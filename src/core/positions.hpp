@@ -1,0 +1,74 @@
+// Positional schemes: sinusoidal clock, learned table, RoPE, ALiBi and the two naive attempts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "types.hpp"
+
+namespace attn {
+
+// Which position signal a model uses. Sinusoidal, Learned, Raw and Fraction are added to the
+// embeddings; Rope rotates queries and keys; Alibi biases the scores.
+enum class Scheme { None, Sinusoidal, Learned, Rope, Alibi, Raw, Fraction };
+
+// "none|sinusoidal|learned|rope|alibi|raw|fraction" -> Scheme; throws InputError listing `allowed`.
+Scheme parse_scheme(const std::string& name, const std::vector<Scheme>& allowed);
+std::string scheme_name(Scheme s);
+// "a|b|c" for error messages.
+std::string scheme_list(const std::vector<Scheme>& schemes);
+
+// Positions 0, 1, ..., count - 1.
+std::vector<int> range_positions(int count);
+
+// The sinusoidal clock: hand i (dimensions 2i and 2i+1) turns at speed base^(-2i / d_model) radians per
+// token. Even dimensions hold the sine, odd ones the cosine; with an odd d_model the last, unpaired
+// dimension holds a sine.
+struct Sinusoidal {
+  int d_model;
+  double base = 10000.0;
+
+  Sinusoidal(int d_model, double base = 10000.0);
+  int hands() const { return (d_model + 1) / 2; }
+  // Radians per token of hand i, (hands,).
+  std::vector<double> speeds() const;
+  // Tokens per full turn of hand i (2 pi / speed), (hands,).
+  std::vector<double> wavelengths() const;
+  // One row per position: (P, d_model).
+  Mat table(const std::vector<int>& positions) const;
+};
+
+// A learned table: one trainable vector per slot 0 .. slots-1, initialised from a seed (normal, std 0.1).
+struct Learned {
+  int slots;
+  int d_model;
+  Mat weights;  // (slots, d_model)
+
+  Learned(int slots, int d_model, std::uint64_t seed);
+  // (P, d_model); throws InputError naming the position and the slot count when one is past the end.
+  Mat table(const std::vector<int>& positions) const;
+};
+
+// Naive attempt 1: write the position number itself into every dimension. (P, d_model)
+Mat raw_position_table(const std::vector<int>& positions, int d_model);
+// Naive attempt 2: position / text length in every dimension. (P, d_model); length >= 1.
+Mat fraction_position_table(const std::vector<int>& positions, int length, int d_model);
+
+// RoPE: rotates each dimension pair (2i, 2i+1) of a row by position * speed_i, speed_i = base^(-2i/d).
+// A query at p and a key at p - k then score the same for every p. With an odd width the last
+// dimension is left unrotated.
+struct Rope {
+  double base = 10000.0;
+  // m: (T, d) rows at `positions` (T entries) -> rotated copy (T, d).
+  Mat rotate(const Mat& m, const std::vector<int>& positions) const;
+};
+
+// ALiBi: head h of H adds -slope_h * |i - j| to the score of query i and key j, slope_h = 2^(-8(h+1)/H).
+struct Alibi {
+  int heads;
+  float slope(int head) const;
+  // (T, T) bias of one head for the given positions.
+  Mat bias(const std::vector<int>& positions, int head) const;
+};
+
+}  // namespace attn

@@ -1,0 +1,56 @@
+// The refund router: a seeded, untrained classifier that shows why attention needs positions.
+#include "router.hpp"
+
+#include <cmath>
+
+#include "error.hpp"
+#include "rng.hpp"
+#include "tokenizer.hpp"
+
+namespace attn {
+
+RefundRouter::RefundRouter(const RouterConfig& config) : config_(config) {
+  parse_scheme(scheme_name(config.positions), {Scheme::None, Scheme::Sinusoidal, Scheme::Learned, Scheme::Rope});
+  attention_ = MhaWeights::random(config.d_model, config.heads, mix_seed(config.seed, 11));
+  Rng rng(mix_seed(config.seed, 12));
+  classifier_ = rng.normal_matrix(config.d_model, 2, 1.0f / std::sqrt(static_cast<float>(config.d_model)));
+  bias_ = RowVec::Zero(2);
+}
+
+const std::array<std::string, 2>& RefundRouter::labels() {
+  static const std::array<std::string, 2> names = {"refund the fee", "refund the item"};
+  return names;
+}
+
+RouterResult RefundRouter::classify(const std::string& text) const {
+  RouterResult r;
+  r.tokens = tokenize(text);
+  if (r.tokens.empty()) throw InputError("the email is empty; type at least one word");
+  if (r.tokens.size() > static_cast<size_t>(kMaxTokens)) {
+    throw InputError("the email has " + std::to_string(r.tokens.size()) + " tokens; allowed: up to " +
+                     std::to_string(kMaxTokens));
+  }
+  const int t = static_cast<int>(r.tokens.size());
+  const std::vector<int> pos = range_positions(t);
+
+  // 1. embeddings (T, D), plus the position table for additive schemes
+  r.inputs = embed_tokens(r.tokens, config_.d_model, config_.seed);
+  if (config_.positions == Scheme::Sinusoidal) r.inputs += Sinusoidal(config_.d_model).table(pos);
+  if (config_.positions == Scheme::Learned) {
+    r.inputs += Learned(config_.learned_slots, config_.d_model, config_.seed).table(pos);
+  }
+  // 2. attention (RoPE acts inside it)
+  AttentionOptions opt;
+  opt.positions = config_.positions == Scheme::Rope ? Scheme::Rope : Scheme::None;
+  r.attention = multi_head(r.inputs, attention_, opt);
+  // 3. mean pool (D,), 4. linear (2,), 5. softmax
+  r.pooled = r.attention.output.colwise().mean();
+  const RowVec logits = r.pooled * classifier_ + bias_;
+  const Mat probs = softmax_rows(logits);
+  r.probabilities = {probs(0, 0), probs(0, 1)};
+  r.label = r.probabilities[1] > r.probabilities[0] ? 1 : 0;
+  r.confidence = r.probabilities[static_cast<size_t>(r.label)];
+  return r;
+}
+
+}  // namespace attn

@@ -1,0 +1,22 @@
+// Matrix types shared by the whole core: row-major float32, the same layout as a GPU texture row.
+#pragma once
+
+#include <Eigen/Dense>
+#include <cstdint>
+#include <vector>
+
+namespace attn {
+
+// A (rows, cols) float32 matrix stored row by row; rows are tokens or positions.
+using Mat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+// A row vector (1, cols): biases, pooled sentence vectors, LayerNorm gains.
+using RowVec = Eigen::Matrix<float, 1, Eigen::Dynamic>;
+// A batch of B matrices, each (T, D): the (B, T, D) tensor of the lesson.
+using Batch = std::vector<Mat>;
+
+// The longest text the core accepts, in tokens; longer input is an error (the UI cuts it first).
+inline constexpr int kMaxTokens = 1024;
+// The widest model the core accepts (d_model).
+inline constexpr int kMaxDModel = 4096;
+
+}  // namespace attn

@@ -1,0 +1,83 @@
+"""Independent float64 numpy reference of the maths attention_cli exposes (used by cli_test.py)."""
+import numpy as np
+
+
+def sinusoidal(positions, d_model, base=10000.0):
+    """(P, d_model): even dims sin, odd dims cos, hand i at speed base^(-2i/d_model)."""
+    pos = np.asarray(positions, dtype=np.float64)[:, None]
+    dims = np.arange(d_model)
+    speed = base ** (-(2 * (dims // 2)) / d_model)
+    angles = pos * speed[None, :]
+    return np.where(dims % 2 == 0, np.sin(angles), np.cos(angles))
+
+
+def rope(m, base=10000.0):
+    """Rotates pairs (2i, 2i+1) of each row t of m (T, d) by t * base^(-2i/d)."""
+    t, d = m.shape
+    out = m.copy()
+    for i in range(d // 2):
+        theta = np.arange(t) * base ** (-2 * i / d)
+        c, s = np.cos(theta), np.sin(theta)
+        x0, x1 = m[:, 2 * i], m[:, 2 * i + 1]
+        out[:, 2 * i] = x0 * c - x1 * s
+        out[:, 2 * i + 1] = x0 * s + x1 * c
+    return out
+
+
+def softmax(s):
+    s = s - s.max(axis=-1, keepdims=True)
+    e = np.exp(s)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def head(q, k, v, scheme="none", causal=False, h=0, heads=1):
+    """One head on projected q, k, v (T, d_k): returns (output, weights)."""
+    t, d_k = q.shape
+    if scheme == "rope":
+        q, k = rope(q), rope(k)
+    scores = q @ k.T / np.sqrt(d_k)
+    if scheme == "alibi":
+        slope = 2.0 ** (-8.0 * (h + 1) / heads)
+        idx = np.arange(t)
+        scores = scores - slope * np.abs(idx[:, None] - idx[None, :])
+    if causal:
+        scores = np.where(np.triu(np.ones((t, t)), 1) > 0, -np.inf, scores)
+    w = softmax(scores)
+    return w @ v, w
+
+
+def mha(x, w_qkv, w_o, heads, scheme="none", causal=False):
+    """x (B, T, D) -> (out (B, T, D), weights (B, H, T, T)), reshaped like PyTorch's view + transpose."""
+    b, t, d = x.shape
+    d_k = d // heads
+    if scheme == "sinusoidal":
+        x = x + sinusoidal(range(t), d)[None]
+    q, k, v = np.split(x @ w_qkv, 3, axis=-1)
+    split = lambda m: m.reshape(b, t, heads, d_k).transpose(0, 2, 1, 3)  # (B, H, T, d_k)
+    q, k, v = split(q), split(k), split(v)
+    outs = np.zeros((b, heads, t, d_k))
+    weights = np.zeros((b, heads, t, t))
+    for bi in range(b):
+        for h in range(heads):
+            outs[bi, h], weights[bi, h] = head(q[bi, h], k[bi, h], v[bi, h], scheme, causal, h, heads)
+    concat = outs.transpose(0, 2, 1, 3).reshape(b, t, d)
+    return concat @ w_o, weights
+
+
+def layer_norm(x, eps=1e-5):
+    mu = x.mean(axis=-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mu) / np.sqrt(var + eps)
+
+
+def encoder_block(x, w_qkv, w_o, heads, w1, b1, w2, b2):
+    """x (T, D) -> dict of every intermediate; LayerNorm gains 1 and biases 0."""
+    attn, _ = mha(x[None], w_qkv, w_o, heads)
+    attn = attn[0]
+    r1 = x + attn
+    n1 = layer_norm(r1)
+    hidden = np.maximum(n1 @ w1 + b1, 0.0)
+    ffn = hidden @ w2 + b2
+    r2 = n1 + ffn
+    return {"attention": attn, "residual1": r1, "norm1": n1, "hidden": hidden, "ffn": ffn,
+            "residual2": r2, "output": layer_norm(r2)}
