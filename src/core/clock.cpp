@@ -1,0 +1,71 @@
+// Clock readings: angles per hand, the nearest return of a hand, and the PE.PE similarity matrix.
+#include "clock.hpp"
+
+#include <cmath>
+
+#include "error.hpp"
+
+namespace attn {
+namespace {
+
+double wrap_2pi(double a) {
+  a = std::fmod(a, 2.0 * M_PI);
+  return a < 0 ? a + 2.0 * M_PI : a;
+}
+
+double wrap_pi(double a) {
+  a = wrap_2pi(a);
+  return a > M_PI ? a - 2.0 * M_PI : a;
+}
+
+}  // namespace
+
+std::vector<HandReading> compare_positions(const Sinusoidal& clock, int pos_a, int pos_b) {
+  const Mat t = clock.table({pos_a, pos_b});  // (2, D)
+  const std::vector<double> speed = clock.speeds();
+  const std::vector<double> wave = clock.wavelengths();
+  std::vector<HandReading> out;
+  for (int h = 0; h < clock.hands(); ++h) {
+    HandReading r;
+    r.hand = h;
+    r.speed = speed[static_cast<size_t>(h)];
+    r.wavelength = wave[static_cast<size_t>(h)];
+    r.angle_a = wrap_2pi(pos_a * r.speed);
+    r.angle_b = wrap_2pi(pos_b * r.speed);
+    r.phase_diff = wrap_pi(r.angle_b - r.angle_a);
+    const int d0 = 2 * h, d1 = std::min(2 * h + 1, clock.d_model - 1);
+    const double ds = t(1, d0) - t(0, d0);
+    const double dc = d1 != d0 ? t(1, d1) - t(0, d1) : 0.0;
+    r.distance = std::sqrt(ds * ds + dc * dc);
+    out.push_back(r);
+  }
+  return out;
+}
+
+int nearest_return(const Sinusoidal& clock, int hand, int reference, int lo, int hi) {
+  require_range(hand, 0, clock.hands() - 1, "the hand");
+  require_range(lo, 0, hi, "the first position");
+  int best = lo;
+  double best_d = INFINITY;
+  for (int p = lo; p <= hi; ++p) {
+    const double d = compare_positions(clock, reference, p)[static_cast<size_t>(hand)].distance;
+    if (d < best_d) best = p, best_d = d;
+  }
+  return best;
+}
+
+Mat similarity(const Mat& table) { return table * table.transpose(); }
+
+float offset_dependence_error(const Mat& sim) {
+  const Eigen::Index n = sim.rows();
+  float worst = 0.0f;
+  for (Eigen::Index k = -(n - 1); k < n; ++k) {
+    // every entry on diagonal k should equal the first one on it
+    const Eigen::Index i0 = k >= 0 ? 0 : -k;
+    const float first = sim(i0, i0 + k);
+    for (Eigen::Index i = i0; i < n && i + k < n; ++i) worst = std::max(worst, std::abs(sim(i, i + k) - first));
+  }
+  return worst;
+}
+
+}  // namespace attn

@@ -1,0 +1,99 @@
+// The refund router: a bag of words without positions, order-aware with them, and its input errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "allclose.hpp"
+#include "core/error.hpp"
+#include "core/positions.hpp"
+#include "core/router.hpp"
+#include "core/tokenizer.hpp"
+#include "reference.hpp"
+
+namespace {
+
+const std::string kFee = "Refund the delivery fee, not the cake.";
+const std::string kCake = "Refund the cake, not the delivery fee.";
+
+attn::RouterConfig config(attn::Scheme s) {
+  attn::RouterConfig c;
+  c.positions = s;
+  return c;
+}
+
+}  // namespace
+
+TEST(Router, WithoutPositionsBothEmailsGetTheSameLabelAndConfidence) {
+  const attn::RefundRouter router(config(attn::Scheme::None));
+  const attn::RouterResult a = router.classify(kFee), b = router.classify(kCake);
+  EXPECT_EQ(a.label, b.label);
+  EXPECT_NEAR(a.confidence, b.confidence, 1e-6);
+  EXPECT_NEAR(a.probabilities[0], b.probabilities[0], 1e-6);
+}
+
+TEST(Router, WithPositionsTheProbabilitiesDiffer) {
+  for (attn::Scheme s : {attn::Scheme::Sinusoidal, attn::Scheme::Learned, attn::Scheme::Rope}) {
+    const attn::RefundRouter router(config(s));
+    const attn::RouterResult a = router.classify(kFee), b = router.classify(kCake);
+    EXPECT_GT(std::abs(a.probabilities[0] - b.probabilities[0]), 1e-4) << attn::scheme_name(s);
+  }
+}
+
+TEST(Router, ResultIsConsistent) {
+  const attn::RefundRouter router(config(attn::Scheme::Sinusoidal));
+  const attn::RouterResult r = router.classify(kFee);
+  EXPECT_EQ(r.tokens, attn::tokenize(kFee));
+  ASSERT_EQ(r.inputs.rows(), 9);
+  ASSERT_EQ(r.inputs.cols(), 16);
+  EXPECT_NEAR(r.probabilities[0] + r.probabilities[1], 1.0, 1e-6);
+  ASSERT_TRUE(r.label == 0 || r.label == 1);
+  EXPECT_EQ(r.confidence, r.probabilities[static_cast<size_t>(r.label)]);
+  EXPECT_GE(r.confidence, r.probabilities[static_cast<size_t>(1 - r.label)]);
+  EXPECT_ALLCLOSE(attn::Mat(r.pooled), attn::Mat(r.attention.output.colwise().mean()));
+  ASSERT_EQ(r.attention.head.size(), 4u);
+}
+
+TEST(Router, SinusoidalInputsAreTheEmbeddingsPlusTheClockTable) {
+  const attn::RouterResult plain = attn::RefundRouter(config(attn::Scheme::None)).classify(kFee);
+  const attn::RouterResult clock = attn::RefundRouter(config(attn::Scheme::Sinusoidal)).classify(kFee);
+  EXPECT_ALLCLOSE(ref::to_double(clock.inputs) - ref::to_double(plain.inputs),
+                  ref::sinusoidal(ref::iota(9), 16));
+}
+
+TEST(Router, TwoDistinctLabels) {
+  const auto& labels = attn::RefundRouter::labels();
+  EXPECT_FALSE(labels[0].empty());
+  EXPECT_FALSE(labels[1].empty());
+  EXPECT_NE(labels[0], labels[1]);
+}
+
+TEST(Router, SameSeedSameResultDifferentSeedDifferent) {
+  attn::RouterConfig c = config(attn::Scheme::Sinusoidal);
+  const attn::RouterResult a = attn::RefundRouter(c).classify(kFee);
+  const attn::RouterResult b = attn::RefundRouter(c).classify(kFee);
+  EXPECT_EQ(a.probabilities, b.probabilities);
+  EXPECT_TRUE(a.inputs == b.inputs);
+  c.seed = 8;
+  const attn::RouterResult other = attn::RefundRouter(c).classify(kFee);
+  EXPECT_GT(std::abs(other.probabilities[0] - a.probabilities[0]), 1e-6);
+}
+
+TEST(Router, LearnedTableShorterThanTheTextIsAnInputError) {
+  attn::RouterConfig c = config(attn::Scheme::Learned);
+  c.learned_slots = 4;
+  const attn::RefundRouter router(c);
+  EXPECT_THROW(router.classify(kFee), attn::InputError);
+  EXPECT_NO_THROW(router.classify("refund the fee"));
+}
+
+TEST(Router, EmptyBlankOrTooLongTextIsAnInputError) {
+  const attn::RefundRouter router(config(attn::Scheme::None));
+  EXPECT_THROW(router.classify(""), attn::InputError);
+  EXPECT_THROW(router.classify("   \n"), attn::InputError);
+  std::string longest, too_long;
+  for (int i = 0; i < attn::kMaxTokens; ++i) longest += "cake ";
+  too_long = longest + "fee";
+  EXPECT_NO_THROW(router.classify(longest));
+  EXPECT_THROW(router.classify(too_long), attn::InputError);
+}
