@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Builds the browser app with Emscripten into dist/ (a self-contained static site) and optionally serves it.
+#
+# Usage: ./build_wasm.sh [--serve [PORT]]
+#   Installs missing Debian packages, fetches/builds SDL2 + Dear ImGui for wasm once into a cache
+#   (scripts/wasm_deps.sh; ATTN_DEPS_CACHE, default ~/.cache/attention-demo), configures the `wasm`
+#   preset (build/wasm), builds attention_demo, fills dist/ and prints every file's gzipped size
+#   (fails above 600 KB gzipped in total). --serve then serves dist/ on http://127.0.0.1:PORT/
+#   (default 8080). Safe to run again: every step reuses what is already there.
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT="$PWD"
+
+SERVE=0
+PORT=8080
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --serve)
+      SERVE=1
+      if [ $# -gt 1 ] && [[ "$2" =~ ^[0-9]+$ ]]; then PORT="$2"; shift; fi
+      ;;
+    -h|--help)
+      sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+      exit 0
+      ;;
+    *)
+      echo "build_wasm.sh: unknown argument '$1' (use --serve [PORT])" >&2
+      exit 2
+      ;;
+  esac
+  shift
+done
+
+JOBS="${ATTN_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+BUDGET_KB=600
+
+log() { printf '[build_wasm] %s\n' "$*" >&2; }
+
+# 1. tools and sources
+scripts/ensure_packages.sh emscripten cmake make python3 gzip fonttools fonts-dejavu-core \
+  libeigen3-dev nlohmann-json3-dev
+eval "$(scripts/wasm_deps.sh)"   # SDL2_WASM_PREFIX, SDL2_SRC_DIR, IMGUI_SRC_DIR
+# acorn for Emscripten's optimiser lives where Debian installs Node modules (TOOLCHAIN.md trap 1).
+export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+
+# 2. configure and build
+log "configuring build/wasm"
+cmake --preset wasm -DATTN_IMGUI_DIR="$IMGUI_SRC_DIR" -DATTN_SDL2_WASM_PREFIX="$SDL2_WASM_PREFIX" >/dev/null
+log "building attention_demo (wasm)"
+cmake --build --preset wasm --target attention_demo -j"$JOBS"
+
+OUT="build/wasm"
+for f in attention_demo.js attention_demo.wasm; do
+  [ -f "$OUT/$f" ] || { log "error: $OUT/$f was not produced"; exit 1; }
+done
+
+# 3. dist/: the web/ files + the module, swapped in whole so a half-copied dist/ never exists
+rm -rf dist.tmp
+mkdir -p dist.tmp
+cp -R web/. dist.tmp/
+cp "$OUT/attention_demo.js" "$OUT/attention_demo.wasm" dist.tmp/
+rm -rf dist
+mv dist.tmp dist
+
+# 4. sizes (gzip -9, what a server sending compressed files would transfer)
+total_raw=0
+total_gz=0
+printf '%-24s %10s %10s\n' "dist/" "bytes" "gzipped" >&2
+while IFS= read -r -d '' f; do
+  raw=$(stat -c %s "$f")
+  gz=$(gzip -9 -c "$f" | wc -c)
+  total_raw=$((total_raw + raw))
+  total_gz=$((total_gz + gz))
+  printf '%-24s %10d %10d\n' "${f#dist/}" "$raw" "$gz" >&2
+done < <(find dist -type f -print0 | sort -z)
+printf '%-24s %10d %10d  (%d KB gzipped; budget %d KB)\n' "total" "$total_raw" "$total_gz" \
+  $(((total_gz + 1023) / 1024)) "$BUDGET_KB" >&2
+if [ "$total_gz" -gt $((BUDGET_KB * 1024)) ]; then
+  log "error: dist/ is over the ${BUDGET_KB} KB gzipped budget"
+  exit 1
+fi
+log "dist/ is ready: $ROOT/dist"
+
+# 5. serve
+if [ "$SERVE" = 1 ]; then
+  log "serving dist/ on http://127.0.0.1:$PORT/  (Ctrl+C stops)"
+  echo "http://127.0.0.1:$PORT/"
+  exec python3 -m http.server "$PORT" --bind 127.0.0.1 --directory dist
+fi

@@ -1,0 +1,132 @@
+# The interactive app `attention_demo`: Dear ImGui scenes + GPU heatmaps, on the desktop (SDL2 +
+# OpenGL 3.3 core) or in the browser (Emscripten + WebGL2). Included by the root CMakeLists.txt after
+# attention_core (and, natively, after nlohmann_json and CLI11 were found).
+#
+# Inputs (cache variables; scripts/wasm_deps.sh prints the paths, build_wasm.sh passes them):
+#   ATTN_IMGUI_DIR          Dear ImGui 1.90.1 sources (imgui.cpp, backends/)      both builds
+#   ATTN_SDL2_WASM_PREFIX   SDL2 built with emcmake (include/SDL2, lib/libSDL2.a) Emscripten only
+# Natively the app is skipped (with a note) when ImGui or SDL2 is missing; the CLI and tests still build.
+
+# [SECTION] where the sources are
+set(_attn_deps_cache "$ENV{ATTN_DEPS_CACHE}")
+if(NOT _attn_deps_cache)
+  set(_attn_deps_cache "$ENV{HOME}/.cache/attention-demo")
+endif()
+set(_attn_imgui_default "$ENV{IMGUI_SRC_DIR}")
+if(NOT _attn_imgui_default AND EXISTS "${_attn_deps_cache}/imgui-1.90.1/imgui.cpp")
+  set(_attn_imgui_default "${_attn_deps_cache}/imgui-1.90.1")
+endif()
+set(ATTN_IMGUI_DIR "${_attn_imgui_default}" CACHE PATH
+    "Dear ImGui 1.90.1 sources (imgui.cpp, backends/); see scripts/wasm_deps.sh")
+
+if(NOT EXISTS "${ATTN_IMGUI_DIR}/imgui.cpp" OR NOT EXISTS "${ATTN_IMGUI_DIR}/backends/imgui_impl_sdl2.cpp")
+  message(STATUS "attention_demo: skipped (ATTN_IMGUI_DIR='${ATTN_IMGUI_DIR}' has no Dear ImGui; "
+                 "run scripts/wasm_deps.sh and pass -DATTN_IMGUI_DIR=...)")
+  return()
+endif()
+
+# [SECTION] SDL2, OpenGL, JSON, CLI, zlib
+if(EMSCRIPTEN)
+  set(_attn_sdl2_default "$ENV{SDL2_WASM_PREFIX}")
+  if(NOT _attn_sdl2_default AND EXISTS "${_attn_deps_cache}/sdl2-2.26.5-wasm/lib/libSDL2.a")
+    set(_attn_sdl2_default "${_attn_deps_cache}/sdl2-2.26.5-wasm")
+  endif()
+  set(ATTN_SDL2_WASM_PREFIX "${_attn_sdl2_default}" CACHE PATH
+      "SDL2 2.26.5 built for wasm (include/SDL2, lib/libSDL2.a); see scripts/wasm_deps.sh")
+  if(NOT EXISTS "${ATTN_SDL2_WASM_PREFIX}/lib/libSDL2.a")
+    message(WARNING "attention_demo: skipped: no libSDL2.a in ATTN_SDL2_WASM_PREFIX='${ATTN_SDL2_WASM_PREFIX}' "
+                    "(run: eval \"$(scripts/wasm_deps.sh)\")")
+    return()
+  endif()
+  add_library(attn_sdl2 INTERFACE)
+  target_include_directories(attn_sdl2 SYSTEM INTERFACE "${ATTN_SDL2_WASM_PREFIX}/include/SDL2")
+  target_link_libraries(attn_sdl2 INTERFACE "${ATTN_SDL2_WASM_PREFIX}/lib/libSDL2.a")
+
+  # nlohmann-json is header-only, but /usr/include must never be on an Emscripten include path (it
+  # would pull in glibc's headers): copy just its folder into the build tree.
+  set(ATTN_NLOHMANN_DIR "/usr/include/nlohmann" CACHE PATH "nlohmann-json headers (nlohmann-json3-dev)")
+  if(NOT EXISTS "${ATTN_NLOHMANN_DIR}/json.hpp")
+    message(FATAL_ERROR "attention_demo: ${ATTN_NLOHMANN_DIR}/json.hpp not found (apt-get install nlohmann-json3-dev)")
+  endif()
+  set(_attn_dep_include "${CMAKE_BINARY_DIR}/_deps/include")
+  file(COPY "${ATTN_NLOHMANN_DIR}" DESTINATION "${_attn_dep_include}")
+  if(NOT TARGET nlohmann_json::nlohmann_json)
+    add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
+    set_target_properties(nlohmann_json::nlohmann_json PROPERTIES
+                          INTERFACE_INCLUDE_DIRECTORIES "${_attn_dep_include}")
+  endif()
+else()
+  find_package(SDL2 QUIET)
+  find_package(OpenGL QUIET COMPONENTS OpenGL)
+  find_package(ZLIB QUIET)
+  if(NOT TARGET SDL2::SDL2 OR NOT TARGET OpenGL::GL OR NOT TARGET ZLIB::ZLIB)
+    message(STATUS "attention_demo: skipped (needs libsdl2-dev, libgl-dev and zlib1g-dev)")
+    return()
+  endif()
+  add_library(attn_sdl2 INTERFACE)
+  target_link_libraries(attn_sdl2 INTERFACE SDL2::SDL2)
+endif()
+
+# [SECTION] Dear ImGui (core + SDL2 and OpenGL3 backends), built from its own sources
+add_library(attn_imgui STATIC
+  "${ATTN_IMGUI_DIR}/imgui.cpp"
+  "${ATTN_IMGUI_DIR}/imgui_draw.cpp"
+  "${ATTN_IMGUI_DIR}/imgui_tables.cpp"
+  "${ATTN_IMGUI_DIR}/imgui_widgets.cpp"
+  "${ATTN_IMGUI_DIR}/backends/imgui_impl_sdl2.cpp"
+  "${ATTN_IMGUI_DIR}/backends/imgui_impl_opengl3.cpp")
+target_include_directories(attn_imgui SYSTEM PUBLIC "${ATTN_IMGUI_DIR}" "${ATTN_IMGUI_DIR}/backends")
+target_link_libraries(attn_imgui PUBLIC attn_sdl2)
+if(EMSCRIPTEN)
+  # WebGL2 = GLES 3: without this the backend silently takes the WebGL1 path ("#version 100").
+  target_compile_definitions(attn_imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)
+  target_compile_options(attn_imgui PRIVATE -Os)  # UI code only: size over speed is fine here
+else()
+  target_link_libraries(attn_imgui PUBLIC OpenGL::GL ${CMAKE_DL_LIBS})
+endif()
+
+# [SECTION] the app
+file(GLOB ATTN_APP_SOURCES CONFIGURE_DEPENDS
+     "${CMAKE_SOURCE_DIR}/src/app/*.cpp" "${CMAKE_SOURCE_DIR}/src/gfx/*.cpp")
+if(TARGET attention_settings)  # the root builds the URL table as its own library (for the tests too)
+  list(REMOVE_ITEM ATTN_APP_SOURCES "${CMAKE_SOURCE_DIR}/src/app/settings.cpp")
+endif()
+if(EMSCRIPTEN)
+  set(_attn_main src/platform/main_web.cpp)
+else()
+  set(_attn_main src/platform/main_desktop.cpp src/platform/png.cpp)
+endif()
+add_executable(attention_demo ${ATTN_APP_SOURCES} src/platform/font.cpp ${_attn_main})
+target_include_directories(attention_demo PRIVATE "${CMAKE_SOURCE_DIR}/src" "${CMAKE_SOURCE_DIR}/src/platform")
+target_link_libraries(attention_demo PRIVATE attention_core attn_imgui nlohmann_json::nlohmann_json)
+if(TARGET attention_settings)
+  target_link_libraries(attention_demo PRIVATE attention_settings)
+endif()
+target_compile_options(attention_demo PRIVATE ${ATTN_WARNINGS})
+
+include("${CMAKE_SOURCE_DIR}/cmake/font.cmake")
+attn_embed_font(attention_demo)
+include("${CMAKE_SOURCE_DIR}/cmake/shaders.cmake" OPTIONAL)
+if(COMMAND attn_embed_shaders)
+  attn_embed_shaders(attention_demo)
+endif()
+
+if(EMSCRIPTEN)
+  # The scenes call Eigen too (core headers are inline templates): -O2, never -Os/-Oz for them.
+  target_compile_options(attention_demo PRIVATE -O2)
+  set(_attn_exports _main _malloc _free _attn_state _attn_heatmaps _attn_frame_stats _attn_set)
+  string(REPLACE ";" "," _attn_exports "${_attn_exports}")
+  target_link_options(attention_demo PRIVATE
+    -O2                                # binaryen at -O2: keeps the -O3 maths fast; no LTO for the same reason
+    -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
+    -sALLOW_MEMORY_GROWTH=1
+    -sNO_FILESYSTEM=1
+    -sENVIRONMENT=web
+    -sMODULARIZE=0                     # one global `Module`, configured by web/index.html
+    "-sEXPORTED_FUNCTIONS=${_attn_exports}"
+    -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString)
+  # Output: attention_demo.js + attention_demo.wasm (never .html: Debian's emcc lacks htmlmin).
+  set_target_properties(attention_demo PROPERTIES SUFFIX ".js")
+else()
+  target_link_libraries(attention_demo PRIVATE CLI11::CLI11 ZLIB::ZLIB)
+endif()

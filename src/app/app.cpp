@@ -1,0 +1,169 @@
+// The app frame (menu, scene list, notes, current scene) and the JSON API behind window.attentionDemo.
+#include "app.hpp"
+
+#include <imgui.h>
+
+#include <nlohmann/json.hpp>
+
+#include "heatmap_view.hpp"
+#include "scenes.hpp"
+
+namespace app {
+namespace {
+
+using nlohmann::json;
+
+json settings_json(const Settings& s) {
+  json j = json::object();
+  for (const ParamInfo& p : param_table()) j[p.name] = param_value(s, p.name);
+  return j;
+}
+
+void draw_notes(std::vector<std::string>& notes) {
+  if (notes.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.3f, 1.0f));
+  for (const std::string& n : notes) ImGui::TextWrapped("Note: %s", n.c_str());
+  ImGui::PopStyleColor();
+  if (ImGui::SmallButton("Dismiss notes")) notes.clear();
+}
+
+}  // namespace
+
+App::App(const std::string& query) {
+  settings_ = parse_query(query, notes_);
+  last_query_ = to_query(settings_);
+}
+
+void App::frame() {
+  begin_heatmap_frame();
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->WorkPos);
+  ImGui::SetNextWindowSize(vp->WorkSize);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings |
+                                 (settings_.embed ? 0 : ImGuiWindowFlags_MenuBar);
+  ImGui::Begin("Attention, in order", nullptr, flags);
+
+  if (!settings_.embed && ImGui::BeginMenuBar()) {
+    if (ImGui::BeginMenu("View")) {
+      const bool cividis = settings_.colormap == "cividis";
+      if (ImGui::MenuItem("Viridis colours", nullptr, !cividis)) settings_.colormap = "viridis";
+      if (ImGui::MenuItem("Cividis colours (colour-blind safe)", nullptr, cividis)) settings_.colormap = "cividis";
+      ImGui::EndMenu();
+    }
+    ImGui::TextDisabled("positional encoding and multi-head attention, computed live");
+    ImGui::EndMenuBar();
+  }
+
+  if (!settings_.embed) {
+    ImGui::BeginChild("scenes", ImVec2(170, 0), true);
+    ImGui::TextDisabled("Scenes");
+    for (const SceneInfo& s : scene_table()) {
+      if (ImGui::Selectable(s.title, settings_.scene == s.id)) {
+        if (settings_.scene != s.id) {
+          const Settings keep = settings_;
+          settings_ = defaults_for(s.id);
+          settings_.colormap = keep.colormap;
+          settings_.hide = keep.hide;
+        }
+      }
+    }
+    ImGui::EndChild();
+    ImGui::SameLine();
+  }
+
+  ImGui::BeginChild("scene", ImVec2(0, 0), false);
+  draw_notes(notes_);
+  json shown = json::object();
+  std::string error;
+  SceneContext ctx{settings_, shown, error};
+  if (SceneDraw draw = find_scene(settings_.scene)) draw(ctx);
+  ImGui::EndChild();
+  ImGui::End();
+
+  json state = {{"scene", settings_.scene}, {"settings", settings_json(settings_)}, {"notes", notes_},
+                {"error", error},           {"shown", shown},                       {"query", to_query(settings_)}};
+  state_ = state.dump();
+}
+
+void App::finish_frame(double cpu_ms) {
+  stats_.cpu_ms = cpu_ms;
+  stats_.frame += 1;
+  stats_.draw_calls = 0;
+  stats_.vertices = 0;
+  if (const ImDrawData* dd = ImGui::GetDrawData()) {
+    stats_.vertices = dd->TotalVtxCount;
+    for (int i = 0; i < dd->CmdListsCount; ++i) stats_.draw_calls += dd->CmdLists[i]->CmdBuffer.Size;
+  }
+  stats_.draw_calls += static_cast<int>(drawn_heatmaps().size());
+}
+
+std::string App::state_json() const { return state_; }
+
+std::string App::heatmaps_json() const {
+  json list = json::array();
+  for (const DrawnHeatmap& h : drawn_heatmaps()) {
+    json values = json::array();
+    const attn::Mat& m = *h.values;
+    for (Eigen::Index r = 0; r < m.rows(); ++r) values.push_back(std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols()));
+    list.push_back({{"id", h.id},
+                    {"rect", {{"x", h.x}, {"y", h.y}, {"w", h.w}, {"h", h.h}}},
+                    {"rows", h.rows},
+                    {"cols", h.cols},
+                    {"range", {h.lo, h.hi}},
+                    {"colormap", gfx::colormap_name(h.colormap)},
+                    {"row_labels", h.row_labels},
+                    {"col_labels", h.col_labels},
+                    {"values", values}});
+  }
+  return list.dump();
+}
+
+std::string App::frame_stats_json() const {
+  return json{{"cpu_ms", stats_.cpu_ms},
+              {"draw_calls", stats_.draw_calls},
+              {"vertices", stats_.vertices},
+              {"frame", stats_.frame}}
+      .dump();
+}
+
+std::string App::set_json(const std::string& text) {
+  const json j = json::parse(text, nullptr, false);
+  json result = {{"ok", true}, {"notes", json::array()}};
+  auto note = [&](const std::string& n) {
+    result["ok"] = false;
+    result["notes"].push_back(n);
+    notes_.push_back(n);
+  };
+  if (j.is_discarded() || !j.is_object()) {
+    note("set() needs an object such as {\"scene\": \"clock\", \"pos\": 44}");
+    return result.dump();
+  }
+  // The scene first, so its defaults apply before the other settings.
+  if (j.contains("scene")) {
+    const std::string scene = j["scene"].is_string() ? j["scene"].get<std::string>() : j["scene"].dump();
+    if (is_scene(scene)) {
+      if (scene != settings_.scene) settings_ = defaults_for(scene);
+    } else {
+      note("ignored scene=" + scene + ": not a scene of this app");
+    }
+  }
+  for (const auto& [name, value] : j.items()) {
+    if (name == "scene") continue;
+    const std::string text_value = value.is_string() ? value.get<std::string>()
+                                   : value.is_boolean() ? (value.get<bool>() ? "1" : "0")
+                                                        : value.dump();
+    std::string n;
+    if (!apply_param(settings_, name, text_value, n)) note(n);
+  }
+  return result.dump();
+}
+
+bool App::take_url_change() {
+  const std::string q = to_query(settings_);
+  if (q == last_query_) return false;
+  last_query_ = q;
+  return true;
+}
+
+}  // namespace app

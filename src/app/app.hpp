@@ -1,0 +1,49 @@
+// The app shared by the browser and the desktop: settings, scene registry, frame, and the JSON API.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "settings.hpp"
+
+namespace app {
+
+struct FrameStats {
+  double cpu_ms = 0.0;   // time to build the last frame on the CPU (ImGui + scenes + heatmap draws)
+  int draw_calls = 0;    // ImGui draw commands plus heatmap draws
+  int vertices = 0;      // ImGui vertices
+  long long frame = 0;   // frames drawn so far
+};
+
+class App {
+ public:
+  // query: the URL's "?..." part (may be empty); notes about ignored parameters are kept for display.
+  explicit App(const std::string& query);
+
+  // Builds one frame's UI between ImGui::NewFrame() and ImGui::Render(). Needs the GL context current.
+  void frame();
+  // Called by the platform after ImGui::Render() with the frame's CPU time, to fill frameStats().
+  void finish_frame(double cpu_ms);
+
+  // window.attentionDemo API (all JSON strings):
+  std::string state_json() const;     // scene, settings, notes, error, and the values on screen
+  std::string heatmaps_json() const;  // heatmaps drawn in the last frame with rectangles and values
+  std::string frame_stats_json() const;
+  // Applies {"name": value, ...} like URL parameters; returns {"ok": bool, "notes": [...]}.
+  std::string set_json(const std::string& json);
+
+  // The URL query for the current settings, and whether it changed since the last call to take_url().
+  std::string query() const { return to_query(settings_); }
+  bool take_url_change();
+
+  const Settings& settings() const { return settings_; }
+
+ private:
+  Settings settings_;
+  std::vector<std::string> notes_;  // visible notes (ignored URL parameters, etc.)
+  std::string last_query_;
+  std::string state_;               // JSON of the values the last frame showed
+  FrameStats stats_;
+};
+
+}  // namespace app

@@ -1,0 +1,54 @@
+// The heatmap widget: one GPU-drawn matrix with axis labels, colour bar and hover tooltip.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+#include "gfx/colormap.hpp"
+
+namespace app {
+
+struct HeatmapSpec {
+  std::string id;                        // unique in the frame, e.g. "mha/head0"
+  const attn::Mat* values = nullptr;     // (rows, cols)
+  std::vector<std::string> row_labels;   // token text or positions; may be empty (then indices)
+  std::vector<std::string> col_labels;
+  std::string row_title = "row";         // e.g. "query", "position"
+  std::string col_title = "column";      // e.g. "key", "dimension"
+  gfx::Colormap colormap = gfx::Colormap::Viridis;
+  bool auto_range = true;                // range from the values (diverging: symmetric around 0)
+  float lo = 0.0f, hi = 1.0f;            // used when auto_range is false
+  float width = 300.0f, height = 300.0f; // size of the matrix image in CSS pixels
+  bool show_colorbar = true;
+  // Extra tooltip lines for a hovered cell (row, col), e.g. raw score and clock hands.
+  std::function<void(int row, int col)> extra_tooltip;
+};
+
+struct HeatmapHover {
+  int row = -1, col = -1;  // the hovered cell, or -1
+  bool clicked = false;    // the image was clicked this frame
+};
+
+// Draws the heatmap (one texture upload when the values change, one draw). Records it for heatmaps().
+HeatmapHover heatmap_view(const HeatmapSpec& spec);
+
+// What was drawn in the current frame, for window.attentionDemo.heatmaps() and the tests.
+struct DrawnHeatmap {
+  std::string id;
+  float x, y, w, h;  // the matrix image on the canvas, CSS pixels
+  int rows, cols;
+  float lo, hi;      // the value range mapped to the colormap's ends
+  gfx::Colormap colormap;
+  const attn::Mat* values;  // the scene's matrix, valid until the next frame's scene draw
+  std::vector<std::string> row_labels, col_labels;
+};
+// Starts a new frame's list (called by the app at the start of each frame).
+void begin_heatmap_frame();
+const std::vector<DrawnHeatmap>& drawn_heatmaps();
+
+// Releases GPU resources (textures, framebuffers, program) before the GL context goes away.
+void shutdown_heatmaps();
+
+}  // namespace app

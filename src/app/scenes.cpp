@@ -1,0 +1,18 @@
+// Maps scene ids (the URL's scene=...) to their draw functions.
+#include "scenes.hpp"
+
+namespace app {
+
+SceneDraw find_scene(const std::string& id) {
+  static const SceneEntry entries[] = {
+      {"clock", draw_clock_scene},
+      {"positions", draw_positions_scene},
+      {"word", draw_word_scene},
+  };
+  for (const SceneEntry& e : entries) {
+    if (id == e.id) return e.draw;
+  }
+  return nullptr;
+}
+
+}  // namespace app

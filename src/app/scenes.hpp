@@ -1,0 +1,33 @@
+// The scene registry: each scene is one file with one draw function; this is the one place that lists them.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "settings.hpp"
+
+namespace app {
+
+// What a scene gets each frame: the settings to read and change, and where to report what it shows.
+struct SceneContext {
+  Settings& settings;
+  nlohmann::json& shown;  // the values on screen, reported by window.attentionDemo.state()
+  std::string& error;     // a message shown in place when the core rejects the settings
+};
+
+using SceneDraw = void (*)(SceneContext&);
+
+struct SceneEntry {
+  const char* id;
+  SceneDraw draw;
+};
+
+void draw_clock_scene(SceneContext& ctx);
+void draw_positions_scene(SceneContext& ctx);
+void draw_word_scene(SceneContext& ctx);
+
+// id -> draw function, for every scene in settings' scene_table().
+SceneDraw find_scene(const std::string& id);
+
+}  // namespace app

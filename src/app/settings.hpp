@@ -1,0 +1,72 @@
+// Every setting of the app, and the URL parameter table that reads and writes them (no UI code).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace app {
+
+// One place for all settings; each scene reads the ones it uses. Names match the URL parameters.
+struct Settings {
+  std::string scene = "clock";
+  int d_model = 4;
+  double base = 10000.0;
+  int pos = 1;
+  int pos2 = 44;
+  int count = 50;
+  int heads = 2;
+  std::string text = "Refund my eggless cake, it was cold.";
+  std::string positions = "sinusoidal";
+  bool causal = false;
+  int seed = 7;
+  std::string colormap = "viridis";
+  bool embed = false;
+  std::string hide;                        // comma-separated panel names to hide
+  std::string emb = "0.5,0.2,-0.1,0.3";    // the word scene's editable embedding
+  int length = 300;                        // text length for the naive position schemes
+  int answer = 0;                          // the learner's answer to a scene's exercise (0: none yet)
+  bool operator==(const Settings& o) const;
+  bool operator!=(const Settings& o) const { return !(*this == o); }
+};
+
+// The defaults a scene starts from when a URL names it without other settings.
+Settings defaults_for(const std::string& scene);
+
+// One URL parameter: its name, what it holds and which scenes use it ("*" for all).
+struct ParamInfo {
+  const char* name;
+  const char* allowed;   // e.g. "2 to 1024", "none|sinusoidal|..."
+  const char* scenes;    // comma-separated scene ids, or "*"
+  const char* meaning;
+};
+const std::vector<ParamInfo>& param_table();
+
+// The scenes a URL can name, in menu order, with their titles.
+struct SceneInfo {
+  const char* id;
+  const char* title;
+};
+const std::vector<SceneInfo>& scene_table();
+bool is_scene(const std::string& id);
+
+// Sets one parameter from its URL text. Returns false and fills `note` when the value is malformed or
+// out of range (the setting keeps its value).
+bool apply_param(Settings& s, const std::string& name, const std::string& value, std::string& note);
+
+// Parses "?scene=clock&d_model=4&pos=44": starts from the named scene's defaults, applies every known
+// parameter, and adds a note for each one that is unknown or malformed (those are ignored).
+Settings parse_query(const std::string& query, std::vector<std::string>& notes);
+
+// "scene=clock&d_model=4&..." with every parameter the current scene uses, percent-encoded.
+std::string to_query(const Settings& s);
+
+// The text of setting `name` as it appears in the URL ("" for an unknown name).
+std::string param_value(const Settings& s, const std::string& name);
+
+// Is panel `name` listed in s.hide?
+bool hidden(const Settings& s, const char* name);
+
+// Markdown table of scenes and parameters, for the README (kept equal to it by a test).
+std::string url_reference_markdown();
+
+}  // namespace app

@@ -1,0 +1,25 @@
+// Small ImGui helpers shared by the scenes: help markers, error boxes, section headers, number rows.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace app {
+
+// A "(?)" marker with a wrapped tooltip.
+void help_marker(const char* text);
+// A red message shown in place of what could not be computed.
+void error_box(const std::string& message);
+// A collapsing section that can be hidden by the URL's hide=NAME; returns true when open.
+bool section(const char* title, const char* hide_name, const std::string& hide_list);
+// "0.841, 0.540, ..." with `decimals` decimals.
+std::string format_row(const attn::RowVec& v, int decimals);
+// Horizontal bars for a short vector (one bar per entry, centred on zero), `height` pixels tall.
+void value_bars(const char* id, const attn::RowVec& v, float limit, float height);
+// The labels "0", "1", ... for positions or dimensions.
+std::vector<std::string> index_labels(const std::vector<int>& indices);
+std::vector<std::string> index_labels(int count);
+
+}  // namespace app

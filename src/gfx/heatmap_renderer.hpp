@@ -1,0 +1,51 @@
+// GPU heatmaps, no ImGui: a row-major float matrix -> R32F texture -> colormap shader -> RGBA8 texture.
+#pragma once
+
+#include <string>
+
+#include "gfx/colormap.hpp"
+
+namespace gfx {
+
+// Compiles and links the heatmap program (shaders/heatmap.*, embedded at build time) and makes the
+// framebuffer. Needs a current GL 3.3 core / GLES 3.0 (WebGL2) context: call it after the context and
+// ImGui_ImplOpenGL3_Init exist. Returns "" on success, else the compile/link log (also printed to stderr).
+// render_heatmap() calls it on first use; call it yourself at start-up to fail loudly and early.
+std::string init_renderer();
+
+// Frees every texture, the framebuffer, the VAO and the program. Call before the GL context goes away.
+void shutdown_renderer();
+
+// Starts a frame: textures not asked for during the last `max_idle_frames` frames are freed.
+void renderer_begin_frame(int max_idle_frames = 120);
+
+// A rendered heatmap: an RGBA8 texture, width = cols and height = rows texels, NEAREST filtered.
+struct HeatmapImage {
+  unsigned int texture = 0;  // GL texture name; 0 on error
+  int width = 0;             // cols
+  int height = 0;            // rows
+  std::string error;         // why texture is 0, in words
+};
+
+// values: rows * cols floats, row-major: value(row, col) = values[row * cols + col] (attn::Mat::data()).
+// Texture layout: texel (x = col, y = row), row 0 in the first texture row, so ImGui::Image with the
+// default uv (0, 0)-(1, 1) shows row 0 at the top and column 0 on the left.
+// Cached by id: uploads and draws (one draw) only when the values (64-bit hash), shape, range or colormap
+// changed. Cell colour = value_rgb(colormap, value, lo, hi) within 8-bit rounding. GL state is restored.
+HeatmapImage render_heatmap(const std::string& id, const float* values, int rows, int cols, Colormap colormap,
+                            float lo, float hi);
+
+// The colour bar of a colormap: width 1, height 256; row 0 (top) is t = 1, row 255 (bottom) is t = 0.
+HeatmapImage colorbar_image(Colormap colormap);
+
+// The largest rows or cols render_heatmap accepts (GL_MAX_TEXTURE_SIZE, viewport limit); 0 before init.
+int max_heatmap_side();
+
+// Counters for tests and the frame-time panel.
+struct RendererStats {
+  long uploads = 0;  // R32F uploads (= draws) since init
+  int cached = 0;    // heatmaps holding a texture now
+};
+RendererStats renderer_stats();
+
+}  // namespace gfx

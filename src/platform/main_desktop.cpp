@@ -1,0 +1,205 @@
+// Desktop entry point: SDL2 + OpenGL 3.3 core + Dear ImGui, the same app as the browser.
+//
+//   attention_demo [--url "?scene=clock&pos=44"] [--frames N] [--screenshot out.png] [--state out.json]
+//                  [--width W] [--height H]
+// --frames N quits after N frames (and ignores the mouse pointer); --screenshot saves the last frame as PNG;
+// --state writes the app's state JSON at the end. Exit status 0 on success, 1 when the window, GL or an
+// output file fails, 2 for bad flags.
+#define GL_GLEXT_PROTOTYPES 1
+#include <SDL.h>
+#include <SDL_opengl.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cfloat>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "app/app.hpp"
+#include "app/heatmap_view.hpp"
+#include "font.hpp"
+#include "gfx/heatmap_renderer.hpp"
+#include "imgui.h"
+#include "imgui_impl_opengl3.h"
+#include "imgui_impl_sdl2.h"
+#include "imgui_internal.h"  // ImGui::ErrorCheckEndFrameRecover
+#include "png.hpp"
+
+namespace {
+
+struct Options {
+  std::string url;
+  long long frames = 0;  // 0: run until the window is closed
+  std::string screenshot;
+  std::string state;
+  int width = 1280, height = 800;
+};
+
+// The framebuffer as RGBA rows, top row first (GL reads bottom-up).
+std::vector<std::uint8_t> read_framebuffer(int w, int h) {
+  std::vector<std::uint8_t> px(static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+  const std::size_t row = static_cast<std::size_t>(w) * 4;
+  std::vector<std::uint8_t> flipped(px.size());
+  for (int y = 0; y < h; ++y) {
+    std::copy_n(px.data() + row * static_cast<std::size_t>(h - 1 - y), row,
+                flipped.data() + row * static_cast<std::size_t>(y));
+  }
+  for (std::size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;  // the window is opaque
+  return flipped;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options opt;
+  CLI::App cli{"attention_demo: positional encoding and attention, interactive (desktop)"};
+  cli.add_option("--url", opt.url, "URL query to open, e.g. \"?scene=clock&pos=44\"");
+  cli.add_option("--frames", opt.frames, "quit after this many frames (0: run until closed)")
+      ->check(CLI::Range(0LL, 1000000000LL));
+  cli.add_option("--screenshot", opt.screenshot, "write the last frame to this PNG file");
+  cli.add_option("--state", opt.state, "write the app's state JSON to this file at the end");
+  cli.add_option("--width", opt.width, "window width")->check(CLI::Range(200, 8192));
+  cli.add_option("--height", opt.height, "window height")->check(CLI::Range(200, 8192));
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = cli.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+
+  // 1. window and OpenGL 3.3 core context
+  if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+    std::fprintf(stderr, "error: SDL_Init: %s\n", SDL_GetError());
+    return 1;
+  }
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, 0);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+  SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
+  SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
+  SDL_Window* window =
+      SDL_CreateWindow("Attention, in order", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, opt.width,
+                       opt.height, SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+  if (!window) {
+    std::fprintf(stderr, "error: SDL_CreateWindow: %s\n", SDL_GetError());
+    SDL_Quit();
+    return 1;
+  }
+  SDL_GLContext gl = SDL_GL_CreateContext(window);
+  if (!gl) {
+    std::fprintf(stderr, "error: cannot create an OpenGL 3.3 core context: %s\n", SDL_GetError());
+    SDL_DestroyWindow(window);
+    SDL_Quit();
+    return 1;
+  }
+  SDL_GL_MakeCurrent(window, gl);
+  SDL_GL_SetSwapInterval(opt.frames > 0 ? 0 : 1);  // scripted runs go as fast as they can
+
+  // 2. Dear ImGui
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // the URL (--url) holds the state, as in the browser
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  ImGui::StyleColorsDark();
+  {
+    int win_w = 0, fb_w = 0, h = 0;
+    SDL_GetWindowSize(window, &win_w, &h);
+    SDL_GL_GetDrawableSize(window, &fb_w, &h);
+    platform::load_font(win_w > 0 ? static_cast<float>(fb_w) / static_cast<float>(win_w) : 1.0f);
+  }
+  ImGui_ImplSDL2_InitForOpenGL(window, gl);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  const std::string error = gfx::init_renderer();  // "" or the shader log
+  if (!error.empty()) {
+    std::fprintf(stderr, "error: the heatmap renderer could not start: %s\n", error.c_str());
+    return 1;
+  }
+
+  // 3. the app and the loop
+  int status = 0;
+  {
+    app::App the_app(opt.url);
+    bool quit = false;
+    bool error_logged = false;
+    for (long long frame = 1; !quit; ++frame) {
+      const auto t0 = std::chrono::steady_clock::now();
+      SDL_Event event;
+      while (SDL_PollEvent(&event)) {
+        ImGui_ImplSDL2_ProcessEvent(&event);
+        if (event.type == SDL_QUIT) quit = true;
+        if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE &&
+            event.window.windowID == SDL_GetWindowID(window))
+          quit = true;
+      }
+      if (opt.frames > 0 && frame >= opt.frames) quit = true;  // this is the last frame
+
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplSDL2_NewFrame();
+      // Scripted runs ignore the pointer (under Xvfb it rests mid-screen), so screenshots are repeatable.
+      if (opt.frames > 0) io.AddMousePosEvent(-FLT_MAX, -FLT_MAX);
+      ImGui::NewFrame();
+      try {
+        the_app.frame();
+      } catch (const std::exception& e) {
+        if (!error_logged) std::fprintf(stderr, "error: frame failed: %s\n", e.what());
+        error_logged = true;
+        ImGui::ErrorCheckEndFrameRecover(nullptr);
+      }
+      ImGui::Render();
+      // CPU time of the frame up to here (events, scenes, heatmap uploads, layout), as in the browser.
+      const double cpu_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      int fb_w = 0, fb_h = 0;
+      SDL_GL_GetDrawableSize(window, &fb_w, &fb_h);
+      glBindFramebuffer(GL_FRAMEBUFFER, 0);
+      glViewport(0, 0, fb_w, fb_h);
+      glClearColor(0.10f, 0.10f, 0.12f, 1.0f);
+      glClear(GL_COLOR_BUFFER_BIT);
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      the_app.finish_frame(cpu_ms);
+
+      if (quit && !opt.screenshot.empty()) {
+        std::string why;
+        if (!platform::write_png_rgba(opt.screenshot, fb_w, fb_h, read_framebuffer(fb_w, fb_h), &why)) {
+          std::fprintf(stderr, "error: screenshot: %s\n", why.c_str());
+          status = 1;
+        }
+      }
+      SDL_GL_SwapWindow(window);
+      if (the_app.take_url_change()) {
+        const std::string title = "Attention, in order - ?" + the_app.query();
+        SDL_SetWindowTitle(window, title.c_str());
+      }
+    }
+
+    if (!opt.state.empty()) {
+      std::ofstream out(opt.state, std::ios::binary);
+      out << the_app.state_json() << '\n';
+      if (!out.flush()) {
+        std::fprintf(stderr, "error: cannot write %s\n", opt.state.c_str());
+        status = 1;
+      }
+    }
+  }
+
+  // 4. shut down: GPU resources before the context goes away
+  app::shutdown_heatmaps();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplSDL2_Shutdown();
+  ImGui::DestroyContext();
+  SDL_GL_DeleteContext(gl);
+  SDL_DestroyWindow(window);
+  SDL_Quit();
+  return status;
+}

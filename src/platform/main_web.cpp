@@ -1,0 +1,237 @@
+// Browser entry point: SDL2 + WebGL2 (GLES 3.0) + Dear ImGui, the Emscripten main loop and the
+// JavaScript bridge behind window.attentionDemo (see web/index.html).
+#include <GLES3/gl3.h>
+#include <SDL.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "app/app.hpp"
+#include "font.hpp"
+#include "gfx/heatmap_renderer.hpp"
+#include "imgui.h"
+#include "imgui_impl_opengl3.h"
+#include "imgui_impl_sdl2.h"
+#include "imgui_internal.h"  // ImGui::ErrorCheckEndFrameRecover
+
+// [SECTION] JavaScript side (EM_JS bodies are JavaScript; commas are fine here, unlike EM_ASM)
+// clang-format off
+
+// window.location.search ("?scene=clock&pos=44" or ""), malloc'ed UTF-8; the caller frees it.
+EM_JS(char*, js_location_search, (), {
+  var s = window.location.search || "";
+  var n = lengthBytesUTF8(s) + 1;
+  var p = _malloc(n);
+  stringToUTF8(s, p, n);
+  return p;
+});
+
+// The size of the window (or iframe) in CSS pixels: the canvas fills it.
+EM_JS(int, js_inner_width, (), { return Math.max(1, window.innerWidth | 0); });
+EM_JS(int, js_inner_height, (), { return Math.max(1, window.innerHeight | 0); });
+
+// Resolves window.attentionDemo.ready (index.html sets Module.attentionReady).
+EM_JS(void, js_ready, (), {
+  if (typeof Module.attentionReady === "function") Module.attentionReady();
+});
+
+// Shows a message in place of the canvas (index.html sets Module.attentionFail).
+EM_JS(void, js_fail, (const char* message), {
+  var text = UTF8ToString(message);
+  if (typeof Module.attentionFail === "function") Module.attentionFail(text);
+  else console.error(text);
+});
+
+// Puts "?query" into the address bar without reloading; keeps the path and the #hash.
+EM_JS(void, js_replace_query, (const char* query), {
+  var q = UTF8ToString(query);
+  if (q.charAt(0) === "?") q = q.substring(1);
+  var url = window.location.pathname + (q.length ? "?" + q : "") + window.location.hash;
+  try {
+    history.replaceState(history.state, "", url);
+  } catch (e) {
+    console.warn("attention demo: cannot update the URL: " + e);
+  }
+});
+
+// clang-format on
+
+// [SECTION] State
+
+namespace {
+
+struct WebState {
+  SDL_Window* window = nullptr;
+  SDL_GLContext gl = nullptr;
+  std::unique_ptr<app::App> app;
+  int css_w = 0, css_h = 0;  // the window size we last gave SDL, CSS pixels
+  double ratio = 0.0;        // devicePixelRatio at that time
+  double font_ratio = 0.0;   // the ratio the font atlas was built for
+  bool ready_sent = false;
+  bool error_logged = false;
+};
+WebState g;
+
+// Keeps the canvas as big as the browser window at the device pixel ratio; rebuilds the font atlas
+// when the ratio changes (browser zoom, moving to another screen). Call outside NewFrame/Render.
+void follow_browser_size() {
+  const int w = js_inner_width();
+  const int h = js_inner_height();
+  const double ratio = emscripten_get_device_pixel_ratio();
+  if (w == g.css_w && h == g.css_h && ratio == g.ratio) return;
+  g.css_w = w;
+  g.css_h = h;
+  g.ratio = ratio;
+  // SDL sets the canvas to w x h CSS pixels backed by (w x ratio) x (h x ratio) physical pixels.
+  SDL_SetWindowSize(g.window, w, h);
+  if (g.ratio != g.font_ratio) {
+    g.font_ratio = g.ratio;
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    platform::load_font(static_cast<float>(g.ratio));
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+}
+
+// One frame: events, UI, draw, stats, URL. Called by the browser at its refresh rate.
+void main_loop() {
+  const double t0 = emscripten_get_now();
+  follow_browser_size();
+
+  SDL_Event event;
+  while (SDL_PollEvent(&event)) ImGui_ImplSDL2_ProcessEvent(&event);
+
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplSDL2_NewFrame();
+  ImGui::NewFrame();
+  try {
+    g.app->frame();
+  } catch (const std::exception& e) {
+    // The app reports bad input itself; anything reaching here is a bug. Keep the page alive.
+    if (!g.error_logged) std::fprintf(stderr, "attention demo: frame failed: %s\n", e.what());
+    g.error_logged = true;
+    ImGui::ErrorCheckEndFrameRecover(nullptr);
+  }
+  ImGui::Render();
+  // CPU time: events, scenes, heatmap uploads, ImGui layout. The final draw submission below is left
+  // out: with a software GL (SwiftShader) it mostly waits for the previous frame, which is noise.
+  const double cpu_ms = emscripten_get_now() - t0;
+
+  int fb_w = 0, fb_h = 0;
+  SDL_GL_GetDrawableSize(g.window, &fb_w, &fb_h);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glViewport(0, 0, fb_w, fb_h);
+  glClearColor(0.10f, 0.10f, 0.12f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  SDL_GL_SwapWindow(g.window);  // a no-op for WebGL: the browser presents after this callback
+
+  g.app->finish_frame(cpu_ms);
+
+  if (g.app->take_url_change()) js_replace_query(g.app->query().c_str());
+  if (!g.ready_sent) {
+    g.ready_sent = true;
+    js_ready();
+  }
+}
+
+// Returns the JSON in a buffer that stays valid until the next call of the same function.
+const char* keep(std::string& slot, std::string value) {
+  slot = std::move(value);
+  return slot.c_str();
+}
+
+}  // namespace
+
+// [SECTION] Exports for window.attentionDemo (JSON strings; "null" before the app exists)
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE const char* attn_state() {
+  static std::string s;
+  return keep(s, g.app ? g.app->state_json() : "null");
+}
+
+EMSCRIPTEN_KEEPALIVE const char* attn_heatmaps() {
+  static std::string s;
+  return keep(s, g.app ? g.app->heatmaps_json() : "null");
+}
+
+EMSCRIPTEN_KEEPALIVE const char* attn_frame_stats() {
+  static std::string s;
+  return keep(s, g.app ? g.app->frame_stats_json() : "null");
+}
+
+EMSCRIPTEN_KEEPALIVE const char* attn_set(const char* json) {
+  static std::string s;
+  if (!g.app) return keep(s, R"({"ok":false,"notes":["the app has not started yet"]})");
+  try {
+    return keep(s, g.app->set_json(json ? json : ""));
+  } catch (const std::exception&) {
+    return keep(s, R"({"ok":false,"notes":["set() could not read its argument"]})");
+  }
+}
+
+}  // extern "C"
+
+// [SECTION] main
+
+int main(int, char**) {
+  if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+    js_fail((std::string("Could not start SDL: ") + SDL_GetError()).c_str());
+    return 1;
+  }
+  // WebGL2 is OpenGL ES 3.0.
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, 0);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
+  SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+  SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
+  SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
+
+  g.css_w = js_inner_width();
+  g.css_h = js_inner_height();
+  g.ratio = emscripten_get_device_pixel_ratio();
+  g.window = SDL_CreateWindow("Attention, in order", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
+                              g.css_w, g.css_h, SDL_WINDOW_OPENGL | SDL_WINDOW_ALLOW_HIGHDPI);
+  if (!g.window) {
+    js_fail((std::string("Could not create the canvas window: ") + SDL_GetError()).c_str());
+    return 1;
+  }
+  g.gl = SDL_GL_CreateContext(g.window);
+  if (!g.gl) {
+    js_fail((std::string("Could not create a WebGL2 context: ") + SDL_GetError()).c_str());
+    return 1;
+  }
+  SDL_GL_MakeCurrent(g.window, g.gl);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // no file system in the browser; the URL holds the state
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  ImGui::StyleColorsDark();
+  platform::load_font(static_cast<float>(g.ratio));
+  g.font_ratio = g.ratio;
+
+  ImGui_ImplSDL2_InitForOpenGL(g.window, g.gl);
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+  const std::string error = gfx::init_renderer();  // "" or the shader log
+  if (!error.empty()) {
+    js_fail(("The heatmap renderer could not start: " + error).c_str());
+    return 1;
+  }
+
+  char* search = js_location_search();
+  g.app = std::make_unique<app::App>(search ? search : "");
+  std::free(search);
+
+  // 0 fps: requestAnimationFrame. simulate_infinite_loop: main never returns, so all state is global.
+  emscripten_set_main_loop(main_loop, 0, 1);
+  return 0;
+}

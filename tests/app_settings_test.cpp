@@ -1,0 +1,109 @@
+// Tests of the URL state: parsing, notes for bad parameters, round trips, and the README's parameter table.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "app/settings.hpp"
+
+namespace {
+
+using app::parse_query;
+using app::Settings;
+
+TEST(UrlState, ReadsSceneAndSettings) {
+  std::vector<std::string> notes;
+  const Settings s = parse_query("?scene=clock&d_model=4&pos=44", notes);
+  EXPECT_TRUE(notes.empty());
+  EXPECT_EQ(s.scene, "clock");
+  EXPECT_EQ(s.d_model, 4);
+  EXPECT_EQ(s.pos, 44);
+}
+
+TEST(UrlState, SceneDefaultsApplyBeforeSettings) {
+  std::vector<std::string> notes;
+  // d_model comes before scene in the URL, and still wins over the scene's default
+  const Settings s = parse_query("d_model=12&scene=positions", notes);
+  EXPECT_EQ(s.scene, "positions");
+  EXPECT_EQ(s.d_model, 12);
+  EXPECT_EQ(s.count, app::defaults_for("positions").count);
+}
+
+TEST(UrlState, BadParametersAreIgnoredWithNotes) {
+  std::vector<std::string> notes;
+  const Settings s = parse_query("?scene=clock&d_model=abc&pos=-3&base=1&frobnicate=2&positions=clock&causal=maybe",
+                                 notes);
+  const Settings d = app::defaults_for("clock");
+  EXPECT_EQ(s.d_model, d.d_model);
+  EXPECT_EQ(s.pos, d.pos);
+  EXPECT_EQ(s.base, d.base);
+  ASSERT_EQ(notes.size(), 6u);
+  EXPECT_NE(notes[0].find("d_model=abc"), std::string::npos);
+  EXPECT_NE(notes[0].find("2 to 1024"), std::string::npos);
+  EXPECT_NE(notes[3].find("frobnicate"), std::string::npos);
+}
+
+TEST(UrlState, UnknownSceneFallsBackWithNote) {
+  std::vector<std::string> notes;
+  const Settings s = parse_query("scene=nowhere&pos=5", notes);
+  EXPECT_EQ(s.scene, "clock");
+  EXPECT_EQ(s.pos, 5);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("nowhere"), std::string::npos);
+}
+
+TEST(UrlState, OutOfRangeNumbersAreRejected) {
+  Settings s;
+  std::string note;
+  EXPECT_FALSE(app::apply_param(s, "d_model", "1025", note));
+  EXPECT_FALSE(app::apply_param(s, "d_model", "99999999999999999999", note));
+  EXPECT_FALSE(app::apply_param(s, "base", "nan", note));
+  EXPECT_FALSE(app::apply_param(s, "base", "inf", note));
+  EXPECT_FALSE(app::apply_param(s, "count", "2049", note));
+  EXPECT_FALSE(app::apply_param(s, "emb", "1,,2", note));
+  EXPECT_FALSE(app::apply_param(s, "hide", "controls,everything", note));
+  EXPECT_TRUE(app::apply_param(s, "hide", "controls,notes", note));
+  EXPECT_TRUE(app::hidden(s, "notes"));
+  EXPECT_FALSE(app::hidden(s, "readings"));
+}
+
+TEST(UrlState, RoundTripsEveryScene) {
+  for (const app::SceneInfo& scene : app::scene_table()) {
+    Settings s = app::defaults_for(scene.id);
+    s.text = "Refund the cake, not the delivery fee: ₹850 & “thanks”";
+    s.pos = 17;
+    s.embed = true;
+    std::vector<std::string> notes;
+    const Settings back = parse_query(app::to_query(s), notes);
+    EXPECT_TRUE(notes.empty()) << scene.id;
+    for (const app::ParamInfo& p : app::param_table()) {
+      if (std::string(p.scenes) == "*" || std::string(p.scenes).find(scene.id) != std::string::npos) {
+        EXPECT_EQ(app::param_value(back, p.name), app::param_value(s, p.name)) << scene.id << " " << p.name;
+      }
+    }
+  }
+}
+
+TEST(UrlState, PercentDecoding) {
+  std::vector<std::string> notes;
+  Settings s = parse_query("scene=clock&text=Refund+the+cake%2C%20not%20%E2%82%B9850&embed=1", notes);
+  EXPECT_EQ(s.text, "Refund the cake, not ₹850");
+  EXPECT_TRUE(s.embed);
+}
+
+TEST(UrlState, ReadmeDocumentsTheSameTable) {
+  std::ifstream in(ATTN_SOURCE_DIR "/README.md");
+  ASSERT_TRUE(in) << "README.md not found";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string readme = ss.str();
+  const std::string begin = "<!-- url-table:begin -->\n", end = "<!-- url-table:end -->";
+  const size_t a = readme.find(begin), b = readme.find(end);
+  ASSERT_NE(a, std::string::npos);
+  ASSERT_NE(b, std::string::npos);
+  EXPECT_EQ(readme.substr(a + begin.size(), b - a - begin.size()), "\n" + app::url_reference_markdown() + "\n")
+      << "README's URL table is out of date; paste this between the markers:\n\n"
+      << app::url_reference_markdown();
+}
+
+}  // namespace

@@ -1,0 +1,6 @@
+# Native tests of the app's pure C++ parts (URL state and the README's parameter table).
+add_executable(app_settings_test ${CMAKE_CURRENT_SOURCE_DIR}/app_settings_test.cpp)
+target_link_libraries(app_settings_test PRIVATE attention_settings GTest::gtest GTest::gtest_main)
+target_compile_definitions(app_settings_test PRIVATE ATTN_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+target_compile_options(app_settings_test PRIVATE -Wall -Wextra -Wpedantic)
+gtest_discover_tests(app_settings_test DISCOVERY_MODE PRE_TEST)

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The core compiled to wasm gives the native numbers: builds tests/wasm/core_node.cpp natively
+# (build/native) and with Emscripten for node (build/wasm-node), runs both, compares with compare.py.
+# Usage: tests/wasm/run_node_test.sh        (exit 0 when they match)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT="$PWD"
+JOBS="${ATTN_JOBS:-2}"
+
+scripts/ensure_packages.sh emscripten cmake make g++ python3 libeigen3-dev nlohmann-json3-dev libcli11-dev \
+    libgtest-dev libbenchmark-dev >/dev/null
+# acorn for Emscripten's optimiser lives where Debian installs Node modules.
+export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+TOOLCHAIN=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake
+
+echo "== native core_node"
+cmake --preset native >/dev/null
+cmake --build build/native --target core_node -j"$JOBS"
+
+echo "== wasm core_node (node)"
+# ATTN_IMGUI_DIR empty: this tree builds only the core and core_node, never the app.
+cmake -S . -B build/wasm-node -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" -DCMAKE_BUILD_TYPE=Release \
+    -DATTN_IMGUI_DIR= >/dev/null
+cmake --build build/wasm-node --target core_node -j"$JOBS"
+
+OUT="build/wasm-node/compare"
+mkdir -p "$OUT"
+build/native/core_node > "$OUT/native.json"
+# Emscripten 3.1.6 picks fetch() whenever it exists, even with -sENVIRONMENT=node: switch it off.
+node --no-experimental-fetch build/wasm-node/core_node.js > "$OUT/wasm.json"
+python3 tests/wasm/compare.py "$OUT/native.json" "$OUT/wasm.json"
