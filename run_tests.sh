@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
-# Runs every test of the project: installs what it needs, builds natively, runs CTest (core, CLI).
+# Runs every test of the project: installs what it needs, then
+#   1. native build + CTest (core vs float64 reference, CLI vs numpy, URL state, colormaps, desktop app
+#      under Xvfb),
+#   2. the core compiled to wasm against the native build (node),
+#   3. the browser app (./build_wasm.sh) end to end in headless Chromium.
 # Safe to run again; a fresh Debian 12 machine needs nothing else.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 scripts/ensure_packages.sh build-essential cmake libeigen3-dev nlohmann-json3-dev libcli11-dev \
-  libgtest-dev libbenchmark-dev python3 python3-numpy
+  libgtest-dev libbenchmark-dev python3 python3-numpy libsdl2-dev libgl-dev libgl1-mesa-dri zlib1g-dev \
+  xvfb xauth fonttools fonts-dejavu-core emscripten
+eval "$(scripts/wasm_deps.sh)"  # Dear ImGui sources (desktop app too) and SDL2 for wasm, cached
 
-cmake --preset native
+echo "== 1. native build and CTest"
+cmake --preset native -DATTN_IMGUI_DIR="$IMGUI_SRC_DIR"
 cmake --build --preset native -j "$(nproc)"
 ctest --preset native -j "$(nproc)"
+
+echo "== 2. the core in wasm (node) against the native build"
+bash tests/wasm/run_node_test.sh
+
+echo "== 3. the browser app end to end"
+./build_wasm.sh
+bash tests/browser/run.sh

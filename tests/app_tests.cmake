@@ -4,3 +4,10 @@ target_link_libraries(app_settings_test PRIVATE attention_settings GTest::gtest 
 target_compile_definitions(app_settings_test PRIVATE ATTN_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_compile_options(app_settings_test PRIVATE -Wall -Wextra -Wpedantic)
 gtest_discover_tests(app_settings_test DISCOVERY_MODE PRE_TEST)
+
+# The desktop app under a virtual display (Debian's xvfb): each scene renders and reports its state.
+if(TARGET attention_demo)
+  add_test(NAME desktop_smoke COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/desktop_smoke.py)
+  set_tests_properties(desktop_smoke PROPERTIES ENVIRONMENT "ATTENTION_DEMO=$<TARGET_FILE:attention_demo>"
+                                                TIMEOUT 600)
+endif()

@@ -70,9 +70,11 @@ int main(int argc, char** argv) {
   cli.add_option("--height", opt.height, "window height")->check(CLI::Range(200, 8192));
   try {
     cli.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return cli.exit(e);
   } catch (const CLI::ParseError& e) {
-    const int code = cli.exit(e);
-    return code == 0 ? 0 : 2;
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
   }
 
   // 1. window and OpenGL 3.3 core context
