@@ -31,7 +31,7 @@ void draw_notes(std::vector<std::string>& notes) {
 
 App::App(const std::string& query) {
   settings_ = parse_query(query, notes_);
-  last_query_ = to_query(settings_);
+  // last_query_ stays empty: the first frame writes the normalised URL (dropping ignored parameters).
 }
 
 void App::frame() {
@@ -114,6 +114,7 @@ std::string App::heatmaps_json() const {
                     {"colormap", gfx::colormap_name(h.colormap)},
                     {"row_labels", h.row_labels},
                     {"col_labels", h.col_labels},
+                    {"visible", h.visible},
                     {"values", values}});
   }
   return list.dump();

@@ -215,7 +215,8 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
 
   // 6. record what was drawn (screen = CSS pixels in the browser) and reserve the widget's space.
   g_drawn.push_back(DrawnHeatmap{spec.id, rmin.x, rmin.y, rsize.x, rsize.y, rows, cols, range.lo, range.hi,
-                                 spec.colormap, &values, spec.row_labels, spec.col_labels});
+                                 spec.colormap, &values, spec.row_labels, spec.col_labels,
+                                 ImGui::IsRectVisible(rmin, ImVec2(rmin.x + rsize.x, rmin.y + rsize.y))});
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(total_w, img_max.y - origin.y));
   ImGui::EndGroup();

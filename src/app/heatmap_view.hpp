@@ -43,6 +43,7 @@ struct DrawnHeatmap {
   gfx::Colormap colormap;
   const attn::Mat* values;  // the scene's matrix, valid until the next frame's scene draw
   std::vector<std::string> row_labels, col_labels;
+  bool visible = true;  // false when scrolled out of its window (ImGui clipped it away)
 };
 // Starts a new frame's list (called by the app at the start of each frame).
 void begin_heatmap_frame();

@@ -69,7 +69,7 @@ void draw_naive(Settings& s, const TableData& t) {
   raw.values = &t.raw;
   raw.row_title = "position";
   raw.col_title = "value";
-  raw.colormap = gfx::Colormap::Viridis;
+  raw.colormap = sequential_colormap(s);
   raw.width = 40;
   raw.height = 160;
   heatmap_view(raw);

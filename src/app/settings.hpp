@@ -12,7 +12,7 @@ struct Settings {
   int d_model = 4;
   double base = 10000.0;
   int pos = 1;
-  int pos2 = 44;
+  int pos2 = 0;
   int count = 50;
   int heads = 2;
   std::string text = "Refund my eggless cake, it was cold.";

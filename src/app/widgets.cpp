@@ -61,6 +61,12 @@ void value_bars(const char* id, const attn::RowVec& v, float limit, float height
   ImGui::PopID();
 }
 
+gfx::Colormap sequential_colormap(const Settings& s) {
+  gfx::Colormap c = gfx::Colormap::Viridis;
+  gfx::parse_colormap(s.colormap, c);
+  return c;
+}
+
 std::vector<std::string> index_labels(const std::vector<int>& indices) {
   std::vector<std::string> out;
   out.reserve(indices.size());

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "gfx/colormap.hpp"
+#include "settings.hpp"
 
 namespace app {
 
@@ -18,6 +20,9 @@ bool section(const char* title, const char* hide_name, const std::string& hide_l
 std::string format_row(const attn::RowVec& v, int decimals);
 // Horizontal bars for a short vector (one bar per entry, centred on zero), `height` pixels tall.
 void value_bars(const char* id, const attn::RowVec& v, float limit, float height);
+// The colormap chosen for weights and other non-negative values (URL colormap=viridis|cividis).
+gfx::Colormap sequential_colormap(const Settings& s);
+
 // The labels "0", "1", ... for positions or dimensions.
 std::vector<std::string> index_labels(const std::vector<int>& indices);
 std::vector<std::string> index_labels(int count);

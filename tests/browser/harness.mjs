@@ -34,11 +34,22 @@ export function watchErrors(page) {
   return errors;
 }
 
-// Opens index.html?query and waits for attentionDemo.ready; returns what ready took.
+// Opens index.html?query, waits for attentionDemo.ready and 3 rendered frames.
 export async function openDemo(page, query = '') {
   const q = query && !query.startsWith('?') ? '?' + query : query;
   await page.goto(baseUrl() + 'index.html' + q, { waitUntil: 'load' });
-  await page.evaluate(() => window.attentionDemo.ready.then(() => true));
+  await waitReady(page);
+}
+
+// Waits for attentionDemo.ready (at most `timeout` ms, then fails with the page's own status line),
+// then for 3 rendered frames.
+export async function waitReady(page, timeout = 60000) {
+  await page.evaluate((ms) => Promise.race([
+    window.attentionDemo.ready.then(() => true),
+    new Promise((resolve, reject) => setTimeout(() => reject(new Error(
+      `attentionDemo.ready did not resolve within ${ms} ms; the page says: ` +
+      (document.getElementById('status') || document.body).textContent)), ms)),
+  ]), timeout);
   await waitFrames(page, 3);
 }
 

@@ -68,5 +68,5 @@ echo "serving $DIST at http://127.0.0.1:$port/" >&2
 
 export ATTENTION_DEMO_URL="http://127.0.0.1:$port/"
 status=0
-node --test --test-concurrency=1 "$@" ./*.test.mjs || status=$?
+node --test --test-concurrency=1 --test-timeout=180000 "$@" ./*.test.mjs || status=$?
 exit "$status"

@@ -1,0 +1,108 @@
+// Per-head statistics, offset profiles, the shuffle test and RoPE scores.
+#include "analysis.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "error.hpp"
+#include "positions.hpp"
+#include "rng.hpp"
+
+namespace attn {
+
+HeadStats head_stats(const Mat& w) {
+  // w: (T, T)
+  const Eigen::Index t = w.rows();
+  HeadStats s{0.0f, 0.0f, 0.0f};
+  if (t == 0) return s;
+  double entropy = 0.0, distance = 0.0, first = 0.0;
+  for (Eigen::Index i = 0; i < t; ++i) {
+    for (Eigen::Index j = 0; j < w.cols(); ++j) {
+      const double p = w(i, j);
+      if (p > 0.0) entropy -= p * std::log(p);
+      distance += p * static_cast<double>(std::abs(i - j));
+    }
+    first += w(i, 0);
+  }
+  const auto n = static_cast<double>(t);
+  s.entropy = static_cast<float>(entropy / n);
+  s.mean_distance = static_cast<float>(distance / n);
+  s.first_token_mass = static_cast<float>(first / n);
+  return s;
+}
+
+OffsetProfile offset_profile(const Mat& m) {
+  const auto t = static_cast<int>(m.rows());
+  OffsetProfile p;
+  for (int k = -(t - 1); k <= t - 1; ++k) {
+    double sum = 0.0;
+    int n = 0;
+    for (int i = std::max(0, k); i < t && i - k < t; ++i) {  // cells (i, i - k)
+      const float v = m(i, i - k);
+      if (std::isfinite(v)) sum += v, ++n;
+    }
+    p.offsets.push_back(k);
+    p.mean.push_back(n ? static_cast<float>(sum / n) : std::numeric_limits<float>::quiet_NaN());
+  }
+  return p;
+}
+
+std::vector<int> random_permutation(int n, std::uint64_t seed) {
+  require_range(n, 0, kMaxTokens, "the number of tokens to shuffle");
+  std::vector<int> perm = range_positions(n);
+  Rng rng(mix_seed(seed, 0x5bu));
+  for (int i = n - 1; i > 0; --i) {
+    const auto j = static_cast<int>(rng.next_u64() % static_cast<std::uint64_t>(i + 1));
+    std::swap(perm[static_cast<size_t>(i)], perm[static_cast<size_t>(j)]);
+  }
+  return perm;
+}
+
+void require_permutation(const std::vector<int>& perm, int n) {
+  if (static_cast<int>(perm.size()) != n) {
+    throw InputError("the permutation has " + std::to_string(perm.size()) + " entries for " + std::to_string(n) +
+                     " tokens; give each token index 0 to " + std::to_string(n - 1) + " once");
+  }
+  std::vector<bool> seen(static_cast<size_t>(n), false);
+  for (int p : perm) {
+    if (p < 0 || p >= n || seen[static_cast<size_t>(p)]) {
+      throw InputError("the permutation must use each token index 0 to " + std::to_string(n - 1) +
+                       " exactly once (" + std::to_string(p) + " is out of range or repeated)");
+    }
+    seen[static_cast<size_t>(p)] = true;
+  }
+}
+
+Mat permute_rows(const Mat& m, const std::vector<int>& perm) {
+  require_permutation(perm, static_cast<int>(m.rows()));
+  Mat out(m.rows(), m.cols());
+  for (size_t i = 0; i < perm.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = m.row(perm[i]);
+  return out;
+}
+
+ShuffleCheck compare_shuffled(const Mat& original, const Mat& shuffled, const std::vector<int>& perm, float atol,
+                              float rtol) {
+  const Mat want = permute_rows(original, perm);
+  if (want.rows() != shuffled.rows() || want.cols() != shuffled.cols()) {
+    throw InputError("the shuffled output has a different shape from the original");
+  }
+  ShuffleCheck c{0.0f, true};
+  for (Eigen::Index r = 0; r < want.rows(); ++r) {
+    for (Eigen::Index col = 0; col < want.cols(); ++col) {
+      const float d = std::abs(want(r, col) - shuffled(r, col));
+      c.max_diff = std::max(c.max_diff, d);
+      if (!(d <= atol + rtol * std::abs(want(r, col)))) c.allclose = false;
+    }
+  }
+  return c;
+}
+
+float rope_score(const RowVec& q, const RowVec& k, int pos_q, int pos_k, double base) {
+  if (q.size() != k.size() || q.size() == 0) throw InputError("RoPE needs a query and a key of the same width");
+  const Rope rope{base};
+  const Mat qr = rope.rotate(q, {pos_q});
+  const Mat kr = rope.rotate(k, {pos_k});
+  return qr.row(0).dot(kr.row(0)) / std::sqrt(static_cast<float>(q.size()));
+}
+
+}  // namespace attn
