@@ -73,9 +73,11 @@ add_library(attn_imgui STATIC
   "${ATTN_IMGUI_DIR}/imgui_draw.cpp"
   "${ATTN_IMGUI_DIR}/imgui_tables.cpp"
   "${ATTN_IMGUI_DIR}/imgui_widgets.cpp"
+  "${ATTN_IMGUI_DIR}/misc/cpp/imgui_stdlib.cpp"
   "${ATTN_IMGUI_DIR}/backends/imgui_impl_sdl2.cpp"
   "${ATTN_IMGUI_DIR}/backends/imgui_impl_opengl3.cpp")
-target_include_directories(attn_imgui SYSTEM PUBLIC "${ATTN_IMGUI_DIR}" "${ATTN_IMGUI_DIR}/backends")
+target_include_directories(attn_imgui SYSTEM PUBLIC "${ATTN_IMGUI_DIR}" "${ATTN_IMGUI_DIR}/backends"
+                                                    "${ATTN_IMGUI_DIR}/misc/cpp")
 target_link_libraries(attn_imgui PUBLIC attn_sdl2)
 if(EMSCRIPTEN)
   # WebGL2 = GLES 3: without this the backend silently takes the WebGL1 path ("#version 100").
@@ -92,9 +94,9 @@ if(TARGET attention_settings)  # the root builds the URL table as its own librar
   list(REMOVE_ITEM ATTN_APP_SOURCES "${CMAKE_SOURCE_DIR}/src/app/settings.cpp")
 endif()
 if(EMSCRIPTEN)
-  set(_attn_main src/platform/main_web.cpp)
+  set(_attn_main src/platform/main_web.cpp src/platform/io_web.cpp)
 else()
-  set(_attn_main src/platform/main_desktop.cpp src/platform/png.cpp)
+  set(_attn_main src/platform/main_desktop.cpp src/platform/png.cpp src/platform/io_desktop.cpp)
 endif()
 add_executable(attention_demo ${ATTN_APP_SOURCES} src/platform/font.cpp ${_attn_main})
 target_include_directories(attention_demo PRIVATE "${CMAKE_SOURCE_DIR}/src" "${CMAKE_SOURCE_DIR}/src/platform")
@@ -114,7 +116,7 @@ endif()
 if(EMSCRIPTEN)
   # The scenes call Eigen too (core headers are inline templates): -O2, never -Os/-Oz for them.
   target_compile_options(attention_demo PRIVATE -O2)
-  set(_attn_exports _main _malloc _free _attn_state _attn_heatmaps _attn_frame_stats _attn_set)
+  set(_attn_exports _main _malloc _free _attn_state _attn_heatmaps _attn_frame_stats _attn_set _attn_export_csv)
   string(REPLACE ";" "," _attn_exports "${_attn_exports}")
   target_link_options(attention_demo PRIVATE
     -O2                                # binaryen at -O2: keeps the -O3 maths fast; no LTO for the same reason

@@ -11,3 +11,9 @@ if(TARGET attention_demo)
   set_tests_properties(desktop_smoke PROPERTIES ENVIRONMENT "ATTENTION_DEMO=$<TARGET_FILE:attention_demo>"
                                                 TIMEOUT 600)
 endif()
+
+# The exercises' questions and answers (computed by the core), without the UI.
+add_executable(exercises_test ${CMAKE_CURRENT_SOURCE_DIR}/test_exercises.cpp ${CMAKE_SOURCE_DIR}/src/app/exercises.cpp)
+target_link_libraries(exercises_test PRIVATE attention_core attention_settings GTest::gtest GTest::gtest_main)
+target_compile_options(exercises_test PRIVATE -Wall -Wextra -Wpedantic)
+gtest_discover_tests(exercises_test DISCOVERY_MODE PRE_TEST)

@@ -81,9 +81,13 @@ void App::frame() {
   ImGui::EndChild();
   ImGui::End();
 
+  const HoverReport& hov = hovered_heatmap();
+  json hover = hov.id.empty() ? json(nullptr)
+                              : json{{"id", hov.id}, {"row", hov.row}, {"col", hov.col}, {"lines", hov.lines}};
   json state = {{"scene", settings_.scene}, {"settings", settings_json(settings_)}, {"notes", notes_},
-                {"error", error},           {"shown", shown},                       {"query", to_query(settings_)}};
-  state_ = state.dump();
+                {"error", error},           {"shown", shown},                       {"query", to_query(settings_)},
+                {"hover", hover}};
+  state_ = state.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 void App::finish_frame(double cpu_ms) {
@@ -117,7 +121,14 @@ std::string App::heatmaps_json() const {
                     {"visible", h.visible},
                     {"values", values}});
   }
-  return list.dump();
+  return list.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string App::export_csv_json(const std::string& id) const {
+  for (const DrawnHeatmap& h : drawn_heatmaps()) {
+    if (h.id == id) return json{{"ok", true}, {"csv", heatmap_csv(h)}}.dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+  return json{{"ok", false}, {"error", "no heatmap '" + id + "' in the last frame"}}.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string App::frame_stats_json() const {
@@ -125,7 +136,7 @@ std::string App::frame_stats_json() const {
               {"draw_calls", stats_.draw_calls},
               {"vertices", stats_.vertices},
               {"frame", stats_.frame}}
-      .dump();
+      .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string App::set_json(const std::string& text) {
@@ -138,11 +149,11 @@ std::string App::set_json(const std::string& text) {
   };
   if (j.is_discarded() || !j.is_object()) {
     note("set() needs an object such as {\"scene\": \"clock\", \"pos\": 44}");
-    return result.dump();
+    return result.dump(-1, ' ', false, json::error_handler_t::replace);
   }
   // The scene first, so its defaults apply before the other settings.
   if (j.contains("scene")) {
-    const std::string scene = j["scene"].is_string() ? j["scene"].get<std::string>() : j["scene"].dump();
+    const std::string scene = j["scene"].is_string() ? j["scene"].get<std::string>() : j["scene"].dump(-1, ' ', false, json::error_handler_t::replace);
     if (is_scene(scene)) {
       if (scene != settings_.scene) settings_ = defaults_for(scene);
     } else {
@@ -153,11 +164,11 @@ std::string App::set_json(const std::string& text) {
     if (name == "scene") continue;
     const std::string text_value = value.is_string() ? value.get<std::string>()
                                    : value.is_boolean() ? (value.get<bool>() ? "1" : "0")
-                                                        : value.dump();
+                                                        : value.dump(-1, ' ', false, json::error_handler_t::replace);
     std::string n;
     if (!apply_param(settings_, name, text_value, n)) note(n);
   }
-  return result.dump();
+  return result.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 bool App::take_url_change() {

@@ -31,6 +31,8 @@ class App {
   std::string frame_stats_json() const;
   // Applies {"name": value, ...} like URL parameters; returns {"ok": bool, "notes": [...]}.
   std::string set_json(const std::string& json);
+  // {"ok": true, "csv": "..."} for a heatmap drawn in the last frame, or {"ok": false, "error": "..."}.
+  std::string export_csv_json(const std::string& id) const;
 
   // The URL query for the current settings, and whether it changed since the last call to take_url().
   std::string query() const { return to_query(settings_); }

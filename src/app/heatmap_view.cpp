@@ -8,12 +8,14 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "app/heatmap_export.hpp"
 #include "gfx/heatmap_renderer.hpp"
 
 namespace app {
 namespace {
 
 std::vector<DrawnHeatmap> g_drawn;  // this frame's heatmaps, for drawn_heatmaps()
+HoverReport g_hover;                // this frame's tooltip, for hovered_heatmap()
 
 constexpr float kPad = 4.0f;            // between labels and the image
 constexpr float kMaxRowLabelW = 90.0f;  // longer labels are cut with ".."
@@ -205,18 +207,31 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
                     rl);
     highlight_label(dl, ImVec2(cell_min.x + 0.5f * cell_w - 0.5f * ImGui::CalcTextSize(cl.c_str()).x, col_y),
                     cl);
+    char value[64];
+    std::snprintf(value, sizeof value, "value %.6g", static_cast<double>(values(hover.row, hover.col)));
+    g_hover = {spec.id, hover.row, hover.col,
+               {axis_line(spec.row_title, spec.row_labels, hover.row),
+                axis_line(spec.col_title, spec.col_labels, hover.col), value}};
+    if (spec.extra_tooltip) {
+      for (std::string& line : spec.extra_tooltip(hover.row, hover.col)) g_hover.lines.push_back(std::move(line));
+    }
+    g_hover.lines.push_back("right-click: copy or save as CSV or PNG");
     ImGui::BeginTooltip();
-    ImGui::TextUnformatted(axis_line(spec.row_title, spec.row_labels, hover.row).c_str());
-    ImGui::TextUnformatted(axis_line(spec.col_title, spec.col_labels, hover.col).c_str());
-    ImGui::Text("value %.6g", static_cast<double>(values(hover.row, hover.col)));
-    if (spec.extra_tooltip) spec.extra_tooltip(hover.row, hover.col);
+    for (size_t i = 0; i < g_hover.lines.size(); ++i) {
+      if (i + 1 == g_hover.lines.size()) {
+        ImGui::TextDisabled("%s", g_hover.lines[i].c_str());
+      } else {
+        ImGui::TextUnformatted(g_hover.lines[i].c_str());
+      }
+    }
     ImGui::EndTooltip();
   }
 
-  // 6. record what was drawn (screen = CSS pixels in the browser) and reserve the widget's space.
+  // 6. record what was drawn (screen = CSS pixels in the browser), offer the exports, reserve the space.
   g_drawn.push_back(DrawnHeatmap{spec.id, rmin.x, rmin.y, rsize.x, rsize.y, rows, cols, range.lo, range.hi,
-                                 spec.colormap, &values, spec.row_labels, spec.col_labels,
+                                 spec.colormap, &values, spec.row_labels, spec.col_labels, spec.row_title, spec.col_title,
                                  ImGui::IsRectVisible(rmin, ImVec2(rmin.x + rsize.x, rmin.y + rsize.y))});
+  export_menu(g_drawn.back(), spec.export_name);
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(total_w, img_max.y - origin.y));
   ImGui::EndGroup();
@@ -225,8 +240,11 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
 
 void begin_heatmap_frame() {
   g_drawn.clear();
+  g_hover = HoverReport{};
   gfx::renderer_begin_frame();
 }
+
+const HoverReport& hovered_heatmap() { return g_hover; }
 
 const std::vector<DrawnHeatmap>& drawn_heatmaps() {
   return g_drawn;

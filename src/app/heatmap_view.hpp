@@ -23,7 +23,9 @@ struct HeatmapSpec {
   float width = 300.0f, height = 300.0f; // size of the matrix image in CSS pixels
   bool show_colorbar = true;
   // Extra tooltip lines for a hovered cell (row, col), e.g. raw score and clock hands.
-  std::function<void(int row, int col)> extra_tooltip;
+  std::function<std::vector<std::string>(int row, int col)> extra_tooltip;
+  // A file name stem for exports ("mha_head0" -> mha_head0.csv / .png); empty: made from the id.
+  std::string export_name;
 };
 
 struct HeatmapHover {
@@ -43,11 +45,23 @@ struct DrawnHeatmap {
   gfx::Colormap colormap;
   const attn::Mat* values;  // the scene's matrix, valid until the next frame's scene draw
   std::vector<std::string> row_labels, col_labels;
+  std::string row_title, col_title;
   bool visible = true;  // false when scrolled out of its window (ImGui clipped it away)
 };
 // Starts a new frame's list (called by the app at the start of each frame).
 void begin_heatmap_frame();
 const std::vector<DrawnHeatmap>& drawn_heatmaps();
+
+// The tooltip shown this frame (empty id when none), for window.attentionDemo.state() and the tests.
+struct HoverReport {
+  std::string id;
+  int row = -1, col = -1;
+  std::vector<std::string> lines;
+};
+const HoverReport& hovered_heatmap();
+
+// The CSV of a heatmap: a header row of column labels, then one row per matrix row led by its label.
+std::string heatmap_csv(const DrawnHeatmap& h);
 
 // Releases GPU resources (textures, framebuffers, program) before the GL context goes away.
 void shutdown_heatmaps();

@@ -114,7 +114,11 @@ void draw_positions_scene(SceneContext& ctx) {
   ImGui::Text("Sinusoidal table (%d x %d)", s.count, s.d_model);
   heatmap_view(table);
   ImGui::EndGroup();
-  if (section("Similarity PE . PE", "similarity", s.hide)) {
+  const bool beside = ImGui::GetContentRegionAvail().x > 2.0f * side + 260.0f;
+  if (beside) ImGui::SameLine(0, 40);
+  if (!hidden(s, "similarity")) {
+    ImGui::BeginGroup();
+    ImGui::Text("Similarity PE . PE (%d x %d)", static_cast<int>(data.sim.rows()), static_cast<int>(data.sim.cols()));
     HeatmapSpec sim;
     sim.id = "positions/similarity";
     sim.values = &data.sim;
@@ -128,8 +132,11 @@ void draw_positions_scene(SceneContext& ctx) {
     sim.width = side;
     sim.height = side;
     heatmap_view(sim);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side + 60.0f);
     ImGui::TextWrapped("Every diagonal has one value: the similarity of two positions depends only on their "
                        "distance (largest deviation along a diagonal: %.2g).", static_cast<double>(data.offset_error));
+    ImGui::PopTextWrapPos();
+    ImGui::EndGroup();
   }
   if (section("Why not just the position number?", "naive", s.hide)) draw_naive(s, data);
 

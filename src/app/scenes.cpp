@@ -8,6 +8,11 @@ SceneDraw find_scene(const std::string& id) {
       {"clock", draw_clock_scene},
       {"positions", draw_positions_scene},
       {"word", draw_word_scene},
+      {"mha", draw_mha_scene},
+      {"order", draw_order_scene},
+      {"schemes", draw_schemes_scene},
+      {"encoder", draw_encoder_scene},
+      {"exercises", draw_exercises_scene},
   };
   for (const SceneEntry& e : entries) {
     if (id == e.id) return e.draw;

@@ -26,6 +26,11 @@ struct SceneEntry {
 void draw_clock_scene(SceneContext& ctx);
 void draw_positions_scene(SceneContext& ctx);
 void draw_word_scene(SceneContext& ctx);
+void draw_mha_scene(SceneContext& ctx);
+void draw_order_scene(SceneContext& ctx);
+void draw_schemes_scene(SceneContext& ctx);
+void draw_encoder_scene(SceneContext& ctx);
+void draw_exercises_scene(SceneContext& ctx);
 
 // id -> draw function, for every scene in settings' scene_table().
 SceneDraw find_scene(const std::string& id);

@@ -11,6 +11,9 @@ namespace app {
 namespace {
 
 const char* const kEnumSchemes = "none|sinusoidal|learned|rope|alibi";
+const char* const kPanels =
+    "controls|readings|compare|exercise|naive|similarity|notes|stats|rows|params|shuffle|mistake|offsets|rope|limits|"
+    "heads";
 
 bool parse_int(const std::string& v, long long lo, long long hi, int& out) {
   long long x = 0;
@@ -76,16 +79,16 @@ const std::vector<Param>& params() {
       {{"base", "a number from 2 to 1000000000", "clock,positions,word", "the sinusoidal base (10000 in the original transformer)"},
        [](Settings& s, const std::string& v) { return parse_number(v, 2.0, 1e9, s.base); },
        [](const Settings& s) { return format_number(s.base); }},
-      {{"pos", "0 to 100000", "clock,word", "the position on the clock, or where the word sits"},
+      {{"pos", "0 to 100000", "clock,word,schemes", "the position on the clock, where the word sits, or RoPE's query position"},
        [](Settings& s, const std::string& v) { return parse_int(v, 0, 100000, s.pos); },
        [](const Settings& s) { return std::to_string(s.pos); }},
-      {{"pos2", "0 to 100000", "clock,word", "the second position to compare with"},
+      {{"pos2", "0 to 100000", "clock,word,schemes", "the second position to compare with (RoPE: the key's)"},
        [](Settings& s, const std::string& v) { return parse_int(v, 0, 100000, s.pos2); },
        [](const Settings& s) { return std::to_string(s.pos2); }},
       {{"count", "1 to 2048", "positions", "how many positions the table shows"},
        [](Settings& s, const std::string& v) { return parse_int(v, 1, 2048, s.count); },
        [](const Settings& s) { return std::to_string(s.count); }},
-      {{"length", "1 to 100000", "positions", "text length in tokens for the naive schemes"},
+      {{"length", "1 to 100000", "positions,schemes", "text length in tokens (naive schemes; the long email)"},
        [](Settings& s, const std::string& v) { return parse_int(v, 1, 100000, s.length); },
        [](const Settings& s) { return std::to_string(s.length); }},
       {{"emb", "1 to 16 comma-separated numbers", "word", "the word's embedding"},
@@ -105,7 +108,7 @@ const std::vector<Param>& params() {
       {{"text", "any UTF-8 text (up to 1024 tokens are used)", "mha,order,schemes,encoder", "the input sentence"},
        [](Settings& s, const std::string& v) { return v.size() <= 20000 ? (s.text = v, true) : false; },
        [](const Settings& s) { return s.text; }},
-      {{"positions", kEnumSchemes, "mha,order,schemes,encoder", "the position scheme"},
+      {{"positions", kEnumSchemes, "mha,order,encoder", "the position scheme"},
        [](Settings& s, const std::string& v) { return one_of(v, kEnumSchemes) ? (s.positions = v, true) : false; },
        [](const Settings& s) { return s.positions; }},
       {{"causal", "0|1", "mha,schemes,encoder", "hide keys after each query"},
@@ -114,6 +117,27 @@ const std::vector<Param>& params() {
       {{"seed", "0 to 2147483647", "mha,order,schemes,encoder", "seed of the random weights"},
        [](Settings& s, const std::string& v) { return parse_int(v, 0, 2147483647, s.seed); },
        [](const Settings& s) { return std::to_string(s.seed); }},
+      {{"head", "-1 to 15 (-1: none)", "mha,schemes", "the enlarged head (mha) or the head shown per scheme (schemes)"},
+       [](Settings& s, const std::string& v) { return parse_int(v, -1, 15, s.head); },
+       [](const Settings& s) { return std::to_string(s.head); }},
+      {{"row", "0 to 1023", "mha", "the query token whose row every head shows side by side"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 0, 1023, s.row); },
+       [](const Settings& s) { return std::to_string(s.row); }},
+      {{"perm", "empty (random from seed) or a permutation such as 2,0,1", "order", "the shuffle test's new order"},
+       [](Settings& s, const std::string& v) {
+         std::stringstream ss(v);
+         int n = 0;
+         for (std::string item; std::getline(ss, item, ',');) {
+           int x = 0;
+           if (!parse_int(item, 0, 1023, x) || ++n > 1024) return false;
+         }
+         s.perm = v;
+         return true;
+       },
+       [](const Settings& s) { return s.perm; }},
+      {{"slots", "1 to 4096", "mha,schemes,order", "slots of the learned position table"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 1, 4096, s.slots); },
+       [](const Settings& s) { return std::to_string(s.slots); }},
       {{"answer", "0 to 100000", "clock", "the learner's answer to the scene's exercise"},
        [](Settings& s, const std::string& v) { return parse_int(v, 0, 100000, s.answer); },
        [](const Settings& s) { return std::to_string(s.answer); }},
@@ -123,12 +147,12 @@ const std::vector<Param>& params() {
       {{"embed", "0|1", "*", "1 hides the menus and the scene list, for iframes"},
        [](Settings& s, const std::string& v) { return parse_bool(v, s.embed); },
        [](const Settings& s) { return std::string(s.embed ? "1" : "0"); }},
-      {{"hide", "comma-separated panel names: controls,readings,compare,exercise,naive,similarity,notes", "*",
+      {{"hide", "comma-separated panel names: controls,readings,compare,exercise,naive,similarity,notes,stats,rows,params,shuffle,mistake,offsets,rope,limits,heads", "*",
         "panels to hide"},
        [](Settings& s, const std::string& v) {
          std::stringstream ss(v);
          for (std::string item; std::getline(ss, item, ',');) {
-           if (!one_of(item, "controls|readings|compare|exercise|naive|similarity|notes")) return false;
+           if (!one_of(item, kPanels)) return false;
          }
          s.hide = v;
          return true;
@@ -206,6 +230,10 @@ Settings defaults_for(const std::string& scene) {
   s.scene = is_scene(scene) ? scene : "clock";
   if (s.scene == "positions") s.d_model = 64, s.count = 100;
   if (s.scene == "word") s.pos = 1, s.pos2 = 3;
+  if (s.scene == "mha") s.d_model = 16, s.heads = 4;
+  if (s.scene == "order") s.d_model = 16, s.heads = 4;
+  if (s.scene == "schemes") s.d_model = 16, s.heads = 2, s.head = 0, s.length = 400, s.pos = 10, s.pos2 = 7;
+  if (s.scene == "encoder") s.d_model = 16, s.heads = 2;
   return s;
 }
 
@@ -223,6 +251,11 @@ const std::vector<SceneInfo>& scene_table() {
       {"clock", "Clock"},
       {"positions", "Position table"},
       {"word", "Word + position"},
+      {"mha", "Multi-head attention"},
+      {"order", "Order blindness"},
+      {"schemes", "Position schemes"},
+      {"encoder", "Encoder block"},
+      {"exercises", "Exercises"},
   };
   return scenes;
 }

@@ -25,6 +25,10 @@ struct Settings {
   std::string emb = "0.5,0.2,-0.1,0.3";    // the word scene's editable embedding
   int length = 300;                        // text length for the naive position schemes
   int answer = 0;                          // the learner's answer to a scene's exercise (0: none yet)
+  int head = -1;                           // the enlarged (mha) or shown (schemes) head; -1: none / head 0
+  int row = 0;                             // the query token of the row view
+  std::string perm;                        // the shuffle test's permutation, e.g. "2,0,1"; empty: from seed
+  int slots = 128;                         // slots of a learned position table
   bool operator==(const Settings& o) const;
   bool operator!=(const Settings& o) const { return !(*this == o); }
 };

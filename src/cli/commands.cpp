@@ -3,6 +3,7 @@
 
 #include "core/encoder.hpp"
 #include "core/error.hpp"
+#include "core/pipeline.hpp"
 #include "core/positions.hpp"
 #include "core/router.hpp"
 #include "core/tokenizer.hpp"
@@ -36,6 +37,52 @@ AttentionOptions prepare_positions(const json& j, Batch& x) {
 
 // Reorders per-item results into the rank of x: one item when unbatched, else an array.
 json by_rank(const json& items, bool batched) { return batched ? items : items[0]; }
+
+// Every intermediate of an encoder block, named as in the lesson notes' pipeline.
+json block_json(const EncoderResult& r) {
+  json head_weights = json::array();
+  for (const HeadResult& h : r.mha.head) head_weights.push_back(to_json(h.weights));
+  return {{"input", to_json(r.input)},       {"attention", to_json(r.mha.output)}, {"weights", head_weights},
+          {"residual1", to_json(r.residual1)}, {"norm1", to_json(r.norm1)},          {"hidden", to_json(r.hidden)},
+          {"ffn", to_json(r.ffn)},             {"residual2", to_json(r.residual2)},  {"output", to_json(r.output)},
+          {"d_model", r.input.cols()}};
+}
+
+// The seeded pipeline's settings from the JSON fields the attention scenes use.
+PipelineConfig pipeline_config(const json& j) {
+  PipelineConfig c;
+  c.d_model = int_field(j, "d_model", 16);
+  c.heads = int_field(j, "heads", 4);
+  c.positions = parse_scheme(string_field(j, "positions", "none"), kAttendSchemes);
+  c.causal = bool_field(j, "causal", false);
+  c.seed = static_cast<std::uint64_t>(int_field(j, "seed", 7));
+  c.learned_slots = int_field(j, "max_len", 128);
+  c.base = number_field(j, "base", 10000.0);
+  return c;
+}
+
+json stats_json(const std::vector<HeadStats>& stats) {
+  json out = json::array();
+  for (const HeadStats& s : stats) {
+    out.push_back({{"entropy", s.entropy}, {"mean_distance", s.mean_distance}, {"first_token_mass", s.first_token_mass}});
+  }
+  return out;
+}
+
+// `attend` with a "text": the seeded layer of the attention scenes, same numbers as the page.
+json run_text_attention(const json& j) {
+  const PipelineConfig c = pipeline_config(j);
+  const PipelineResult r = run_pipeline(string_field(j, "text", ""), c);
+  json weights = json::array(), scores = json::array();
+  for (const HeadResult& h : r.mha.head) {
+    weights.push_back(to_json(h.weights));
+    scores.push_back(to_json(h.scores));
+  }
+  return {{"tokens", r.tokens},          {"dropped_tokens", r.dropped_tokens}, {"inputs", to_json(r.inputs)},
+          {"output", to_json(r.mha.output)}, {"weights", weights},            {"scores", scores},
+          {"stats", stats_json(r.stats)},
+          {"parameters", count_parameters(c.d_model, c.heads).fused}};
+}
 
 json run_single_head(const json& j, const Batch& x, const AttentionOptions& opt, bool batched) {
   const Mat w_q = matrix_from_json(j.at("w_q"), "w_q");
@@ -92,7 +139,8 @@ json run_pe(const PeOptions& o) {
 
 json run_attend(const std::string& input_path) {
   const json j = read_json_input(input_path);
-  if (!j.contains("x")) throw InputError("the input needs \"x\": (T, D) or (B, T, D) numbers");
+  if (!j.contains("x") && j.contains("text")) return run_text_attention(j);
+  if (!j.contains("x")) throw InputError("the input needs \"x\": (T, D) or (B, T, D) numbers, or a \"text\"");
   bool batched = false;
   Batch x = batch_from_json(j.at("x"), "x", batched);
   const AttentionOptions opt = prepare_positions(j, x);
@@ -146,18 +194,19 @@ json run_router(const RouterOptions& o) {
 
 json run_block(const std::string& input_path) {
   const json j = read_json_input(input_path);
-  const auto seed = static_cast<std::uint64_t>(int_field(j, "seed", 7));
-  Batch x;
-  std::vector<std::string> tokens;
-  if (j.contains("x")) {
-    x = {matrix_from_json(j.at("x"), "x")};
-  } else if (j.contains("text")) {
-    tokens = tokenize(string_field(j, "text", ""));
-    x = {embed_tokens(tokens, int_field(j, "d_model", 16), seed)};
-    if (tokens.empty()) throw InputError("the text is empty; type at least one word");
-  } else {
-    throw InputError("the input needs \"x\" (T, D) numbers or a \"text\" to embed");
+  if (!j.contains("x") && j.contains("text")) {
+    const PipelineConfig c = pipeline_config(j);
+    const EncoderPipelineResult r = run_encoder_pipeline(string_field(j, "text", ""), c, int_field(j, "d_ff", 4 * c.d_model));
+    json out = block_json(r.block);
+    out["tokens"] = r.tokens;
+    out["dropped_tokens"] = r.dropped_tokens;
+    out["heads"] = c.heads;
+    out["d_ff"] = r.d_ff;
+    return out;
   }
+  if (!j.contains("x")) throw InputError("the input needs \"x\" (T, D) numbers or a \"text\" to embed");
+  const auto seed = static_cast<std::uint64_t>(int_field(j, "seed", 7));
+  Batch x = {matrix_from_json(j.at("x"), "x")};
   const int d = static_cast<int>(x[0].cols());
   const int heads = int_field(j, "heads", 1);
   EncoderWeights w = EncoderWeights::random(d, heads, int_field(j, "d_ff", 4 * d), seed);
@@ -172,18 +221,11 @@ json run_block(const std::string& input_path) {
   if (j.contains("ln1_bias")) w.ln1_bias = row_from_json(j["ln1_bias"], "ln1_bias");
   if (j.contains("ln2_gain")) w.ln2_gain = row_from_json(j["ln2_gain"], "ln2_gain");
   if (j.contains("ln2_bias")) w.ln2_bias = row_from_json(j["ln2_bias"], "ln2_bias");
+  w.attention.heads = heads;
   const AttentionOptions opt = prepare_positions(j, x);
-
-  const EncoderResult r = encoder_block(x[0], w, opt);
-  json head_weights = json::array();
-  for (const HeadResult& h : r.mha.head) head_weights.push_back(to_json(h.weights));
-  json out = {{"input", to_json(r.input)},         {"attention", to_json(r.mha.output)},
-              {"weights", head_weights},           {"residual1", to_json(r.residual1)},
-              {"norm1", to_json(r.norm1)},         {"hidden", to_json(r.hidden)},
-              {"ffn", to_json(r.ffn)},             {"residual2", to_json(r.residual2)},
-              {"output", to_json(r.output)},       {"d_model", d},
-              {"heads", heads},                    {"d_ff", w.d_ff()}};
-  if (!tokens.empty()) out["tokens"] = tokens;
+  json out = block_json(encoder_block(x[0], w, opt));
+  out["heads"] = heads;
+  out["d_ff"] = w.d_ff();
   return out;
 }
 

@@ -107,13 +107,13 @@ HeadResult single_head(const Mat& x, const Mat& w_q, const Mat& w_k, const Mat& 
   return attend(x * w_q, x * w_k, x * w_v, opt);
 }
 
-MhaWeights MhaWeights::random(int d_model, int heads, std::uint64_t seed) {
+MhaWeights MhaWeights::random(int d_model, int heads, std::uint64_t seed, float gain) {
   require_range(d_model, 1, kMaxDModel, "d_model");
   head_dim(d_model, heads);
   Rng rng(mix_seed(seed, 0xa77eULL));
   MhaWeights w;
   w.heads = heads;
-  const float scale = 1.0f / std::sqrt(static_cast<float>(d_model));
+  const float scale = gain / std::sqrt(static_cast<float>(d_model));
   w.w_qkv = rng.normal_matrix(d_model, 3 * d_model, scale);
   w.w_o = rng.normal_matrix(d_model, d_model, scale);
   return w;

@@ -40,8 +40,8 @@ struct MhaWeights {
   Mat w_qkv;  // (D, 3D)
   Mat w_o;    // (D, D)
   int d_model() const { return static_cast<int>(w_o.rows()); }
-  // Seeded random weights, normal with std 1/sqrt(D).
-  static MhaWeights random(int d_model, int heads, std::uint64_t seed);
+  // Seeded random weights, normal with std gain/sqrt(D).
+  static MhaWeights random(int d_model, int heads, std::uint64_t seed, float gain = 1.0f);
 };
 
 struct MhaResult {

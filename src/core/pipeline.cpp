@@ -21,33 +21,76 @@ Mat additive_positions(const PipelineConfig& c, int t) {
   return Mat();
 }
 
-PipelineResult run_pipeline(const std::vector<std::string>& tokens, const PipelineConfig& c) {
+namespace {
+
+// Cuts tokens to kMaxTokens; returns how many were dropped. Throws on an empty list.
+int cut_tokens(std::vector<std::string>& tokens) {
   if (tokens.empty()) throw InputError("the text is empty; type at least one word");
-  head_dim(c.d_model, c.heads);
-  PipelineResult r;
-  r.tokens = tokens;
-  if (r.tokens.size() > static_cast<size_t>(kMaxTokens)) {
-    r.dropped_tokens = static_cast<int>(r.tokens.size()) - kMaxTokens;
-    r.tokens.resize(static_cast<size_t>(kMaxTokens));
-  }
-  const auto t = static_cast<int>(r.tokens.size());
-  // 1. embeddings (T, D) and the additive position table (T, D)
-  r.embeddings = embed_tokens(r.tokens, c.d_model, c.seed);
-  r.position_table = additive_positions(c, t);
-  r.inputs = r.position_table.size() ? Mat(r.embeddings + r.position_table) : r.embeddings;
-  // 2. attention; RoPE and ALiBi act inside it
+  if (tokens.size() <= static_cast<size_t>(kMaxTokens)) return 0;
+  const int dropped = static_cast<int>(tokens.size()) - kMaxTokens;
+  tokens.resize(static_cast<size_t>(kMaxTokens));
+  return dropped;
+}
+
+// embeddings (T, D) + the additive table (T, D) when the scheme has one.
+Mat add_positions(const Mat& embeddings, const Mat& table) {
+  return table.size() ? Mat(embeddings + table) : embeddings;
+}
+
+}  // namespace
+
+AttentionOptions attention_options(const PipelineConfig& c) {
   AttentionOptions opt;
   opt.causal = c.causal;
   opt.positions = c.positions == Scheme::Rope || c.positions == Scheme::Alibi ? c.positions : Scheme::None;
   opt.rope_base = c.base;
-  r.mha = multi_head(r.inputs, MhaWeights::random(c.d_model, c.heads, mix_seed(c.seed, 22)), opt);
+  return opt;
+}
+
+MhaWeights scene_weights(const PipelineConfig& c) {
+  return MhaWeights::random(c.d_model, c.heads, mix_seed(c.seed, 22), kSceneWeightGain);
+}
+
+PipelineResult run_pipeline(const std::vector<std::string>& tokens, const PipelineConfig& c,
+                            const MhaWeights* weights) {
+  parse_scheme(scheme_name(c.positions), pipeline_schemes());
+  head_dim(c.d_model, c.heads);
+  PipelineResult r;
+  r.tokens = tokens;
+  r.dropped_tokens = cut_tokens(r.tokens);
+  const auto t = static_cast<int>(r.tokens.size());
+  // 1. embeddings (T, D) and the additive position table (T, D)
+  r.embeddings = embed_tokens(r.tokens, c.d_model, c.seed);
+  r.position_table = additive_positions(c, t);
+  r.inputs = add_positions(r.embeddings, r.position_table);
+  // 2. attention; RoPE and ALiBi act inside it
+  const MhaWeights drawn = weights ? MhaWeights{} : scene_weights(c);
+  r.mha = multi_head(r.inputs, weights ? *weights : drawn, attention_options(c));
   // 3. what each head does
   for (const HeadResult& h : r.mha.head) r.stats.push_back(head_stats(h.weights));
   return r;
 }
 
-PipelineResult run_pipeline(const std::string& text, const PipelineConfig& c) {
-  return run_pipeline(tokenize(text), c);
+PipelineResult run_pipeline(const std::string& text, const PipelineConfig& c, const MhaWeights* weights) {
+  return run_pipeline(tokenize(text), c, weights);
+}
+
+}  // namespace attn
+
+namespace attn {
+
+EncoderPipelineResult run_encoder_pipeline(const std::string& text, const PipelineConfig& c, int d_ff) {
+  parse_scheme(scheme_name(c.positions), pipeline_schemes());
+  head_dim(c.d_model, c.heads);
+  EncoderPipelineResult r;
+  r.tokens = tokenize(text);
+  r.dropped_tokens = cut_tokens(r.tokens);
+  r.d_ff = d_ff;
+  const auto t = static_cast<int>(r.tokens.size());
+  const Mat x = add_positions(embed_tokens(r.tokens, c.d_model, c.seed), additive_positions(c, t));
+  r.block = encoder_block(x, EncoderWeights::random(c.d_model, c.heads, d_ff, mix_seed(c.seed, 23)),
+                          attention_options(c));
+  return r;
 }
 
 }  // namespace attn

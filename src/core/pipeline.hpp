@@ -7,9 +7,14 @@
 
 #include "analysis.hpp"
 #include "attention.hpp"
+#include "encoder.hpp"
 #include "positions.hpp"
 
 namespace attn {
+
+// Random weights with std 1/sqrt(D) give scores of std about 1 and washed-out grids; the scenes draw
+// them 1.5 times larger so that each head's pattern is easy to see.
+inline constexpr float kSceneWeightGain = 1.5f;
 
 struct PipelineConfig {
   int d_model = 16;
@@ -33,13 +38,31 @@ struct PipelineResult {
 
 // Tokenizes `text` (cutting it to kMaxTokens tokens) and runs the seeded attention layer on it.
 // Throws InputError for an empty text, heads not dividing d_model, or a text longer than a learned table.
-PipelineResult run_pipeline(const std::string& text, const PipelineConfig& config);
+PipelineResult run_pipeline(const std::string& text, const PipelineConfig& config,
+                            const MhaWeights* weights = nullptr);
 
-// The same layer on given tokens (used by the shuffle test): tokens (T,) -> result.
-PipelineResult run_pipeline(const std::vector<std::string>& tokens, const PipelineConfig& config);
+// The same layer on given tokens (used by the shuffle test): tokens (T,) -> result. `weights`, when given,
+// must be scene_weights(config) (drawing them is most of the work for short texts in wide models).
+PipelineResult run_pipeline(const std::vector<std::string>& tokens, const PipelineConfig& config,
+                            const MhaWeights* weights = nullptr);
+
+// The options for attention: the causal mask, and RoPE or ALiBi (which act inside attention).
+AttentionOptions attention_options(const PipelineConfig& config);
+
+// The seeded attention weights of a pipeline: (D, 3D) and (D, D), drawn from config.seed.
+MhaWeights scene_weights(const PipelineConfig& config);
 
 // The additive position table of a scheme for positions 0 .. t-1: (t, D), or empty for none/rope/alibi.
 Mat additive_positions(const PipelineConfig& config, int t);
+
+struct EncoderPipelineResult {
+  std::vector<std::string> tokens;  // (T,)
+  int dropped_tokens = 0;
+  EncoderResult block;              // every intermediate; block.input = embeddings + additive positions
+  int d_ff = 0;
+};
+// Text -> embeddings (+ positions) -> one seeded encoder block with feed-forward width d_ff.
+EncoderPipelineResult run_encoder_pipeline(const std::string& text, const PipelineConfig& config, int d_ff);
 
 // Schemes a pipeline accepts, for messages and menus.
 const std::vector<Scheme>& pipeline_schemes();

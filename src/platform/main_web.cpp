@@ -166,6 +166,11 @@ EMSCRIPTEN_KEEPALIVE const char* attn_frame_stats() {
   return keep(s, g.app ? g.app->frame_stats_json() : "null");
 }
 
+EMSCRIPTEN_KEEPALIVE const char* attn_export_csv(const char* id) {
+  static std::string s;
+  return keep(s, g.app ? g.app->export_csv_json(id ? id : "") : R"({"ok":false,"error":"not started"})");
+}
+
 EMSCRIPTEN_KEEPALIVE const char* attn_set(const char* json) {
   static std::string s;
   if (!g.app) return keep(s, R"({"ok":false,"notes":["the app has not started yet"]})");

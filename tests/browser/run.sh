@@ -38,35 +38,6 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" >"$stamp"
 fi
 
-# A static server for dist/ on a port the system picks (port 0), stopped whatever happens.
-log="$(mktemp)"
-server_pid=""
-cleanup() {
-  if [ -n "$server_pid" ]; then
-    kill "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
-  rm -f "$log"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$DIST" >"$log" 2>/dev/null &
-server_pid=$!
-port=""
-for _ in $(seq 100); do
-  port="$(sed -n 's/.* port \([0-9][0-9]*\).*/\1/p' "$log" | head -n1)"
-  [ -n "$port" ] && break
-  kill -0 "$server_pid" 2>/dev/null || break
-  sleep 0.1
-done
-if [ -z "$port" ]; then
-  echo "tests/browser/run.sh: the static server for $DIST did not start" >&2
-  exit 1
-fi
-echo "serving $DIST at http://127.0.0.1:$port/" >&2
-
-export ATTENTION_DEMO_URL="http://127.0.0.1:$port/"
-status=0
-node --test --test-concurrency=1 --test-timeout=180000 "$@" ./*.test.mjs || status=$?
-exit "$status"
+# dist/ served on a free loopback port for the run (ATTENTION_DEMO_URL), stopped whatever happens.
+exec "$ROOT/scripts/with_dist_server.sh" --dir "$DIST" \
+  node --test --test-concurrency=1 --test-timeout=180000 "$@" ./*.test.mjs

@@ -1,0 +1,131 @@
+// The attention scenes' shared controls and the pipeline cache (recompute only when settings change).
+#include "attention_panel.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <chrono>
+#include <map>
+#include <tuple>
+
+#include "core/error.hpp"
+#include "widgets.hpp"
+
+namespace app {
+namespace {
+
+const char* const kSchemes[] = {"none", "sinusoidal", "learned", "rope", "alibi"};
+
+using Key = std::tuple<std::string, int, int, int, bool, std::uint64_t, int, double>;
+
+Key key_of(const std::string& text, const attn::PipelineConfig& c) {
+  return {text, c.d_model, c.heads, static_cast<int>(c.positions), c.causal, c.seed, c.learned_slots, c.base};
+}
+
+}  // namespace
+
+bool attention_controls(Settings& s, const ControlSet& show) {
+  const Settings before = s;
+  ImGui::SetNextItemWidth(-180);
+  ImGui::InputTextWithHint("text", "type an email", &s.text);
+  ImGui::SetNextItemWidth(180);
+  ImGui::SliderInt("d_model", &s.d_model, 2, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(120);
+  ImGui::SliderInt("heads", &s.heads, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
+  help_marker("Each head works in d_k = d_model / heads dimensions, so the head count must divide d_model.");
+  if (show.positions) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(130);
+    if (ImGui::BeginCombo("positions", s.positions.c_str())) {
+      for (const char* name : kSchemes) {
+        if (ImGui::Selectable(name, s.positions == name)) s.positions = name;
+      }
+      ImGui::EndCombo();
+    }
+  }
+  if (show.causal) {
+    ImGui::SameLine();
+    ImGui::Checkbox("causal", &s.causal);
+    help_marker("A causal mask hides every key after the query: each token sees only itself and earlier tokens.");
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputInt("seed", &s.seed);
+  s.seed = std::max(0, s.seed);
+  return s != before;
+}
+
+attn::PipelineConfig pipeline_config(const Settings& s, attn::Scheme scheme) {
+  attn::PipelineConfig c;
+  c.d_model = s.d_model;
+  c.heads = s.heads;
+  c.positions = scheme;
+  c.causal = s.causal;
+  c.seed = static_cast<std::uint64_t>(s.seed);
+  c.learned_slots = s.slots;
+  return c;
+}
+
+attn::PipelineConfig pipeline_config(const Settings& s) {
+  attn::Scheme scheme = attn::Scheme::None;
+  try {
+    scheme = attn::parse_scheme(s.positions, attn::pipeline_schemes());
+  } catch (const attn::InputError&) {
+    // settings only hold valid names (the URL table checks them); keep "none" otherwise
+  }
+  return pipeline_config(s, scheme);
+}
+
+const CachedPipeline& cached_pipeline(const std::string& text, const attn::PipelineConfig& config) {
+  // A few entries: the schemes scene keeps one per scheme alive at once.
+  static std::map<Key, CachedPipeline> cache;
+  static std::vector<Key> order;
+  const Key key = key_of(text, config);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  CachedPipeline entry;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    // The weights depend on d_model, heads and seed only: editing the text reuses them.
+    static std::tuple<int, int, std::uint64_t> weights_key{-1, -1, 0};
+    static attn::MhaWeights weights;
+    const std::tuple<int, int, std::uint64_t> wk{config.d_model, config.heads, config.seed};
+    if (wk != weights_key) {
+      attn::head_dim(config.d_model, config.heads);  // a clear error before drawing any weights
+      weights = attn::scene_weights(config);
+      weights_key = wk;
+    }
+    entry.result = attn::run_pipeline(text, config, &weights);
+  } catch (const attn::InputError& e) {
+    entry.error = e.what();
+  } catch (const std::bad_alloc&) {
+    entry.error = "this is too large to compute here; try fewer tokens or a smaller d_model";
+  }
+  entry.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (order.size() >= 12) {
+    cache.erase(order.front());
+    order.erase(order.begin());
+  }
+  order.push_back(key);
+  return cache.emplace(key, std::move(entry)).first->second;
+}
+
+std::vector<std::string> token_labels(const std::vector<std::string>& tokens) {
+  std::map<std::string, int> seen;
+  std::vector<std::string> out;
+  for (const std::string& t : tokens) {
+    const int n = ++seen[t];
+    out.push_back(n == 1 ? t : t + "#" + std::to_string(n));
+  }
+  return out;
+}
+
+void truncation_note(int dropped_tokens) {
+  if (dropped_tokens <= 0) return;
+  ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f),
+                     "Note: the text is longer than %d tokens; the last %d tokens were cut.", attn::kMaxTokens,
+                     dropped_tokens);
+}
+
+}  // namespace app

@@ -1,0 +1,80 @@
+// Tests of the scenes' pipeline: text -> embeddings (+ positions) -> seeded attention, and its encoder twin.
+#include <gtest/gtest.h>
+
+#include "allclose.hpp"
+#include "core/error.hpp"
+#include "core/pipeline.hpp"
+#include "core/rng.hpp"
+#include "core/tokenizer.hpp"
+#include "reference.hpp"
+
+namespace {
+
+const char* kEmail = "Refund my eggless cake, it was cold.";
+
+TEST(Pipeline, EqualsTheLayerComposedByHand) {
+  for (attn::Scheme scheme : attn::pipeline_schemes()) {
+    attn::PipelineConfig c;
+    c.d_model = 16;
+    c.heads = 4;
+    c.positions = scheme;
+    c.causal = scheme == attn::Scheme::Alibi;
+    const attn::PipelineResult r = attn::run_pipeline(kEmail, c);
+    ASSERT_EQ(r.tokens.size(), 9u);
+    // the inputs: embeddings plus the additive table (sinusoidal checked against the reference)
+    EXPECT_TRUE(ref::allclose(r.embeddings, attn::embed_tokens(r.tokens, 16, c.seed), 0, 0));
+    if (scheme == attn::Scheme::Sinusoidal) {
+      EXPECT_TRUE(ref::allclose(r.inputs - r.embeddings, ref::sinusoidal(ref::iota(9), 16)));
+    }
+    // every head against the float64 reference on the same inputs and weights
+    const attn::MhaWeights w = attn::MhaWeights::random(16, 4, attn::mix_seed(c.seed, 22), attn::kSceneWeightGain);
+    attn::AttentionOptions opt;
+    opt.causal = c.causal;
+    opt.positions = scheme == attn::Scheme::Rope || scheme == attn::Scheme::Alibi ? scheme : attn::Scheme::None;
+    const ref::Mha want = ref::multi_head(ref::to_double(r.inputs), ref::to_double(w.w_qkv), ref::to_double(w.w_o), 4, opt);
+    EXPECT_TRUE(ref::allclose(r.mha.output, want.output)) << attn::scheme_name(scheme);
+    for (int h = 0; h < 4; ++h) EXPECT_TRUE(ref::allclose(r.mha.head[h].weights, want.heads[h].weights));
+    ASSERT_EQ(r.stats.size(), 4u);
+  }
+}
+
+TEST(Pipeline, CutsLongTextAndRejectsBadInput) {
+  std::string long_text;
+  for (int i = 0; i < 1100; ++i) long_text += "cake ";
+  attn::PipelineConfig c;
+  const attn::PipelineResult r = attn::run_pipeline(long_text, c);
+  EXPECT_EQ(r.tokens.size(), static_cast<size_t>(attn::kMaxTokens));
+  EXPECT_EQ(r.dropped_tokens, 1100 - attn::kMaxTokens);
+  EXPECT_THROW(attn::run_pipeline("", c), attn::InputError);
+  EXPECT_THROW(attn::run_pipeline("  \n ", c), attn::InputError);
+  c.d_model = 512;
+  c.heads = 6;
+  EXPECT_THROW(attn::run_pipeline(kEmail, c), attn::InputError);
+  c = attn::PipelineConfig{};
+  c.positions = attn::Scheme::Learned;
+  c.learned_slots = 4;
+  try {
+    attn::run_pipeline(kEmail, c);
+    FAIL() << "a 9-token text must not fit a 4-slot learned table";
+  } catch (const attn::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("4 slots"), std::string::npos) << e.what();
+  }
+  c.positions = attn::Scheme::Raw;
+  EXPECT_THROW(attn::run_pipeline(kEmail, c), attn::InputError);
+}
+
+TEST(Pipeline, EncoderTwinUsesTheSameInputs) {
+  attn::PipelineConfig c;
+  c.d_model = 8;
+  c.heads = 2;
+  c.positions = attn::Scheme::Sinusoidal;
+  const attn::EncoderPipelineResult e = attn::run_encoder_pipeline(kEmail, c, 32);
+  const attn::PipelineResult p = attn::run_pipeline(kEmail, c);
+  EXPECT_TRUE(ref::allclose(e.block.input, p.inputs, 0, 0));
+  EXPECT_EQ(e.block.hidden.cols(), 32);
+  const attn::EncoderWeights w = attn::EncoderWeights::random(8, 2, 32, attn::mix_seed(c.seed, 23));
+  const ref::Encoder want = ref::encoder_block(ref::to_double(p.inputs), w, attn::AttentionOptions{});
+  EXPECT_TRUE(ref::allclose(e.block.output, want.output, 1e-4, 1e-4));
+}
+
+}  // namespace
