@@ -56,7 +56,7 @@ def run_app(query, tmp):
 
 class DesktopSmoke(unittest.TestCase):
     def test_every_scene_renders(self):
-        for scene in ("clock", "positions", "word"):
+        for scene in ("clock", "positions", "word", "mha", "order", "schemes", "encoder", "exercises"):
             with self.subTest(scene=scene), tempfile.TemporaryDirectory() as tmp:
                 shot, state = run_app(f"?scene={scene}", tmp)
                 self.assertEqual(state["scene"], scene)
