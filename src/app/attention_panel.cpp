@@ -121,6 +121,24 @@ std::vector<std::string> token_labels(const std::vector<std::string>& tokens) {
   return out;
 }
 
+HeatmapSpec weight_grid_spec(const std::string& id, const attn::Mat& weights, const std::vector<std::string>& labels,
+                             const Settings& s, float side) {
+  HeatmapSpec spec;
+  spec.id = id;
+  spec.values = &weights;
+  spec.row_labels = labels;
+  spec.col_labels = labels;
+  spec.row_title = "query";
+  spec.col_title = "key";
+  spec.colormap = sequential_colormap(s);
+  spec.auto_range = false;
+  spec.lo = 0.0f;
+  spec.hi = 1.0f;
+  spec.width = side;
+  spec.height = side;
+  return spec;
+}
+
 void truncation_note(int dropped_tokens) {
   if (dropped_tokens <= 0) return;
   ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f),

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/pipeline.hpp"
+#include "heatmap_view.hpp"
 #include "settings.hpp"
 
 namespace app {
@@ -33,6 +34,11 @@ const CachedPipeline& cached_pipeline(const std::string& text, const attn::Pipel
 
 // Token labels "Refund", "my", ... made unique for display when a token repeats ("the", "the#2").
 std::vector<std::string> token_labels(const std::vector<std::string>& tokens);
+
+// A T x T weight grid: queries down, keys across, token labels on both, the weights' colormap on the fixed
+// range 0..1 so that every grid shares one scale; `side` x `side` CSS pixels.
+HeatmapSpec weight_grid_spec(const std::string& id, const attn::Mat& weights, const std::vector<std::string>& labels,
+                             const Settings& s, float side);
 
 // A visible note when the text was cut to the maximum number of tokens.
 void truncation_note(int dropped_tokens);

@@ -285,19 +285,7 @@ void draw_heads(const EncoderData& d, const Settings& s) {
     ImGui::BeginGroup();
     ImGui::Text("head %zu (%d x %d)", h, static_cast<int>(heads[h].weights.rows()),
                 static_cast<int>(heads[h].weights.cols()));
-    HeatmapSpec spec;
-    spec.id = "encoder/head" + std::to_string(h);
-    spec.values = &heads[h].weights;
-    spec.row_labels = d.labels;
-    spec.col_labels = d.labels;
-    spec.row_title = "query";
-    spec.col_title = "key";
-    spec.colormap = sequential_colormap(s);
-    spec.auto_range = false;
-    spec.lo = 0.0f;
-    spec.hi = 1.0f;
-    spec.width = side;
-    spec.height = side;
+    HeatmapSpec spec = weight_grid_spec("encoder/head" + std::to_string(h), heads[h].weights, d.labels, s, side);
     spec.show_colorbar = h + 1 == heads.size();
     heatmap_view(spec);
     ImGui::EndGroup();

@@ -101,17 +101,8 @@ std::vector<std::string> cell_lines(const attn::PipelineResult& r, const attn::P
 
 HeatmapSpec head_spec(const Settings& s, const attn::PipelineResult& r, const attn::PipelineConfig& c,
                       const MhaData& d, int h, float side) {
-  HeatmapSpec spec;
-  spec.id = "mha/head" + std::to_string(h);
-  spec.values = &r.mha.head[static_cast<size_t>(h)].weights;
-  spec.row_labels = d.labels;
-  spec.col_labels = d.labels;
-  spec.row_title = "query";
-  spec.col_title = "key";
-  spec.colormap = sequential_colormap(s);
-  spec.auto_range = false;
-  spec.lo = 0.0f, spec.hi = 1.0f;
-  spec.width = side, spec.height = side;
+  HeatmapSpec spec =
+      weight_grid_spec("mha/head" + std::to_string(h), r.mha.head[static_cast<size_t>(h)].weights, d.labels, s, side);
   spec.extra_tooltip = [&r, c, h](int i, int j) { return cell_lines(r, c, h, i, j); };
   return spec;
 }

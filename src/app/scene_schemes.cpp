@@ -149,17 +149,7 @@ void draw_view(const Settings& s, const SchemesData& d, const SchemeView& v, flo
     ImGui::EndGroup();
     return;
   }
-  HeatmapSpec spec;
-  spec.id = "schemes/" + v.name;
-  spec.values = &v.weights;
-  spec.row_labels = d.labels;
-  spec.col_labels = d.labels;
-  spec.row_title = "query";
-  spec.col_title = "key";
-  spec.colormap = sequential_colormap(s);
-  spec.auto_range = false;
-  spec.lo = 0.0f, spec.hi = 1.0f;
-  spec.width = side, spec.height = side;
+  HeatmapSpec spec = weight_grid_spec("schemes/" + v.name, v.weights, d.labels, s, side);
   spec.show_colorbar = colorbar;
   const int heads = d.heads, head = d.head;
   spec.extra_tooltip = [&v, heads, head](int r, int c) { return cell_tooltip(v, heads, head, r, c); };
