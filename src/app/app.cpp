@@ -7,6 +7,7 @@
 
 #include "heatmap_view.hpp"
 #include "scenes.hpp"
+#include "widgets.hpp"
 
 namespace app {
 namespace {
@@ -36,6 +37,7 @@ App::App(const std::string& query) {
 
 void App::frame() {
   begin_heatmap_frame();
+  frame_messages().clear();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
@@ -86,7 +88,7 @@ void App::frame() {
                               : json{{"id", hov.id}, {"row", hov.row}, {"col", hov.col}, {"lines", hov.lines}};
   json state = {{"scene", settings_.scene}, {"settings", settings_json(settings_)}, {"notes", notes_},
                 {"error", error},           {"shown", shown},                       {"query", to_query(settings_)},
-                {"hover", hover}};
+                {"hover", hover},           {"messages", frame_messages()}};
   state_ = state.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -104,13 +106,11 @@ void App::finish_frame(double cpu_ms) {
 
 std::string App::state_json() const { return state_; }
 
-std::string App::heatmaps_json() const {
+std::string App::heatmaps_json(bool with_values, const std::string& only_id) const {
   json list = json::array();
   for (const DrawnHeatmap& h : drawn_heatmaps()) {
-    json values = json::array();
-    const attn::Mat& m = *h.values;
-    for (Eigen::Index r = 0; r < m.rows(); ++r) values.push_back(std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols()));
-    list.push_back({{"id", h.id},
+    if (!only_id.empty() && h.id != only_id) continue;
+    json item = {{"id", h.id},
                     {"rect", {{"x", h.x}, {"y", h.y}, {"w", h.w}, {"h", h.h}}},
                     {"rows", h.rows},
                     {"cols", h.cols},
@@ -118,8 +118,16 @@ std::string App::heatmaps_json() const {
                     {"colormap", gfx::colormap_name(h.colormap)},
                     {"row_labels", h.row_labels},
                     {"col_labels", h.col_labels},
-                    {"visible", h.visible},
-                    {"values", values}});
+                    {"visible", h.visible}};
+    if (with_values) {
+      json values = json::array();
+      const attn::Mat& m = *h.values;
+      for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        values.push_back(std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols()));
+      }
+      item["values"] = std::move(values);
+    }
+    list.push_back(std::move(item));
   }
   return list.dump(-1, ' ', false, json::error_handler_t::replace);
 }

@@ -27,7 +27,9 @@ class App {
 
   // window.attentionDemo API (all JSON strings):
   std::string state_json() const;     // scene, settings, notes, error, and the values on screen
-  std::string heatmaps_json() const;  // heatmaps drawn in the last frame with rectangles and values
+  // Heatmaps drawn in the last frame with rectangles (and values unless with_values is false); `only_id`
+  // keeps one heatmap. Values of long texts are large: ask without them, or for one id.
+  std::string heatmaps_json(bool with_values = true, const std::string& only_id = "") const;
   std::string frame_stats_json() const;
   // Applies {"name": value, ...} like URL parameters; returns {"ok": bool, "notes": [...]}.
   std::string set_json(const std::string& json);

@@ -141,9 +141,8 @@ HeatmapSpec weight_grid_spec(const std::string& id, const attn::Mat& weights, co
 
 void truncation_note(int dropped_tokens) {
   if (dropped_tokens <= 0) return;
-  ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f),
-                     "Note: the text is longer than %d tokens; the last %d tokens were cut.", attn::kMaxTokens,
-                     dropped_tokens);
+  note_box("Note: the text is longer than " + std::to_string(attn::kMaxTokens) + " tokens; the last " +
+           std::to_string(dropped_tokens) + " tokens were cut.");
 }
 
 }  // namespace app

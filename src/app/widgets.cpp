@@ -19,8 +19,21 @@ void help_marker(const char* text) {
   }
 }
 
+std::vector<std::string>& frame_messages() {
+  static std::vector<std::string> messages;
+  return messages;
+}
+
 void error_box(const std::string& message) {
+  frame_messages().push_back(message);
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.45f, 1.0f));
+  ImGui::TextWrapped("%s", message.c_str());
+  ImGui::PopStyleColor();
+}
+
+void note_box(const std::string& message) {
+  frame_messages().push_back(message);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.3f, 1.0f));
   ImGui::TextWrapped("%s", message.c_str());
   ImGui::PopStyleColor();
 }

@@ -12,8 +12,12 @@ namespace app {
 
 // A "(?)" marker with a wrapped tooltip.
 void help_marker(const char* text);
-// A red message shown in place of what could not be computed.
+// A red message shown in place of what could not be computed (also listed in frame_messages()).
 void error_box(const std::string& message);
+// A yellow note shown in place, e.g. that a text was cut (also listed in frame_messages()).
+void note_box(const std::string& message);
+// Every error and note shown in place this frame, for window.attentionDemo.state().messages.
+std::vector<std::string>& frame_messages();
 // A collapsing section that can be hidden by the URL's hide=NAME; returns true when open.
 bool section(const char* title, const char* hide_name, const std::string& hide_list);
 // "0.841, 0.540, ..." with `decimals` decimals.

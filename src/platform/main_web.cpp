@@ -156,9 +156,9 @@ EMSCRIPTEN_KEEPALIVE const char* attn_state() {
   return keep(s, g.app ? g.app->state_json() : "null");
 }
 
-EMSCRIPTEN_KEEPALIVE const char* attn_heatmaps() {
+EMSCRIPTEN_KEEPALIVE const char* attn_heatmaps(int with_values, const char* only_id) {
   static std::string s;
-  return keep(s, g.app ? g.app->heatmaps_json() : "null");
+  return keep(s, g.app ? g.app->heatmaps_json(with_values != 0, only_id ? only_id : "") : "null");
 }
 
 EMSCRIPTEN_KEEPALIVE const char* attn_frame_stats() {

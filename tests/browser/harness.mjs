@@ -1,7 +1,12 @@
 // Shared helpers of the browser tests: Debian's Chromium through playwright-core with SwiftShader
-// WebGL2 (flags from shared/TOOLCHAIN.md), page loading, frame synchronisation and pixel reads.
+// WebGL2 (flags from shared/TOOLCHAIN.md), page loading, frame synchronisation and pixel reads, heatmap
+// geometry, and numbers against the native CLI (build/native/attention_cli) within a tolerance.
 import { chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
@@ -96,4 +101,96 @@ export function rng(seed) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Geometry of a heatmap on the page (heatmaps()[i].rect is in CSS px relative to the canvas).
+
+// The canvas's place and size: CSS box, backing store size, devicePixelRatio, window size.
+export async function canvasInfo(page) {
+  return page.evaluate(() => {
+    const c = document.getElementById('canvas');
+    const r = c.getBoundingClientRect();
+    return { left: r.left, top: r.top, cssW: r.width, cssH: r.height, width: c.width, height: c.height,
+             dpr: window.devicePixelRatio, innerW: window.innerWidth, innerH: window.innerHeight,
+             visible: getComputedStyle(c).visibility !== 'hidden' };
+  });
+}
+
+// The centre of cell (row, col) of heatmap h in page CSS px (what page.mouse.move takes).
+export function cellCentre(info, h, row, col) {
+  return { x: info.left + h.rect.x + (col + 0.5) * h.rect.w / h.cols,
+           y: info.top + h.rect.y + (row + 0.5) * h.rect.h / h.rows };
+}
+
+// The heatmap with this id from a heatmaps() list; fails naming the ids that were drawn.
+export function heatmapById(maps, id) {
+  const h = maps.find((m) => m.id === id);
+  if (!h) throw new Error(`heatmap ${id} was not drawn (drawn: ${maps.map((m) => m.id).join(', ') || 'none'})`);
+  return h;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Numbers: the page (wasm, float32) against the native CLI (float32, other instruction order).
+
+export const NUMBER_TOLERANCE = { atol: 1e-5, rtol: 1e-4 };
+
+// Compares two equally nested arrays of numbers (or two numbers) element by element: |got - want| <=
+// atol + rtol * |want|. Fails with the count of differing numbers, the largest difference (and where it
+// is) and the first few offenders; shapes must match. Returns {maxDiff, where, count} for diagnostics.
+export function assertAllClose(got, want, what, { atol, rtol } = NUMBER_TOLERANCE) {
+  const report = { maxDiff: 0, where: '', count: 0 };
+  const bad = [], shape = [];
+  const walk = (g, w, at) => {
+    if (Array.isArray(w)) {
+      if (!Array.isArray(g) || g.length !== w.length) {
+        shape.push(`${at || 'top'}: ${Array.isArray(g) ? g.length : typeof g} vs ${w.length} entries`);
+        return;
+      }
+      w.forEach((x, i) => walk(g[i], x, `${at}[${i}]`));
+      return;
+    }
+    report.count++;
+    if (typeof w !== 'number' || typeof g !== 'number') {
+      if (g !== w) bad.push(`${at}: ${JSON.stringify(g)} vs ${JSON.stringify(w)}`);
+      return;
+    }
+    const d = Math.abs(g - w);
+    if (!(d <= report.maxDiff)) Object.assign(report, { maxDiff: d, where: `${at} (${g} vs ${w})` });
+    if (!(d <= atol + rtol * Math.abs(w))) bad.push(`${at}: ${g} vs ${w} (off by ${d})`);
+  };
+  walk(got, want, '');
+  if (shape.length) throw new Error(`${what}: shapes differ: ${shape.slice(0, 5).join('; ')}`);
+  if (bad.length) {
+    throw new Error(`${what}: ${bad.length} of ${report.count} numbers differ beyond abs ${atol} + rel ${rtol}; ` +
+      `largest difference ${report.maxDiff} at ${report.where}; first: ${bad.slice(0, 4).join('; ')}`);
+  }
+  return report;
+}
+
+// The native command-line tool (build/native/attention_cli), run synchronously.
+export const CLI_PATH = process.env.ATTENTION_CLI ||
+  path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'native', 'attention_cli');
+
+// Runs `attention_cli ...args` (stdin: `input`, JSON-encoded when an object) and returns its JSON output;
+// fails with the tool's own error line.
+export function cli(args, input) {
+  if (!existsSync(CLI_PATH)) {
+    throw new Error(`${CLI_PATH} is missing: build it first (./run_tests.sh, or cmake --preset native && ` +
+                    'cmake --build --preset native)');
+  }
+  const r = spawnSync(CLI_PATH, args, { input: typeof input === 'string' ? input : JSON.stringify(input ?? {}),
+                                        encoding: 'utf8', maxBuffer: 256 << 20 });
+  if (r.status !== 0) {
+    const e = new Error(`attention_cli ${args.join(' ')} exited with ${r.status}: ${r.stderr.trim()}`);
+    e.stderr = r.stderr;
+    e.status = r.status;
+    throw e;
+  }
+  return JSON.parse(r.stdout);
+}
+
+// `attention_cli attend --input -` for a text: tokens, weights (H x T x T), scores, stats, output.
+export function cliAttend(settings) {
+  return cli(['attend', '--input', '-'], settings);
 }
