@@ -79,6 +79,8 @@ add_library(attn_imgui STATIC
 target_include_directories(attn_imgui SYSTEM PUBLIC "${ATTN_IMGUI_DIR}" "${ATTN_IMGUI_DIR}/backends"
                                                     "${ATTN_IMGUI_DIR}/misc/cpp")
 target_link_libraries(attn_imgui PUBLIC attn_sdl2)
+# The app never opens ImGui's demo or its metrics/debug windows: leave them out (a few KB gzipped).
+target_compile_definitions(attn_imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_DEBUG_TOOLS)
 if(EMSCRIPTEN)
   # WebGL2 = GLES 3: without this the backend silently takes the WebGL1 path ("#version 100").
   target_compile_definitions(attn_imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)
@@ -100,7 +102,7 @@ else()
 endif()
 add_executable(attention_demo ${ATTN_APP_SOURCES} src/platform/font.cpp ${_attn_main})
 target_include_directories(attention_demo PRIVATE "${CMAKE_SOURCE_DIR}/src" "${CMAKE_SOURCE_DIR}/src/platform")
-target_link_libraries(attention_demo PRIVATE attention_core attn_imgui nlohmann_json::nlohmann_json)
+target_link_libraries(attention_demo PRIVATE attention_core attention_model_io attn_imgui nlohmann_json::nlohmann_json)
 if(TARGET attention_settings)
   target_link_libraries(attention_demo PRIVATE attention_settings)
 endif()
@@ -116,17 +118,19 @@ endif()
 if(EMSCRIPTEN)
   # The scenes call Eigen too (core headers are inline templates): -O2, never -Os/-Oz for them.
   target_compile_options(attention_demo PRIVATE -O2)
-  set(_attn_exports _main _malloc _free _attn_state _attn_heatmaps _attn_frame_stats _attn_set _attn_export_csv)
+  set(_attn_exports _main _malloc _free _attn_state _attn_heatmaps _attn_frame_stats _attn_set _attn_export_csv
+                    _attn_load_model _attn_model_json)
   string(REPLACE ";" "," _attn_exports "${_attn_exports}")
   target_link_options(attention_demo PRIVATE
-    -O2                                # binaryen at -O2: keeps the -O3 maths fast; no LTO for the same reason
+    -O2                                # binaryen at -O2 (-Os/-Oz came out larger gzipped); no LTO
     -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
     -sALLOW_MEMORY_GROWTH=1
+    -sMALLOC=emmalloc                  # a smaller allocator: the app allocates little per frame
     -sNO_FILESYSTEM=1
     -sENVIRONMENT=web
     -sMODULARIZE=0                     # one global `Module`, configured by web/index.html
     "-sEXPORTED_FUNCTIONS=${_attn_exports}"
-    -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString)
+    -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,stringToUTF8,lengthBytesUTF8)
   # Output: attention_demo.js + attention_demo.wasm (never .html: Debian's emcc lacks htmlmin).
   set_target_properties(attention_demo PROPERTIES SUFFIX ".js")
 else()

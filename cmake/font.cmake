@@ -10,15 +10,12 @@ set(ATTN_FONT_RANGES
   "0020-007E"   # Basic Latin
   "00A0-00FF"   # Latin-1 Supplement (accents, x, middle dot)
   "0100-017F"   # Latin Extended-A
-  "0391-03A9"   # Greek capitals
-  "03B1-03C9"   # Greek small letters
-  "03D1-03D1" "03D5-03D5" "03F5-03F5"   # theta, phi, epsilon variants
+  "03B1-03C9"   # Greek small letters (pi, theta, ...)
   "2000-206F"   # General Punctuation (curly quotes, dashes, ellipsis)
   "2070-209F"   # superscripts and subscripts (d_k, x^2)
   "20B9-20B9"   # Indian rupee sign
-  "2190-2199" "21D0-21D5"               # arrows
-  "2200-222B" "2248-2248" "2260-2265" "226A-226B" "2295-2299" "22C5-22C5" "22EF-22EF"  # maths
-  "25A0-25A0" "25B2-25B2" "25B6-25B6" "25BC-25BC" "25C0-25C0" "25CF-25CF"              # shapes
+  "2190-2193"   # arrows
+  "2211-2212" "221A-221A" "221E-221E" "2248-2248" "2260-2260" "2264-2265"  # sum, minus, root, infinity, approx, <=, >=
   "FFFD-FFFD"   # replacement character (ImGui's fallback glyph)
 )
 

@@ -56,7 +56,7 @@ def run_app(query, tmp):
 
 class DesktopSmoke(unittest.TestCase):
     def test_every_scene_renders(self):
-        for scene in ("clock", "positions", "word", "mha", "order", "schemes", "encoder", "exercises"):
+        for scene in ("clock", "positions", "word", "mha", "order", "schemes", "encoder", "train", "exercises"):
             with self.subTest(scene=scene), tempfile.TemporaryDirectory() as tmp:
                 shot, state = run_app(f"?scene={scene}", tmp)
                 self.assertEqual(state["scene"], scene)
@@ -71,6 +71,31 @@ class DesktopSmoke(unittest.TestCase):
             _, state = run_app("?scene=clock&d_model=4&pos=44&pos2=3", tmp)
         self.assertEqual([round(v, 3) for v in state["shown"]["readings"]], [0.018, 1.0, 0.426, 0.905])
         self.assertEqual([round(v, 3) for v in state["shown"]["readings2"]], [0.141, -0.99, 0.03, 1.0])
+
+    def test_train_scene_trains_to_the_target(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            shot = os.path.join(tmp, "shot.png")
+            state_path = os.path.join(tmp, "state.json")
+            p = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", APP, "--url",
+                                "?scene=train&train=run", "--frames", "600", "--screenshot", shot, "--state",
+                                state_path], capture_output=True, timeout=180)
+            self.assertEqual(p.returncode, 0, p.stderr.decode())
+            with open(state_path) as f:
+                shown = json.load(f)["shown"]
+        self.assertTrue(shown["target_reached"], shown)
+        self.assertGreaterEqual(shown["metrics"]["test_accuracy"], 0.99)
+        self.assertEqual(shown["pair"][0]["label"], shown["pair"][0]["expected"])
+        self.assertEqual(shown["pair"][1]["label"], shown["pair"][1]["expected"])
+
+    def test_unreadable_model_file_exits_1(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = os.path.join(tmp, "model.json")
+            with open(bad, "w") as f:
+                f.write('{"format": "something else"}')
+            for path in (bad, os.path.join(tmp, "missing.json")):
+                p = subprocess.run([APP, "--model", path, "--frames", "1"], capture_output=True, timeout=60)
+                self.assertEqual(p.returncode, 1, p.stderr)
+                self.assertIn("--model", p.stderr.decode())
 
     def test_bad_flag_exits_2(self):
         p = subprocess.run([APP, "--frames", "abc"], capture_output=True, timeout=60)

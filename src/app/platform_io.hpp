@@ -1,4 +1,5 @@
-// What the app asks of the platform for exports: the clipboard and saving files (download or disk).
+// What the app asks of the platform for exports: the clipboard, saving files (download or disk) and opening
+// a model file (a file picker in the browser, a path on the desktop).
 #pragma once
 
 #include <cstdint>
@@ -14,5 +15,16 @@ void copy_text(const std::string& text);
 std::string save_text_file(const std::string& name, const std::string& text);
 // Saves an RGBA image (width x height, row 0 on top) as a PNG file, like save_text_file.
 std::string save_png_file(const std::string& name, int width, int height, const std::vector<std::uint8_t>& rgba);
+
+// True in the browser: files are saved as downloads and opened with a file picker, not named by a path.
+bool files_are_picked();
+// Opens a model file. Desktop: reads `path` now (text, or error naming the path). Browser: opens the file
+// picker and returns pending; the chosen file's text arrives later through the exported attn_load_model
+// (src/platform/main_web.cpp), which calls app::load_trained_model.
+struct OpenedFile {
+  bool pending = false;
+  std::string text, error;
+};
+OpenedFile open_model_file(const std::string& path);
 
 }  // namespace app

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "heatmap_view.hpp"
 #include "scene_mha_panels.hpp"
+#include "scene_train.hpp"
 #include "scenes.hpp"
 #include "widgets.hpp"
 
@@ -21,10 +22,17 @@ constexpr int kMaxShownTokens = 64;  // full (H, T, T) weights go into ctx.shown
 constexpr int kTooltipHands = 4;     // clock hands listed in a hovered cell's tooltip
 constexpr float kMinSide = 56.0f, kMaxSide = 420.0f, kGap = 14.0f;
 
-using Key = std::tuple<std::string, int, int, int, bool, std::uint64_t, int, double>;
+// The last entry tells the weights apart: -1 for the seeded ones, else the trained model's version and layer.
+using Key = std::tuple<std::string, int, int, int, bool, std::uint64_t, int, double, long long>;
 
-Key key_of(const std::string& text, const attn::PipelineConfig& c) {
-  return {text, c.d_model, c.heads, static_cast<int>(c.positions), c.causal, c.seed, c.learned_slots, c.base};
+Key key_of(const std::string& text, const attn::PipelineConfig& c, long long model) {
+  return {text,   c.d_model, c.heads, static_cast<int>(c.positions), c.causal, c.seed, c.learned_slots,
+          c.base, model};
+}
+
+long long model_key(const Settings& s) {
+  const TrainedModel* m = trained_model();
+  return s.model == "trained" && m ? m->version * 8 + s.layer : -1;
 }
 
 // What the scene derives from one pipeline result; rebuilt only when the result or the chosen row changes.
@@ -235,12 +243,17 @@ void draw_heads(Settings& s, const attn::PipelineResult& r, const attn::Pipeline
 }
 
 void report(SceneContext& ctx, const CachedPipeline* pipe, const MhaData* d, int enlarged) {
-  const Settings& s = ctx.settings;
+  const Settings s = train_ui::with_model_sizes(ctx.settings);
   const nlohmann::json params = mha::parameters_json(s);
   ctx.shown = {
       {"d_model", s.d_model},     {"heads", s.heads},     {"d_k", params["d_k"]},
       {"positions", s.positions}, {"causal", s.causal},   {"seed", s.seed},
-      {"parameters", params},     {"enlarged", enlarged}, {"compute_ms", pipe ? pipe->compute_ms : 0.0}};
+      {"parameters", params},     {"enlarged", enlarged}, {"compute_ms", pipe ? pipe->compute_ms : 0.0},
+      {"model", s.model}};
+  if (s.model == "trained") {
+    ctx.shown["trained_model"] = train_ui::trained_model_json_summary();
+    ctx.shown["layer"] = s.layer;
+  }
   if (!pipe || !pipe->ok() || !d) return;
   const attn::PipelineResult& r = pipe->result;
   ctx.shown["tokens"] = r.tokens;
@@ -256,18 +269,30 @@ void draw_mha_scene(SceneContext& ctx) {
   static MhaData data;
   Settings& s = ctx.settings;
   ImGui::TextWrapped(
-      "Several attention heads read the same sentence at once. Each has its own query and key "
-      "projections, so each makes its own grid of weights: row i says how query token i spreads "
-      "its attention over the keys, and sums to 1. The weights here are random (seeded), not "
-      "trained: the patterns come from the words and their positions, not from meaning.");
-  if (section("Settings", "controls", s.hide)) attention_controls(s);
+      s.model == "trained"
+          ? "Several attention heads read the same sentence at once. Each has its own query and key "
+            "projections, so each makes its own grid of weights: row i says how query token i spreads "
+            "its attention over the keys, and sums to 1. These weights were learned: they belong to the "
+            "refund router trained in the Train scene, so the patterns are what its heads found useful."
+          : "Several attention heads read the same sentence at once. Each has its own query and key "
+            "projections, so each makes its own grid of weights: row i says how query token i spreads "
+            "its attention over the keys, and sums to 1. The weights here are random (seeded), not "
+            "trained: the patterns come from the words and their positions, not from meaning.");
+  if (section("Settings", "controls", s.hide) && !train_ui::draw_model_switch(s)) attention_controls(s);
 
-  const attn::PipelineConfig config = pipeline_config(s);
-  const CachedPipeline& pipe = cached_pipeline(s.text, config);
+  const bool trained = s.model == "trained";
+  if (trained && !trained_model()) {
+    train_ui::draw_no_model_note(s);
+    report(ctx, nullptr, nullptr, -1);
+    return;
+  }
+  const Settings view = train_ui::with_model_sizes(s);  // the trained model's sizes in trained mode
+  const attn::PipelineConfig config = trained ? trained_pipeline_config() : pipeline_config(s);
+  const CachedPipeline& pipe = trained ? trained_pipeline(s.text, s.layer) : cached_pipeline(s.text, config);
   if (!pipe.ok()) {
     ctx.error = pipe.error;
     error_box(pipe.error);
-    if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(s);
+    if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
     report(ctx, &pipe, nullptr, -1);
     return;
   }
@@ -276,14 +301,14 @@ void draw_mha_scene(SceneContext& ctx) {
   truncation_note(r.dropped_tokens);
   s.row = std::clamp(s.row, 0, t - 1);
   if (s.head >= heads) s.head = -1;
-  update(data, key_of(s.text, config), r, s.row);
+  update(data, key_of(s.text, config, model_key(s)), r, s.row);
   ImGui::Text("%d tokens, %d heads of d_k = %d, positions: %s%s  (computed in %.1f ms)", t, heads,
-              s.d_model / heads, s.positions.c_str(), s.causal ? ", causal" : "", pipe.compute_ms);
+              view.d_model / heads, view.positions.c_str(), view.causal ? ", causal" : "", pipe.compute_ms);
 
   const int enlarged = s.head;  // what this frame draws (a click changes s.head for the next frame)
   draw_heads(s, r, config, data);
   if (section("Where one token looks", "rows", s.hide)) mha::draw_row_view(s, data.rows, data.labels);
-  if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(s);
+  if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
   report(ctx, &pipe, &data, enlarged);
 }
 

@@ -12,6 +12,7 @@ SceneDraw find_scene(const std::string& id) {
       {"order", draw_order_scene},
       {"schemes", draw_schemes_scene},
       {"encoder", draw_encoder_scene},
+      {"train", draw_train_scene},
       {"exercises", draw_exercises_scene},
   };
   for (const SceneEntry& e : entries) {

@@ -30,6 +30,7 @@ void draw_mha_scene(SceneContext& ctx);
 void draw_order_scene(SceneContext& ctx);
 void draw_schemes_scene(SceneContext& ctx);
 void draw_encoder_scene(SceneContext& ctx);
+void draw_train_scene(SceneContext& ctx);
 void draw_exercises_scene(SceneContext& ctx);
 
 // id -> draw function, for every scene in settings' scene_table().

@@ -13,7 +13,7 @@ namespace {
 const char* const kEnumSchemes = "none|sinusoidal|learned|rope|alibi";
 const char* const kPanels =
     "controls|readings|compare|exercise|naive|similarity|notes|stats|rows|params|shuffle|mistake|offsets|rope|limits|"
-    "heads";
+    "heads|curves|predict|pair|file";
 
 bool parse_int(const std::string& v, long long lo, long long hi, int& out) {
   long long x = 0;
@@ -73,7 +73,7 @@ const std::vector<Param>& params() {
       {{"scene", scenes_allowed.c_str(), "*", "which scene is open"},
        [](Settings& s, const std::string& v) { return is_scene(v) ? (s.scene = v, true) : false; },
        [](const Settings& s) { return s.scene; }},
-      {{"d_model", "2 to 1024", "clock,positions,mha,order,schemes,encoder", "width of each position or token vector"},
+      {{"d_model", "2 to 1024", "clock,positions,mha,order,schemes,encoder,train", "width of each position or token vector"},
        [](Settings& s, const std::string& v) { return parse_int(v, 2, 1024, s.d_model); },
        [](const Settings& s) { return std::to_string(s.d_model); }},
       {{"base", "a number from 2 to 1000000000", "clock,positions,word", "the sinusoidal base (10000 in the original transformer)"},
@@ -102,19 +102,21 @@ const std::vector<Param>& params() {
          return n >= 1 ? (s.emb = v, true) : false;
        },
        [](const Settings& s) { return s.emb; }},
-      {{"heads", "1 to 16", "mha,order,schemes,encoder", "number of attention heads"},
+      {{"heads", "1 to 16", "mha,order,schemes,encoder,train", "number of attention heads"},
        [](Settings& s, const std::string& v) { return parse_int(v, 1, 16, s.heads); },
        [](const Settings& s) { return std::to_string(s.heads); }},
-      {{"text", "any UTF-8 text (up to 1024 tokens are used)", "mha,order,schemes,encoder", "the input sentence"},
+      {{"text", "any UTF-8 text (up to 1024 tokens are used)", "mha,order,schemes,encoder,train", "the input sentence"},
        [](Settings& s, const std::string& v) { return v.size() <= 20000 ? (s.text = v, true) : false; },
        [](const Settings& s) { return s.text; }},
-      {{"positions", kEnumSchemes, "mha,order,encoder", "the position scheme"},
+      {{"positions", kEnumSchemes, "mha,order,encoder,train",
+        "the position scheme (train: none, sinusoidal, learned or rope)"},
        [](Settings& s, const std::string& v) { return one_of(v, kEnumSchemes) ? (s.positions = v, true) : false; },
        [](const Settings& s) { return s.positions; }},
       {{"causal", "0|1", "mha,schemes,encoder", "hide keys after each query"},
        [](Settings& s, const std::string& v) { return parse_bool(v, s.causal); },
        [](const Settings& s) { return std::string(s.causal ? "1" : "0"); }},
-      {{"seed", "0 to 2147483647", "mha,order,schemes,encoder", "seed of the random weights"},
+      {{"seed", "0 to 2147483647", "mha,order,schemes,encoder,train",
+        "seed of the random weights (train: initial weights and batch order)"},
        [](Settings& s, const std::string& v) { return parse_int(v, 0, 2147483647, s.seed); },
        [](const Settings& s) { return std::to_string(s.seed); }},
       {{"head", "-1 to 15 (-1: none)", "mha,schemes", "the enlarged head (mha) or the head shown per scheme (schemes)"},
@@ -138,6 +140,27 @@ const std::vector<Param>& params() {
       {{"slots", "1 to 4096", "mha,schemes,order", "slots of the learned position table"},
        [](Settings& s, const std::string& v) { return parse_int(v, 1, 4096, s.slots); },
        [](const Settings& s) { return std::to_string(s.slots); }},
+      {{"layers", "1 to 4", "train", "attention layers of the model to train"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 1, 4, s.layers); },
+       [](const Settings& s) { return std::to_string(s.layers); }},
+      {{"train", "run|pause|reset", "train",
+        "training runs or pauses; reset starts over with fresh weights, paused"},
+       [](Settings& s, const std::string& v) {
+         return one_of(v, "run|pause|reset") ? (s.train = v, true) : false;
+       },
+       [](const Settings& s) { return s.train; }},
+      {{"max_steps", "1 to 100000", "train",
+        "training stops at this step (it also stops once 99% test accuracy holds)"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 1, 100000, s.max_steps); },
+       [](const Settings& s) { return std::to_string(s.max_steps); }},
+      {{"model", "random|trained", "mha", "random (seeded) weights, or the model trained in the train scene"},
+       [](Settings& s, const std::string& v) {
+         return one_of(v, "random|trained") ? (s.model = v, true) : false;
+       },
+       [](const Settings& s) { return s.model; }},
+      {{"layer", "0 to 3", "mha", "with model=trained: the layer whose heads are shown"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 0, 3, s.layer); },
+       [](const Settings& s) { return std::to_string(s.layer); }},
       {{"answer", "0 to 100000", "clock", "the learner's answer to the scene's exercise"},
        [](Settings& s, const std::string& v) { return parse_int(v, 0, 100000, s.answer); },
        [](const Settings& s) { return std::to_string(s.answer); }},
@@ -147,7 +170,7 @@ const std::vector<Param>& params() {
       {{"embed", "0|1", "*", "1 hides the menus and the scene list, for iframes"},
        [](Settings& s, const std::string& v) { return parse_bool(v, s.embed); },
        [](const Settings& s) { return std::string(s.embed ? "1" : "0"); }},
-      {{"hide", "comma-separated panel names: controls,readings,compare,exercise,naive,similarity,notes,stats,rows,params,shuffle,mistake,offsets,rope,limits,heads", "*",
+      {{"hide", "comma-separated panel names: controls,readings,compare,exercise,naive,similarity,notes,stats,rows,params,shuffle,mistake,offsets,rope,limits,heads,curves,predict,pair,file", "*",
         "panels to hide"},
        [](Settings& s, const std::string& v) {
          std::stringstream ss(v);
@@ -234,6 +257,10 @@ Settings defaults_for(const std::string& scene) {
   if (s.scene == "order") s.d_model = 16, s.heads = 4;
   if (s.scene == "schemes") s.d_model = 16, s.heads = 2, s.head = 0, s.length = 400, s.pos = 10, s.pos2 = 7;
   if (s.scene == "encoder") s.d_model = 16, s.heads = 2;
+  if (s.scene == "train") {
+    s.d_model = 32, s.heads = 4, s.layers = 1, s.seed = 1;
+    s.text = "Please refund the balloons, not the cake.";
+  }
   return s;
 }
 
@@ -255,6 +282,7 @@ const std::vector<SceneInfo>& scene_table() {
       {"order", "Order blindness"},
       {"schemes", "Position schemes"},
       {"encoder", "Encoder block"},
+      {"train", "Train a router"},
       {"exercises", "Exercises"},
   };
   return scenes;

@@ -29,6 +29,11 @@ struct Settings {
   int row = 0;                             // the query token of the row view
   std::string perm;                        // the shuffle test's permutation, e.g. "2,0,1"; empty: from seed
   int slots = 128;                         // slots of a learned position table
+  int layers = 1;                          // attention layers of the trained router (train scene)
+  std::string train = "pause";             // train scene: run | pause | reset (an action: starts over, paused)
+  int max_steps = 3000;                    // train scene: training stops at this step count
+  std::string model = "random";            // mha scene: random (seeded) weights or the trained model
+  int layer = 0;                           // mha scene, trained model: whose layer's heads are shown
   bool operator==(const Settings& o) const;
   bool operator!=(const Settings& o) const { return !(*this == o); }
 };

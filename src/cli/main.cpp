@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "core/error.hpp"
+#include "train_commands.hpp"
 
 namespace {
 
@@ -40,13 +41,41 @@ int main(int argc, char** argv) {
   params_cmd->add_option("--heads", heads, "number of heads")->required();
 
   RouterOptions router;
-  auto* router_cmd = app.add_subcommand("router", "label an email with the seeded refund router");
+  std::string router_model;
+  auto* router_cmd =
+      app.add_subcommand("router", "label an email with the seeded or a trained refund router");
   router_cmd->add_option("--text", router.text, "the email")->required();
-  router_cmd->add_option("--positions", router.positions, "none|sinusoidal|learned|rope")->capture_default_str();
-  router_cmd->add_option("--seed", router.seed, "weights seed")->capture_default_str();
-  router_cmd->add_option("--d-model", router.d_model, "model width")->capture_default_str();
-  router_cmd->add_option("--heads", router.heads, "number of heads")->capture_default_str();
-  router_cmd->add_option("--max-len", router.max_len, "slots of the learned table")->capture_default_str();
+  auto* model_opt = router_cmd->add_option("--model", router_model,
+                                           "a model file from `train --out` (else seeded weights)");
+  for (auto* opt : {router_cmd->add_option("--positions", router.positions, "none|sinusoidal|learned|rope"),
+                    router_cmd->add_option("--seed", router.seed, "weights seed"),
+                    router_cmd->add_option("--d-model", router.d_model, "model width"),
+                    router_cmd->add_option("--heads", router.heads, "number of heads"),
+                    router_cmd->add_option("--max-len", router.max_len, "slots of the learned table")}) {
+    opt->capture_default_str()->excludes(model_opt);  // a model file brings its own settings
+  }
+
+  TrainOptions train;
+  auto* train_cmd =
+      app.add_subcommand("train", "train the refund router; learning curve and accuracies as JSON");
+  train_cmd->add_option("--positions", train.positions, "none|sinusoidal|learned|rope")
+      ->capture_default_str();
+  train_cmd->add_option("--steps", train.steps, "Adam steps (minibatches)")->capture_default_str();
+  train_cmd->add_option("--seed", train.seed, "initial weights and minibatch order")->capture_default_str();
+  train_cmd->add_option("--out", train.out, "save the trained model to this JSON file");
+  train_cmd->add_option("--d-model", train.d_model, "model width")->capture_default_str();
+  train_cmd->add_option("--heads", train.heads, "attention heads per layer")->capture_default_str();
+  train_cmd->add_option("--layers", train.layers, "attention layers")->capture_default_str();
+  train_cmd->add_option("--d-ff", train.d_ff, "feed-forward width (0: none)")->capture_default_str();
+  train_cmd->add_option("--max-len", train.max_len, "slots of the learned position table")
+      ->capture_default_str();
+  train_cmd->add_flag("--causal", train.causal, "mask keys after each query");
+  train_cmd->add_option("--batch", train.batch, "emails per minibatch")->capture_default_str();
+  train_cmd->add_option("--lr", train.lr, "Adam learning rate")->capture_default_str();
+  train_cmd->add_option("--eval-every", train.eval_every, "test accuracy every K steps")
+      ->capture_default_str();
+  train_cmd->add_option("--longer", train.longer, "extra tokens for the longer-email accuracy (0: skip)")
+      ->capture_default_str();
 
   std::string block_input;
   auto* block_cmd = app.add_subcommand("block", "one encoder block with every intermediate");
@@ -65,7 +94,10 @@ int main(int argc, char** argv) {
     if (*pe_cmd) out = run_pe(pe);
     if (*attend_cmd) out = run_attend(attend_input);
     if (*params_cmd) out = run_params(d_model, heads);
-    if (*router_cmd) out = run_router(router);
+    if (*router_cmd) {
+      out = router_model.empty() ? run_router(router) : run_router_model(router_model, router.text);
+    }
+    if (*train_cmd) out = run_train(train);
     if (*block_cmd) out = run_block(block_input);
     std::cout << out.dump() << "\n";
     return 0;

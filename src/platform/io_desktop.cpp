@@ -1,7 +1,8 @@
-// Desktop exports: SDL's clipboard and files written next to the working directory.
+// Desktop exports: SDL's clipboard, files written next to the working directory, model files read by path.
 #include <SDL.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "app/platform_io.hpp"
 #include "png.hpp"
@@ -18,6 +19,21 @@ std::string save_text_file(const std::string& name, const std::string& text) {
 
 std::string save_png_file(const std::string& name, int width, int height, const std::vector<std::uint8_t>& rgba) {
   return platform::write_png_rgba(name, width, height, rgba, nullptr) ? name : "";
+}
+
+bool files_are_picked() { return false; }
+
+OpenedFile open_model_file(const std::string& path) {
+  OpenedFile f;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    f.error = "cannot open " + path + " (looked in the working directory unless the path says otherwise)";
+    return f;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  f.text = text.str();
+  return f;
 }
 
 }  // namespace app

@@ -1,4 +1,5 @@
-// Browser exports: the clipboard API and downloads through a Blob (PNG encoded by a canvas).
+// Browser exports: the clipboard API, downloads through a Blob (PNG encoded by a canvas), and the model file
+// picker (web/index.html's hidden <input type=file>, which hands the text to attn_load_model).
 #include <emscripten.h>
 
 #include "app/platform_io.hpp"
@@ -42,6 +43,21 @@ EM_JS(void, js_download_png, (const char* name, int width, int height, const uns
   }, 'image/png');
 });
 
+// Module.attentionOpenModelFile (web/index.html) clicks the hidden file input; the page's change handler
+// reads the chosen file and calls attn_load_model with its text.
+EM_JS(void, js_open_model_file, (), {
+  if (typeof Module.attentionOpenModelFile === 'function') Module.attentionOpenModelFile();
+  else console.warn('attention demo: this page has no model file picker');
+});
+
+// "application/json" for .json files, else CSV (the heatmap exports).
+const char* mime_of(const std::string& name) {
+  const std::string json = ".json";
+  const bool is_json =
+      name.size() >= json.size() && name.compare(name.size() - json.size(), json.size(), json) == 0;
+  return is_json ? "application/json" : "text/csv";
+}
+
 }  // namespace
 
 namespace app {
@@ -49,13 +65,22 @@ namespace app {
 void copy_text(const std::string& text) { js_copy_text(text.c_str()); }
 
 std::string save_text_file(const std::string& name, const std::string& text) {
-  js_download(name.c_str(), text.c_str(), "text/csv");
+  js_download(name.c_str(), text.c_str(), mime_of(name));
   return "download";
 }
 
 std::string save_png_file(const std::string& name, int width, int height, const std::vector<std::uint8_t>& rgba) {
   js_download_png(name.c_str(), width, height, rgba.data());
   return "download";
+}
+
+bool files_are_picked() { return true; }
+
+OpenedFile open_model_file(const std::string&) {
+  js_open_model_file();
+  OpenedFile f;
+  f.pending = true;
+  return f;
 }
 
 }  // namespace app

@@ -1,10 +1,11 @@
 // Desktop entry point: SDL2 + OpenGL 3.3 core + Dear ImGui, the same app as the browser.
 //
 //   attention_demo [--url "?scene=clock&pos=44"] [--frames N] [--screenshot out.png] [--state out.json]
-//                  [--width W] [--height H]
+//                  [--width W] [--height H] [--model model.json]
 // --frames N quits after N frames (and ignores the mouse pointer); --screenshot saves the last frame as PNG;
-// --state writes the app's state JSON at the end. Exit status 0 on success, 1 when the window, GL or an
-// output file fails, 2 for bad flags.
+// --state writes the app's state JSON at the end; --model loads a trained model file (the Train scene's
+// "Save", or attention_cli train --out) as the trained model before the first frame. Exit status 0 on
+// success, 1 when the window, GL, an output file or the model file fails, 2 for bad flags.
 #define GL_GLEXT_PROTOTYPES 1
 #include <SDL.h>
 #include <SDL_opengl.h>
@@ -22,6 +23,8 @@
 
 #include "app/app.hpp"
 #include "app/heatmap_view.hpp"
+#include "app/platform_io.hpp"
+#include "app/trained_model.hpp"
 #include "font.hpp"
 #include "gfx/heatmap_renderer.hpp"
 #include "imgui.h"
@@ -38,6 +41,7 @@ struct Options {
   std::string screenshot;
   std::string state;
   int width = 1280, height = 800;
+  std::string model;
 };
 
 // The framebuffer as RGBA rows, top row first (GL reads bottom-up).
@@ -68,6 +72,7 @@ int main(int argc, char** argv) {
   cli.add_option("--state", opt.state, "write the app's state JSON to this file at the end");
   cli.add_option("--width", opt.width, "window width")->check(CLI::Range(200, 8192));
   cli.add_option("--height", opt.height, "window height")->check(CLI::Range(200, 8192));
+  cli.add_option("--model", opt.model, "a trained model file to load (Train scene, attention_cli train --out)");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -75,6 +80,15 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
+  }
+
+  if (!opt.model.empty()) {
+    const app::OpenedFile f = app::open_model_file(opt.model);
+    const std::string why = f.error.empty() ? app::load_trained_model(f.text, opt.model) : f.error;
+    if (!why.empty()) {
+      std::fprintf(stderr, "error: --model: %s\n", why.c_str());
+      return 1;
+    }
   }
 
   // 1. window and OpenGL 3.3 core context

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The core compiled to wasm gives the native numbers: builds tests/wasm/core_node.cpp natively
 # (build/native) and with Emscripten for node (build/wasm-node), runs both, compares with compare.py.
+# Then training: tests/wasm/train_node.cpp trains with a fixed seed in both builds, each loads the other's
+# model file, and compare_train.py checks weights and predictions.
 # Usage: tests/wasm/run_node_test.sh        (exit 0 when they match)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -15,13 +17,13 @@ TOOLCHAIN=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake
 
 echo "== native core_node"
 cmake --preset native >/dev/null
-cmake --build build/native --target core_node -j"$JOBS"
+cmake --build build/native --target core_node train_node -j"$JOBS"
 
 echo "== wasm core_node (node)"
-# ATTN_IMGUI_DIR empty: this tree builds only the core and core_node, never the app.
+# ATTN_IMGUI_DIR empty: this tree builds only the core and the node programs, never the app.
 cmake -S . -B build/wasm-node -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" -DCMAKE_BUILD_TYPE=Release \
     -DATTN_IMGUI_DIR= >/dev/null
-cmake --build build/wasm-node --target core_node -j"$JOBS"
+cmake --build build/wasm-node --target core_node train_node -j"$JOBS"
 
 OUT="build/wasm-node/compare"
 mkdir -p "$OUT"
@@ -29,3 +31,16 @@ build/native/core_node > "$OUT/native.json"
 # Emscripten 3.1.6 picks fetch() whenever it exists, even with -sENVIRONMENT=node: switch it off.
 node --no-experimental-fetch build/wasm-node/core_node.js > "$OUT/wasm.json"
 python3 tests/wasm/compare.py "$OUT/native.json" "$OUT/wasm.json"
+
+echo "== training: native vs wasm (node), model files across builds"
+STEPS="${ATTN_TRAIN_STEPS:-200}"
+SCHEMES="sinusoidal rope learned"
+for s in $SCHEMES; do
+  build/native/train_node train "$s" "$STEPS" 3 "$OUT/native_${s}_model.json" > "$OUT/native_${s}.json"
+  node --no-experimental-fetch build/wasm-node/train_node.js train "$s" "$STEPS" 3 "$OUT/wasm_${s}_model.json" \
+      > "$OUT/wasm_${s}.json"
+  build/native/train_node predict "$OUT/wasm_${s}_model.json" > "$OUT/native_${s}_cross.json"
+  node --no-experimental-fetch build/wasm-node/train_node.js predict "$OUT/native_${s}_model.json" \
+      > "$OUT/wasm_${s}_cross.json"
+done
+python3 tests/wasm/compare_train.py "$OUT" $SCHEMES

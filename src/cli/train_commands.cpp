@@ -1,0 +1,187 @@
+// `attention_cli train` and `router --model`: the core's Trainer and the model_io JSON files, as JSON out.
+#include "train_commands.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/error.hpp"
+#include "core/positions.hpp"
+#include "core/train/trainer.hpp"
+#include "model_io/model_json.hpp"
+
+namespace attn::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A float32 as the shortest decimal that reads back as the same float (0.99347824, not 0.9934782385826111).
+double tidy(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+  for (int digits = 6; digits < 9; ++digits) {  // fewer digits when they already round-trip
+    char shorter[32];
+    std::snprintf(shorter, sizeof shorter, "%.*g", digits, static_cast<double>(v));
+    if (std::strtof(shorter, nullptr) == v) return std::strtod(shorter, nullptr);
+  }
+  return std::strtod(buf, nullptr);
+}
+
+json tidy(const std::vector<float>& v) {
+  json out = json::array();
+  for (float x : v) out.push_back(tidy(x));
+  return out;
+}
+
+// Seconds since t0, to the microsecond.
+double seconds_since(Clock::time_point t0) {
+  return std::round(std::chrono::duration<double>(Clock::now() - t0).count() * 1e6) / 1e6;
+}
+
+json config_json(const train::ModelConfig& c, const TrainOptions& o) {
+  return {{"positions", scheme_name(c.positions)},
+          {"d_model", c.d_model},
+          {"heads", c.heads},
+          {"layers", c.layers},
+          {"d_ff", c.d_ff},
+          {"vocab", c.vocab},
+          {"classes", c.classes},
+          {"max_len", c.max_len},
+          {"causal", c.causal},
+          {"seed", c.seed},
+          {"steps", o.steps},
+          {"batch", o.batch},
+          {"learning_rate", o.lr},
+          {"eval_every", o.eval_every}};
+}
+
+// Accuracy on the held-out emails with `extra` filler tokens in front; a learned table too short for
+// them reports the core's error instead.
+json longer_json(const train::Model& model, const train::Vocab& vocab, const train::Dataset& data,
+                 int extra) {
+  json out = {{"extra_tokens", extra}};
+  try {
+    const train::SetMetrics m = evaluate_set(model, vocab, train::lengthen(data.test, extra));
+    out["test_accuracy"] = tidy(m.accuracy);
+    out["flipped_pair_accuracy"] = tidy(m.pair_accuracy);
+    out["max_pair_difference"] = tidy(m.max_pair_difference);
+  } catch (const InputError& e) {
+    out["error"] = e.what();
+  }
+  return out;
+}
+
+}  // namespace
+
+json run_train(const TrainOptions& o) {
+  train::ModelConfig mc;
+  mc.positions = parse_scheme(o.positions, {Scheme::None, Scheme::Sinusoidal, Scheme::Learned, Scheme::Rope});
+  require_range(o.steps, 0, 1000000, "--steps");
+  require_range(o.eval_every, 1, 1000000, "--eval-every");
+  require_range(o.batch, 1, 4096, "--batch");
+  require_range(o.longer, 0, kMaxTokens, "--longer (extra tokens)");
+  if (!(o.lr > 0.0 && o.lr <= 1.0)) {
+    throw InputError("--lr must be a learning rate in (0, 1], not " + std::to_string(o.lr));
+  }
+  mc.d_model = o.d_model;
+  mc.heads = o.heads;
+  mc.layers = o.layers;
+  mc.d_ff = o.d_ff;
+  mc.max_len = o.max_len;
+  mc.causal = o.causal;
+  mc.seed = o.seed;
+  train::TrainConfig tc;
+  tc.batch = o.batch;
+  tc.learning_rate = static_cast<float>(o.lr);
+
+  const auto t_start = Clock::now();
+  const train::Dataset data = train::make_refund_dataset();
+  train::Trainer trainer(mc, tc, data);  // validates both configs (InputError in words)
+  const train::Model& model = trainer.model();
+
+  // 1. train in chunks of eval_every steps; the curve holds the mean minibatch loss of each chunk and the
+  //    held-out accuracy after it. Only the steps count towards steps_per_second.
+  json curve = json::array();
+  const train::SetMetrics start = evaluate_set(model, trainer.vocab(), data.test);
+  curve.push_back({{"step", 0},
+                   {"loss", nullptr},
+                   {"test_loss", tidy(start.loss)},
+                   {"test_accuracy", tidy(start.accuracy)}});
+  double train_seconds = 0.0;
+  json reached = nullptr;  // {step, train_seconds} of the first evaluation at >= 99% test accuracy
+  while (trainer.steps() < o.steps) {
+    const int chunk = std::min(o.eval_every, o.steps - trainer.steps());
+    double loss_sum = 0.0;
+    const auto t0 = Clock::now();
+    for (int i = 0; i < chunk; ++i) {
+      trainer.step();
+      loss_sum += trainer.last_loss();
+    }
+    train_seconds += seconds_since(t0);
+    const train::SetMetrics m = evaluate_set(model, trainer.vocab(), data.test);
+    curve.push_back({{"step", trainer.steps()},
+                     {"loss", tidy(static_cast<float>(loss_sum / chunk))},
+                     {"test_loss", tidy(m.loss)},
+                     {"test_accuracy", tidy(m.accuracy)}});
+    if (reached.is_null() && m.accuracy >= 0.99f) {
+      reached = {{"step", trainer.steps()}, {"train_seconds", std::round(train_seconds * 1e6) / 1e6}};
+    }
+  }
+
+  // 2. final measures: both sets, the order-flipped twins, and longer emails.
+  const train::Metrics f = trainer.evaluate();
+  json final_json = {{"train_accuracy", tidy(f.train_accuracy)},
+                     {"test_accuracy", tidy(f.test_accuracy)},
+                     {"test_loss", tidy(f.test_loss)},
+                     {"flipped_pair_accuracy", tidy(f.flipped_pair_accuracy)},
+                     {"max_pair_difference", tidy(f.max_pair_difference)}};
+  json longer = o.longer > 0 ? longer_json(model, trainer.vocab(), data, o.longer) : json(nullptr);
+
+  json out = {{"config", config_json(model.config, o)},
+              {"parameters", model.params.parameter_count()},
+              {"data",
+               {{"train_examples", data.train.size()},
+                {"test_examples", data.test.size()},
+                {"labels", data.label_names()}}},
+              {"curve", std::move(curve)},
+              {"final", final_json},
+              {"longer_emails", longer},
+              {"reached_99", reached},
+              {"train_seconds", std::round(train_seconds * 1e6) / 1e6},
+              {"steps_per_second", train_seconds > 0 ? std::round(o.steps / train_seconds * 10) / 10 : 0.0}};
+  out["seconds"] = seconds_since(t_start);
+
+  // 3. the model file, with how it was trained.
+  if (!o.out.empty()) {
+    json info = final_json;
+    info["steps"] = trainer.steps();
+    info["batch"] = o.batch;
+    info["learning_rate"] = o.lr;
+    info["seconds"] = out["seconds"];
+    info["trained_by"] = "attention_cli train";
+    model_io::save_model_file(o.out, model, trainer.vocab(), data.label_names(), info);
+    out["model_file"] = o.out;
+  }
+  return out;
+}
+
+json run_router_model(const std::string& model_path, const std::string& text) {
+  const model_io::LoadedModel m = model_io::load_model_file(model_path);
+  const train::TextPrediction p = train::predict_text(m.model, m.vocab, text);
+  json unknown = json::array();
+  for (size_t i = 0; i < p.tokens.size(); ++i) {
+    if (p.ids[i] == 0) unknown.push_back(p.tokens[i]);
+  }
+  const auto label = static_cast<size_t>(p.prediction.label);
+  return {{"model", model_path},
+          {"tokens", p.tokens},
+          {"unknown_tokens", unknown},
+          {"positions", scheme_name(m.model.config.positions)},
+          {"labels", m.labels},
+          {"label", m.labels[label]},
+          {"confidence", tidy(p.prediction.confidence)},
+          {"probabilities", tidy(p.prediction.probabilities)}};
+}
+
+}  // namespace attn::cli

@@ -1,0 +1,172 @@
+// The refund router: a small transformer classifier with a hand-written backward pass.
+//
+// ids (T) -> token embedding (T, D) [+ sinusoidal or learned positions] -> per layer:
+//   multi-head attention (fused QKV; RoPE rotates q and k) -> add -> LayerNorm
+//   -> [feed-forward ReLU -> add -> LayerNorm] -> mean pool (1, D) -> linear (1, C) -> softmax.
+// The maths is templated on the scalar: float for the app and training, double for gradient checks.
+// Model, Params, Forward and Prediction are the float versions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/positions.hpp"
+#include "core/types.hpp"
+
+namespace attn::train {
+
+namespace ops {
+// RoPE cos/sin tables (P, d/2) for positions 0..P-1 of a width-d head, speed_i = base^(-2i/d).
+struct RopeTable {
+  int width = 0;
+  int positions = 0;
+  std::vector<double> cos, sin;  // row-major (positions, width / 2)
+  // Tables for T positions (recomputed only when width or T grows).
+  void ensure(int width, int tokens, double base = 10000.0);
+};
+}  // namespace ops
+
+// A row-major matrix of scalar S; MatT<float> is attn::Mat.
+template <class S>
+using MatT = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+struct ModelConfig {
+  int d_model = 32;
+  int heads = 4;
+  int layers = 1;
+  int d_ff = 0;      // 0: no feed-forward sub-layer
+  int vocab = 0;     // number of token ids (Vocab::size()); the Trainer fills 0 from its data set
+  int classes = 0;   // number of labels; the Trainer fills 0 from its data set
+  int max_len = 32;  // learned position slots (only used by Scheme::Learned)
+  Scheme positions = Scheme::Sinusoidal;  // None, Sinusoidal, Learned or Rope
+  std::uint64_t seed = 1;                 // initial weights and (in the Trainer) the minibatch order
+  bool causal = false;                    // mask keys after the query (then order leaks even with None)
+};
+
+// The schemes the trainable model supports, in menu order: none, sinusoidal, learned, rope (for
+// attn::parse_scheme(name, trainable_schemes()) and for menus).
+const std::vector<Scheme>& trainable_schemes();
+
+// Throws InputError in words unless the config is usable (heads divide d_model, sizes in range,
+// scheme one of none|sinusoidal|learned|rope, vocab >= 1, classes >= 2, ...).
+void validate_config(const ModelConfig& config);
+
+// One attention layer's weights. Vectors are stored as (1, n) matrices so every tensor is a MatT.
+template <class S>
+struct LayerParamsT {
+  MatT<S> w_qkv;               // (D, 3D): Q cols 0..D-1, K D..2D-1, V 2D..3D-1; head h uses h*d_k..
+  MatT<S> w_o;                 // (D, D)
+  MatT<S> ln1_gain, ln1_bias;  // (1, D)
+  MatT<S> w1, b1;              // (D, F), (1, F)  (empty when d_ff == 0)
+  MatT<S> w2, b2;              // (F, D), (1, D)  (empty when d_ff == 0)
+  MatT<S> ln2_gain, ln2_bias;  // (1, D)          (empty when d_ff == 0)
+};
+
+template <class S>
+struct ParamsT {
+  MatT<S> token_embedding;  // (vocab, D)
+  MatT<S> position_table;   // (max_len, D) with Scheme::Learned, else empty (0, 0)
+  std::vector<LayerParamsT<S>> layers;
+  MatT<S> classifier_w;  // (D, C)
+  MatT<S> classifier_b;  // (1, C)
+
+  // Seeded initial weights for `config` (validated): embeddings normal, projections normal with std
+  // 1/sqrt(fan_in), LayerNorm gains 1 and biases 0, classifier bias 0.
+  static ParamsT init(const ModelConfig& config);
+  // The same shapes, all zero (gradient accumulators, Adam moments).
+  ParamsT zeros_like() const;
+  void set_zero();
+  // Every non-empty tensor with a stable name, in a fixed order: "token_embedding", "position_table",
+  // "layers.0.w_qkv", "layers.0.w_o", "layers.0.ln1_gain", "layers.0.ln1_bias", "layers.0.w1",
+  // "layers.0.b1", "layers.0.w2", "layers.0.b2", "layers.0.ln2_gain", "layers.0.ln2_bias", ...,
+  // "classifier.w", "classifier.b". For serialization: write rows()/cols()/data() (row-major).
+  std::vector<std::pair<std::string, MatT<S>*>> named_tensors();
+  std::vector<std::pair<std::string, const MatT<S>*>> named_tensors() const;
+  // The tensor shapes `config` needs, by the same names and order (for loaders to check a file).
+  static std::vector<std::pair<std::string, std::pair<int, int>>> expected_shapes(const ModelConfig& config);
+  long long parameter_count() const;
+  // A copy in another scalar type (float -> double for gradient checks, and back).
+  template <class U>
+  ParamsT<U> cast() const;
+};
+
+// One layer's intermediates for one email (T tokens).
+template <class S>
+struct LayerForwardT {
+  MatT<S> input;                 // (T, D) layer input x
+  MatT<S> qkv;                   // (T, 3D) x W_qkv, q and k already rotated when positions == Rope
+  std::vector<MatT<S>> weights;  // H x (T, T) attention weights (softmax of the scores), rows sum to 1
+  MatT<S> concat;                // (T, D) heads side by side, before W_o
+  MatT<S> residual1;             // (T, D) x + concat W_o
+  MatT<S> xhat1, rstd1;          // (T, D) normalised residual1, (T, 1) 1/sqrt(var + eps)
+  MatT<S> norm1;                 // (T, D) LayerNorm(residual1)
+  MatT<S> hidden;                // (T, F) ReLU(norm1 W1 + b1)                (empty without FFN)
+  MatT<S> residual2;             // (T, D) norm1 + hidden W2 + b2             (empty without FFN)
+  MatT<S> xhat2, rstd2;          // LayerNorm(residual2) saved values         (empty without FFN)
+  MatT<S> output;                // (T, D) the layer's output (norm1, or LayerNorm(residual2))
+};
+
+// Everything one forward pass computed: what backward needs and what the app displays.
+template <class S>
+struct ForwardT {
+  std::vector<int> ids;  // (T) token ids
+  MatT<S> embedded;      // (T, D) token embedding + added positions (the layer-0 input)
+  std::vector<LayerForwardT<S>> layers;
+  MatT<S> pooled;  // (1, D) mean of the last layer's rows
+  MatT<S> logits;  // (1, C)
+  MatT<S> probs;   // (1, C) softmax(logits)
+  int tokens() const { return static_cast<int>(ids.size()); }
+  // (T, T) attention weights of one head of one layer.
+  const MatT<S>& weights(int layer, int head) const { return layers[layer].weights[head]; }
+};
+
+template <class S>
+struct PredictionT {
+  std::vector<S> probabilities;               // (C) sums to 1
+  int label = 0;                              // argmax (lowest index on ties)
+  S confidence = 0;                           // probabilities[label]
+  std::vector<std::vector<MatT<S>>> weights;  // [layer][head] (T, T) attention weights
+};
+
+template <class S>
+class ModelT {
+ public:
+  ModelConfig config;  // do not change after construction: build a new model instead
+  ParamsT<S> params;
+
+  ModelT() = default;
+  // Validates the config and draws the seeded initial weights.
+  explicit ModelT(const ModelConfig& config);
+  // Validates the config and that every tensor of `params` has the expected shape (InputError naming it).
+  ModelT(const ModelConfig& config, ParamsT<S> params);
+
+  // ids (T) -> every intermediate. Throws InputError for an empty email, an id outside 0..vocab-1, more
+  // than kMaxTokens tokens, or (learned positions) a token past the table: "position 32 is past the end
+  // of the learned table: it has 32 slots ...".
+  ForwardT<S> forward(const std::vector<int>& ids) const;
+  // The same into `out`, reusing its storage.
+  void forward(const std::vector<int>& ids, ForwardT<S>& out) const;
+  // Adds scale * d(cross-entropy of `label`)/d(params) to grads (shaped like params); returns the loss
+  // -log p(label) (unscaled). `f` must come from forward() of this model with the current params.
+  S backward(const ForwardT<S>& f, int label, ParamsT<S>& grads, S scale = S(1)) const;
+  // Cross-entropy -log p(label) of one email (forward only).
+  S loss(const std::vector<int>& ids, int label) const;
+  PredictionT<S> predict(const std::vector<int>& ids) const;
+  // Throws InputError unless params has the shapes config needs.
+  void validate() const;
+
+ private:
+  // Lazily grown position tables (not safe for concurrent forward calls on one model).
+  mutable MatT<S> sinusoid_;     // (P, D) sinusoidal clock readings
+  mutable ops::RopeTable rope_;  // per-head (width d_k) rotation tables
+};
+
+using Params = ParamsT<float>;
+using LayerParams = LayerParamsT<float>;
+using Forward = ForwardT<float>;
+using Prediction = PredictionT<float>;
+using Model = ModelT<float>;
+
+}  // namespace attn::train

@@ -1,0 +1,127 @@
+// Minibatch Adam training of the refund router and its accuracy measures on held-out twins.
+#include "core/train/trainer.hpp"
+
+#include <array>
+#include <cmath>
+#include <map>
+
+#include "core/error.hpp"
+
+namespace attn::train {
+
+SetMetrics evaluate_set(const Model& model, const Vocab& vocab, const std::vector<Example>& examples) {
+  SetMetrics m;
+  m.examples = static_cast<int>(examples.size());
+  if (examples.empty()) return m;
+  std::vector<MatT<float>> probs(examples.size());
+  std::map<std::pair<int, int>, std::array<int, 2>> twins;  // (pair, template) -> index of order 0 and 1
+  Forward f;
+  int right = 0;
+  double loss = 0.0;
+  for (size_t i = 0; i < examples.size(); ++i) {
+    const Example& e = examples[i];
+    model.forward(vocab.encode(e.text), f);
+    probs[i] = f.probs;
+    Eigen::Index best = 0;
+    f.probs.row(0).maxCoeff(&best);
+    if (best == e.label) ++right;
+    loss += -std::log(std::max(static_cast<double>(f.probs(0, e.label)), 1e-30));
+    auto it = twins.try_emplace({e.pair, e.template_id}, std::array<int, 2>{-1, -1}).first;
+    it->second[static_cast<size_t>(e.order & 1)] = static_cast<int>(i);
+  }
+  m.accuracy = static_cast<float>(right) / static_cast<float>(examples.size());
+  m.loss = static_cast<float>(loss / static_cast<double>(examples.size()));
+  int both = 0;
+  for (const auto& [key, idx] : twins) {
+    if (idx[0] < 0 || idx[1] < 0) continue;
+    ++m.twins;
+    const auto& a = examples[static_cast<size_t>(idx[0])];
+    const auto& b = examples[static_cast<size_t>(idx[1])];
+    const MatT<float>& pa = probs[static_cast<size_t>(idx[0])];
+    const MatT<float>& pb = probs[static_cast<size_t>(idx[1])];
+    Eigen::Index la = 0, lb = 0;
+    pa.row(0).maxCoeff(&la);
+    pb.row(0).maxCoeff(&lb);
+    if (la == a.label && lb == b.label) ++both;
+    m.max_pair_difference = std::max(m.max_pair_difference, (pa - pb).cwiseAbs().maxCoeff());
+  }
+  if (m.twins > 0) m.pair_accuracy = static_cast<float>(both) / static_cast<float>(m.twins);
+  return m;
+}
+
+TextPrediction predict_text(const Model& model, const Vocab& vocab, const std::string& text) {
+  TextPrediction p;
+  p.tokens = Vocab::tokens(text);
+  p.ids.reserve(p.tokens.size());
+  for (const auto& t : p.tokens) p.ids.push_back(vocab.id(t));
+  p.prediction = model.predict(p.ids);
+  return p;
+}
+
+Trainer::Trainer(const ModelConfig& model_config, const TrainConfig& train_config, const Dataset& data)
+    : data_(data), vocab_(Vocab::build(data)), train_config_(train_config) {
+  require_range(train_config.batch, 1, 4096, "the batch size");
+  if (data_.train.empty()) throw InputError("the data set has no training emails");
+  ModelConfig c = model_config;
+  if (c.vocab == 0) c.vocab = vocab_.size();
+  if (c.classes == 0) c.classes = data_.classes();
+  if (c.vocab != vocab_.size()) {
+    throw InputError("the model has a vocabulary of " + std::to_string(c.vocab) +
+                     " words but the data set has " + std::to_string(vocab_.size()));
+  }
+  if (c.classes != data_.classes()) {
+    throw InputError("the model has " + std::to_string(c.classes) + " classes but the data set has " +
+                     std::to_string(data_.classes()));
+  }
+  model_ = Model(c);
+  AdamConfig ac;
+  ac.learning_rate = train_config.learning_rate;
+  ac.weight_decay = train_config.weight_decay;
+  adam_ = Adam(ac, model_.params);
+  grads_ = model_.params.zeros_like();
+  for (const auto& e : data_.train) train_ids_.push_back(vocab_.encode(e.text));
+  order_.resize(train_ids_.size());
+  for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<int>(i);
+  rng_ = Rng(mix_seed(c.seed, 0xba7c4ULL));
+  cursor_ = order_.size();  // shuffle before the first batch
+}
+
+void Trainer::step() {
+  grads_.set_zero();
+  const int batch = train_config_.batch;
+  const float scale = 1.0f / static_cast<float>(batch);
+  double loss = 0.0;
+  for (int b = 0; b < batch; ++b) {
+    if (cursor_ >= order_.size()) {  // a new epoch: Fisher-Yates from the seeded stream
+      for (size_t i = order_.size() - 1; i > 0; --i) {
+        const size_t j = static_cast<size_t>(rng_.next_u64() % static_cast<std::uint64_t>(i + 1));
+        std::swap(order_[i], order_[j]);
+      }
+      cursor_ = 0;
+    }
+    const int idx = order_[cursor_++];
+    model_.forward(train_ids_[static_cast<size_t>(idx)], forward_);
+    loss += model_.backward(forward_, data_.train[static_cast<size_t>(idx)].label, grads_, scale);
+  }
+  adam_.step(model_.params, grads_);
+  last_loss_ = static_cast<float>(loss / batch);
+  ++steps_;
+}
+
+void Trainer::train(int n) {
+  for (int i = 0; i < n; ++i) step();
+}
+
+Metrics Trainer::evaluate() const {
+  const SetMetrics tr = evaluate_set(model_, vocab_, data_.train);
+  const SetMetrics te = evaluate_set(model_, vocab_, data_.test);
+  Metrics m;
+  m.train_accuracy = tr.accuracy;
+  m.test_accuracy = te.accuracy;
+  m.flipped_pair_accuracy = te.pair_accuracy;
+  m.max_pair_difference = te.max_pair_difference;
+  m.test_loss = te.loss;
+  return m;
+}
+
+}  // namespace attn::train

@@ -1,0 +1,60 @@
+// Save and load a trained refund router as one JSON document: one file for the app, the browser and the CLI.
+//
+// The file:
+//   {"format": "attention-demo-router", "version": 1,
+//    "config": {"d_model", "heads", "layers", "d_ff", "vocab", "classes", "max_len",
+//               "positions": "none|sinusoidal|learned|rope", "seed", "causal"},
+//    "vocab": ["<unk>", words...],            // (config.vocab) token id -> word
+//    "labels": [item names...],               // (config.classes) class index -> label
+//    "tensors": {name: {"shape": [rows, cols], "data": [rows * cols floats, row-major]}},
+//    "training": {...}}                       // optional, free-form (steps, test_accuracy, ...)
+// Tensor names and shapes are Params::named_tensors() / Params::expected_shapes(config).
+// Floats are written as the exact double value of each float32, so a save -> load round trip is
+// bit-identical on every platform.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/train/model.hpp"
+#include "core/train/vocab.hpp"
+
+namespace attn::model_io {
+
+inline constexpr const char* kFormat = "attention-demo-router";
+inline constexpr int kVersion = 1;
+
+struct LoadedModel {
+  train::Model model;
+  train::Vocab vocab;
+  std::vector<std::string> labels;  // (config.classes)
+  nlohmann::json training_info;     // the file's "training" object, or null when it has none
+};
+
+// The model as a JSON document. Throws InputError when the vocab or labels do not fit the model's config
+// (vocab.size() != config.vocab, labels.size() != config.classes) or a weight is NaN or infinite.
+// training_info must be null (left out) or an object.
+nlohmann::json model_to_json_value(const train::Model& model, const train::Vocab& vocab,
+                                   const std::vector<std::string>& labels,
+                                   const nlohmann::json& training_info = nlohmann::json());
+// The same, serialised (indent < 0: one line; indent >= 0: pretty-printed with that many spaces).
+std::string model_to_json(const train::Model& model, const train::Vocab& vocab,
+                          const std::vector<std::string>& labels,
+                          const nlohmann::json& training_info = nlohmann::json(), int indent = -1);
+
+// Reads a model file's text. Throws InputError saying what is wrong: not JSON, another format or version,
+// a missing or wrongly typed config field, an unusable config, a vocab or label list of the wrong size,
+// a missing, unexpected or wrongly shaped tensor, a non-finite number.
+LoadedModel model_from_json(const std::string& text);
+// The same from an already parsed document.
+LoadedModel model_from_json_value(const nlohmann::json& doc);
+
+// File helpers (desktop and CLI; the browser build has no file system): InputError naming the path when
+// the file cannot be read or written.
+void save_model_file(const std::string& path, const train::Model& model, const train::Vocab& vocab,
+                     const std::vector<std::string>& labels,
+                     const nlohmann::json& training_info = nlohmann::json());
+LoadedModel load_model_file(const std::string& path);
+
+}  // namespace attn::model_io

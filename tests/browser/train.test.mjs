@@ -1,0 +1,182 @@
+// The Train scene end to end in the browser: training in the page reaches 99% held-out accuracy with
+// sinusoidal positions while the page keeps its frame rate; without positions the order-flipped twins
+// stay identical; a typed email is labelled; a saved model loads back with the same predictions; the
+// multi-head scene shows the trained model's heads. Timings are printed (t.diagnostic) for the report.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, watchErrors, openDemo, waitFrames, setAndWait, api, assertAllClose } from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launchBrowser(); });
+after(async () => { if (browser) await browser.close(); });
+
+// A fresh context and page; fails the test on any console error or uncaught exception it saw.
+async function withPage(viewport, fn) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+  try {
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await fn(page);
+    assert.deepEqual(errors, [], 'the page reported errors');
+  } finally {
+    await context.close();
+  }
+}
+
+const state = (page) => api(page, 'state');
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+};
+const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+
+// Samples every animation frame in the page: the rAF interval and the app's frameStats().cpu_ms. With
+// `settings`, calls set(settings) first and samples until state().shown.running turns false (or timeout);
+// otherwise samples for `ms`. Returns the samples, the seconds until training stopped and the last state.
+function sampleFrames(page, { ms = 1500, settings = null, timeout = 60000 } = {}) {
+  return page.evaluate(([duration, change, limit]) => new Promise((resolve) => {
+    const demo = window.attentionDemo;
+    const intervals = [], cpu = [];
+    let last = -1, lastFrame = demo.frameStats().frame, stoppedAfter = null;
+    const start = performance.now();
+    if (change) demo.set(change);
+    function tick(now) {
+      if (last >= 0) intervals.push(now - last);
+      last = now;
+      const fs = demo.frameStats();
+      if (fs.frame !== lastFrame) cpu.push(fs.cpu_ms);
+      lastFrame = fs.frame;
+      const elapsed = now - start;
+      let done = elapsed >= (change ? limit : duration);
+      if (change && elapsed > 100 && !demo.state().shown.running) {
+        stoppedAfter = elapsed / 1000;
+        done = true;
+      }
+      if (done) resolve({ intervals, cpu, stoppedAfter, state: demo.state() });
+      else requestAnimationFrame(tick);
+    }
+    requestAnimationFrame(tick);
+  }), [ms, settings, timeout]);
+}
+
+let sinusoidalSteps = 0;  // what the first test needed, for the second
+
+test('train: sinusoidal positions reach 99% held-out accuracy in the page; the page stays responsive',
+  async (t) => {
+    await withPage({ width: 1280, height: 800 }, async (page) => {
+      await openDemo(page, 'scene=train');
+      let s = await state(page);
+      assert.equal(s.error, '');
+      assert.equal(s.shown.positions, 'sinusoidal');
+      assert.equal(s.shown.steps, 0);
+      assert.equal(s.shown.running, false);
+
+      const idle = await sampleFrames(page, { ms: 1500 });
+      const run = await sampleFrames(page, { settings: { train: 'run' }, timeout: 60000 });
+      s = run.state;
+      const m = s.shown.metrics;
+      const report = {
+        steps: s.shown.steps, target_step: s.shown.target_step, seconds_in_page: run.stoppedAfter,
+        training_seconds_reported: s.shown.target_seconds, steps_per_second: s.shown.steps_per_second,
+        idle_raf_ms: median(idle.intervals), training_raf_ms: median(run.intervals),
+        training_raf_p95_ms: quantile(run.intervals, 0.95), idle_cpu_ms: median(idle.cpu),
+        training_cpu_ms: median(run.cpu), training_cpu_p95_ms: quantile(run.cpu, 0.95), frames: run.intervals.length,
+        test_accuracy: m.test_accuracy, flipped_pair_accuracy: m.flipped_pair_accuracy,
+      };
+      t.diagnostic(`sinusoidal training: ${JSON.stringify(report)}`);
+      console.log('train report', JSON.stringify(report));
+
+      assert.equal(s.error, '');
+      assert.notEqual(run.stoppedAfter, null, 'training stopped by itself within 60 s');
+      assert.equal(s.shown.target_reached, true, 'stopped at the target, not at max steps');
+      assert.ok(m.test_accuracy >= 0.99, `held-out accuracy ${m.test_accuracy}`);
+      assert.ok(m.flipped_pair_accuracy >= 0.97, `flipped-pair accuracy ${m.flipped_pair_accuracy}`);
+      assert.ok(m.max_pair_difference > 0.5, 'the twins get different outputs');
+      assert.equal(s.shown.steps, s.shown.target_step);
+      assert.ok(s.shown.steps > 0 && s.shown.steps % 25 === 0, 'the target is checked every 25 steps');
+      sinusoidalSteps = s.shown.steps;
+      // responsive: the median frame interval while training stays within twice the idle one
+      assert.ok(run.intervals.length >= 20, `only ${run.intervals.length} frames while training`);
+      assert.ok(report.training_raf_ms <= 2 * report.idle_raf_ms,
+        `median frame interval ${report.training_raf_ms} ms while training vs ${report.idle_raf_ms} ms idle`);
+
+      // the refund pair: both orders right, different outputs
+      const pair = s.shown.pair;
+      assert.equal(pair.length, 2);
+      for (const p of pair) assert.equal(p.label, p.expected, `${p.text} -> ${p.label}`);
+      assert.ok(s.shown.pair_difference > 0.1);
+
+      // a typed email
+      const text = 'Refund the candles, not the hamper.';
+      await setAndWait(page, { text });
+      s = await state(page);
+      const pred = s.shown.prediction;
+      assert.equal(pred.text, text);
+      assert.deepEqual(pred.tokens, ['refund', 'the', 'candles', ',', 'not', 'the', 'hamper', '.']);
+      assert.equal(pred.label, 'candles');
+      assert.equal(pred.probabilities.length, 14);
+      assert.ok(Math.abs(pred.probabilities.reduce((a, b) => a + b, 0) - 1) < 1e-5);
+      assert.equal(pred.confidence, Math.max(...pred.probabilities));
+
+      // save -> load: the same predictions, and the file's training info
+      const file = await api(page, 'modelJson');
+      const doc = JSON.parse(file);
+      assert.equal(doc.format, 'attention-demo-router');
+      assert.equal(doc.config.positions, 'sinusoidal');
+      assert.equal(doc.training.steps, sinusoidalSteps);
+      const before = { prediction: pred, pair: s.shown.pair };
+      const bad = await api(page, 'loadModel', '{"format": "something else"}');
+      assert.equal(bad.ok, false);
+      assert.match(bad.error, /format|version|config/);
+      const loaded = await api(page, 'loadModel', file, 'model.json');
+      assert.deepEqual(loaded, { ok: true });
+      await waitFrames(page, 3);
+      s = await state(page);
+      assert.equal(s.error, '');
+      assert.equal(s.shown.model_loaded_from, 'model.json');
+      assert.equal(s.shown.positions, 'sinusoidal');
+      assert.equal(s.shown.metrics.test_accuracy, m.test_accuracy, 'the training info comes from the file');
+      assertAllClose(s.shown.prediction.probabilities, before.prediction.probabilities, 'after loading',
+        { atol: 0, rtol: 0 });
+      assert.deepEqual(s.shown.pair, before.pair);
+
+      // the multi-head scene shows the trained model's heads
+      await setAndWait(page, { scene: 'mha', model: 'trained', text });
+      s = await state(page);
+      assert.equal(s.error, '');
+      assert.equal(s.shown.model, 'trained');
+      assert.equal(s.shown.trained_model.source, 'model.json');
+      assert.deepEqual(s.shown.tokens, pred.tokens);
+      assert.equal(s.shown.weights.length, 4);
+      for (const w of s.shown.weights) {
+        for (const row of w) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-5);
+      }
+      assert.equal(s.shown.stats.length, 4);
+    });
+  });
+
+test('train: without positions the order-flipped twins stay identical however long it trains', async (t) => {
+  const steps = sinusoidalSteps || 200;
+  await withPage({ width: 1280, height: 800 }, async (page) => {
+    await openDemo(page, `scene=train&positions=none&max_steps=${steps}`);
+    const run = await sampleFrames(page, { settings: { train: 'run' }, timeout: 60000 });
+    assert.notEqual(run.stoppedAfter, null, 'training stopped at max steps within 60 s');
+    await page.waitForFunction((n) => {
+      const s = window.attentionDemo.state().shown;
+      return s.metrics && s.metrics.step === n && !s.evaluating;
+    }, steps, { timeout: 20000 });
+    const s = await state(page);
+    const m = s.shown.metrics;
+    t.diagnostic(`none after ${steps} steps (${run.stoppedAfter} s): ${JSON.stringify(m)}`);
+    assert.equal(s.error, '');
+    assert.equal(s.shown.steps, steps);
+    assert.equal(s.shown.target_reached, false);
+    assert.ok(m.max_pair_difference < 1e-6, `largest twin difference ${m.max_pair_difference}`);
+    assert.ok(m.flipped_pair_accuracy <= 0.5, `flipped-pair accuracy ${m.flipped_pair_accuracy}`);
+    assert.ok(m.test_accuracy <= 0.5 + 1e-6, `held-out accuracy ${m.test_accuracy}`);
+    const [a, b] = s.shown.pair;
+    assert.equal(a.label, b.label, 'both orders get the same label');
+    assert.equal(a.confidence, b.confidence);
+    assert.ok(s.shown.pair_difference < 1e-6);
+  });
+});

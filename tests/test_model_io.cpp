@@ -1,0 +1,266 @@
+// Model files: a save -> load round trip is bit-identical, and every broken file is an InputError in words.
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/train/trainer.hpp"
+#include "model_io/model_json.hpp"
+
+namespace {
+
+using attn::InputError;
+using attn::Scheme;
+using nlohmann::json;
+namespace mio = attn::model_io;
+namespace tr = attn::train;
+
+// A model trained for a few steps (so its weights are no longer the seeded start), with its vocab and labels.
+struct Trained {
+  tr::Model model;
+  tr::Vocab vocab;
+  std::vector<std::string> labels;
+};
+
+Trained train_a_little(Scheme positions, int layers, int d_ff, int steps) {
+  tr::ModelConfig mc;
+  mc.d_model = 16;
+  mc.heads = 4;
+  mc.layers = layers;
+  mc.d_ff = d_ff;
+  mc.positions = positions;
+  mc.max_len = 40;
+  mc.seed = 11;
+  tr::TrainConfig tc;
+  tc.batch = 8;
+  const tr::Dataset data = tr::make_refund_dataset();
+  tr::Trainer t(mc, tc, data);
+  t.train(steps);
+  return {t.model(), t.vocab(), data.label_names()};
+}
+
+void expect_bit_identical(const tr::Model& a, const tr::Model& b) {
+  const auto ta = a.params.named_tensors();
+  const auto tb = b.params.named_tensors();
+  ASSERT_EQ(ta.size(), tb.size());
+  for (size_t i = 0; i < ta.size(); ++i) {
+    SCOPED_TRACE(ta[i].first);
+    EXPECT_EQ(ta[i].first, tb[i].first);
+    ASSERT_EQ(ta[i].second->rows(), tb[i].second->rows());
+    ASSERT_EQ(ta[i].second->cols(), tb[i].second->cols());
+    EXPECT_EQ(0, std::memcmp(ta[i].second->data(), tb[i].second->data(),
+                             sizeof(float) * static_cast<size_t>(ta[i].second->size())));
+  }
+}
+
+TEST(ModelIo, RoundTripIsBitIdenticalForEveryScheme) {
+  for (Scheme s : {Scheme::None, Scheme::Sinusoidal, Scheme::Learned, Scheme::Rope}) {
+    SCOPED_TRACE(attn::scheme_name(s));
+    const Trained t = train_a_little(s, s == Scheme::Learned ? 2 : 1, s == Scheme::Rope ? 24 : 0, 5);
+    const json info = {{"steps", 5}, {"test_accuracy", 0.5}};
+    const std::string text = mio::model_to_json(t.model, t.vocab, t.labels, info);
+    const mio::LoadedModel back = mio::model_from_json(text);
+
+    const tr::ModelConfig &a = t.model.config, &b = back.model.config;
+    EXPECT_EQ(a.d_model, b.d_model);
+    EXPECT_EQ(a.heads, b.heads);
+    EXPECT_EQ(a.layers, b.layers);
+    EXPECT_EQ(a.d_ff, b.d_ff);
+    EXPECT_EQ(a.vocab, b.vocab);
+    EXPECT_EQ(a.classes, b.classes);
+    EXPECT_EQ(a.max_len, b.max_len);
+    EXPECT_EQ(a.positions, b.positions);
+    EXPECT_EQ(a.seed, b.seed);
+    EXPECT_EQ(a.causal, b.causal);
+    EXPECT_EQ(back.vocab.words, t.vocab.words);
+    EXPECT_EQ(back.labels, t.labels);
+    EXPECT_EQ(back.training_info, info);
+    expect_bit_identical(t.model, back.model);
+
+    // Same predictions, bit for bit, and saving again gives the same text.
+    const auto p1 = tr::predict_text(t.model, t.vocab, "Refund the cake, not the candles.");
+    const auto p2 = tr::predict_text(back.model, back.vocab, "Refund the cake, not the candles.");
+    EXPECT_EQ(p1.prediction.label, p2.prediction.label);
+    EXPECT_EQ(p1.prediction.probabilities, p2.prediction.probabilities);
+    EXPECT_EQ(mio::model_to_json(back.model, back.vocab, back.labels, back.training_info), text);
+  }
+}
+
+TEST(ModelIo, ExtremeFloatsRoundTrip) {
+  Trained t = train_a_little(Scheme::Sinusoidal, 1, 0, 0);
+  float* w = t.model.params.classifier_w.data();
+  const float specials[] = {FLT_MIN, -FLT_MIN, FLT_MAX,     -FLT_MAX,    1e-45f /* denormal */,
+                            -0.0f,   0.1f,     1.0f / 3.0f, 16777217.0f, std::nextafter(1.0f, 2.0f)};
+  for (size_t i = 0; i < sizeof specials / sizeof *specials; ++i) w[i] = specials[i];
+  const mio::LoadedModel back = mio::model_from_json(mio::model_to_json(t.model, t.vocab, t.labels));
+  expect_bit_identical(t.model, back.model);
+}
+
+TEST(ModelIo, NoTrainingInfoMeansNull) {
+  const Trained t = train_a_little(Scheme::None, 1, 0, 0);
+  const json doc = mio::model_to_json_value(t.model, t.vocab, t.labels);
+  EXPECT_FALSE(doc.contains("training"));
+  EXPECT_EQ(doc["format"], "attention-demo-router");
+  EXPECT_EQ(doc["version"], 1);
+  EXPECT_EQ(doc["config"]["positions"], "none");
+  EXPECT_TRUE(mio::model_from_json_value(doc).training_info.is_null());
+}
+
+TEST(ModelIo, SaveRejectsMismatchedVocabLabelsAndNaN) {
+  Trained t = train_a_little(Scheme::Sinusoidal, 1, 0, 0);
+  std::vector<std::string> few = {"cake"};
+  EXPECT_THROW(mio::model_to_json(t.model, t.vocab, few), InputError);
+  tr::Vocab small = t.vocab;
+  small.words.pop_back();
+  EXPECT_THROW(mio::model_to_json(t.model, small, t.labels), InputError);
+  EXPECT_THROW(mio::model_to_json(t.model, t.vocab, t.labels, json::array()), InputError);
+  t.model.params.classifier_b(0, 0) = std::nanf("");
+  try {
+    mio::model_to_json(t.model, t.vocab, t.labels);
+    FAIL() << "a NaN weight was saved";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("classifier.b"), std::string::npos) << e.what();
+  }
+}
+
+// [SECTION] broken files
+
+class BrokenFile : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    const Trained t = train_a_little(Scheme::Learned, 1, 0, 0);
+    good_ = new json(mio::model_to_json_value(t.model, t.vocab, t.labels, {{"steps", 0}}));
+  }
+  static void TearDownTestSuite() {
+    delete good_;
+    good_ = nullptr;
+  }
+  // Loads a damaged copy of the good document and expects an InputError whose message holds `words`.
+  static void expect_error(const std::function<void(json&)>& damage, const std::string& words) {
+    json doc = *good_;
+    damage(doc);
+    expect_text_error(doc.dump(), words);
+  }
+  static void expect_text_error(const std::string& text, const std::string& words) {
+    try {
+      mio::model_from_json(text);
+      ADD_FAILURE() << "loaded a broken file; wanted an error with \"" << words << "\"";
+    } catch (const InputError& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find(words), std::string::npos) << "message: " << msg << "\nwanted: " << words;
+      EXPECT_EQ(msg.rfind("model file: ", 0), 0u) << msg;
+    }
+  }
+  static json* good_;
+};
+json* BrokenFile::good_ = nullptr;
+
+TEST_F(BrokenFile, TheGoodFileLoads) {
+  EXPECT_NO_THROW(mio::model_from_json(good_->dump()));
+}
+
+TEST_F(BrokenFile, NotJson) {
+  expect_text_error("", "not valid JSON");
+  expect_text_error("{\"format\": ", "not valid JSON");
+  expect_text_error("hello", "not valid JSON");
+  expect_text_error("[1, 2]", "expected a JSON object at the top, not array");
+}
+
+TEST_F(BrokenFile, FormatAndVersion) {
+  expect_error([](json& d) { d.erase("format"); }, "no \"format\": \"attention-demo-router\"");
+  expect_error([](json& d) { d["format"] = "something-else"; }, "its format is \"something-else\"");
+  expect_error([](json& d) { d["version"] = 2; }, "version 2 is not supported; this build reads version 1");
+  expect_error([](json& d) { d["version"] = "1"; }, "version must be a whole number, not string");
+  expect_error([](json& d) { d.erase("version"); }, "no \"version\" field");
+}
+
+TEST_F(BrokenFile, Config) {
+  expect_error([](json& d) { d.erase("config"); }, "no \"config\" field");
+  expect_error([](json& d) { d["config"] = 3; }, "\"config\" must be an object");
+  expect_error([](json& d) { d["config"].erase("heads"); }, "config has no \"heads\" field");
+  expect_error([](json& d) { d["config"]["d_model"] = 16.5; },
+               "config.d_model must be a whole number, not 16.5");
+  expect_error([](json& d) { d["config"]["positions"] = "alibi"; },
+               "config.positions: unknown position scheme 'alibi'; allowed: none|sinusoidal|learned|rope");
+  expect_error([](json& d) { d["config"]["heads"] = 5; },
+               "the config cannot build a model: d_model 16 is not divisible by 5 heads");
+  expect_error([](json& d) { d["config"]["causal"] = "no"; }, "config.causal must be true or false");
+  expect_error([](json& d) { d["config"]["seed"] = -1; }, "config.seed must not be negative");
+  expect_error([](json& d) { d["config"]["layers"] = 0; }, "the number of layers");
+}
+
+TEST_F(BrokenFile, VocabAndLabels) {
+  expect_error([](json& d) { d["vocab"].erase(d["vocab"].size() - 1); }, "but config.vocab is");
+  expect_error([](json& d) { d["vocab"] = "words"; }, "vocab must be a list of strings, not string");
+  expect_error([](json& d) { d["vocab"][3] = 7; }, "vocab[3] must be a string, not number");
+  expect_error([](json& d) { d["vocab"][0] = "hello"; }, "vocab[0] must be \"<unk>\"");
+  expect_error([](json& d) { d["vocab"][2] = d["vocab"][1]; }, "twice");
+  expect_error([](json& d) { d["labels"].erase(0); }, "labels but config.classes is");
+  expect_error([](json& d) { d.erase("labels"); }, "no \"labels\" field");
+}
+
+TEST_F(BrokenFile, Tensors) {
+  expect_error([](json& d) { d["tensors"].erase("layers.0.w_o"); }, "tensor 'layers.0.w_o' is missing");
+  expect_error([](json& d) { d["tensors"].erase("position_table"); }, "tensor 'position_table' is missing");
+  expect_error([](json& d) { d["tensors"]["layers.1.w_o"] = d["tensors"]["layers.0.w_o"]; },
+               "unexpected tensor 'layers.1.w_o'");
+  expect_error(
+      [](json& d) {
+        d["tensors"]["classifier.b"]["shape"] = {1, 4};
+      },
+      "tensor 'classifier.b' has shape [1, 4] but this config needs [1, ");
+  expect_error([](json& d) { d["tensors"]["classifier.b"]["shape"] = {3}; }, "needs \"shape\": [rows, cols]");
+  expect_error([](json& d) { d["tensors"]["classifier.b"]["data"].erase(0); },
+               "numbers in \"data\"; its shape");
+  expect_error([](json& d) { d["tensors"]["classifier.b"]["data"][1] = nullptr; },
+               "tensor 'classifier.b' data[1] is null (NaN or infinite when saved), not a number");
+  expect_error([](json& d) { d["tensors"]["classifier.b"]["data"][0] = "0.5"; }, "not a number");
+  expect_error([](json& d) { d["tensors"]["classifier.b"]["data"][0] = 1e39; }, "is not a finite float32");
+  expect_error([](json& d) { d["tensors"]["classifier.b"] = 1; },
+               "must be an object with \"shape\" and \"data\"");
+  expect_error([](json& d) { d["tensors"] = json::array(); }, "\"tensors\" must be an object");
+  expect_error([](json& d) { d["training"] = 3; }, "\"training\" must be an object");
+}
+
+TEST_F(BrokenFile, HugeNumberLiteralIsNotFinite) {
+  std::string text = good_->dump();
+  const std::string key = "\"classifier.b\":{\"data\":[";
+  const auto at = text.find(key);
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + key.size(), "1e999,");
+  expect_text_error(text, "number overflow parsing '1e999'");
+}
+
+TEST(ModelIoFiles, SaveLoadAndMissingFile) {
+  const Trained t = train_a_little(Scheme::Rope, 1, 0, 3);
+  const std::string path = ::testing::TempDir() + "model_io_test.json";
+  mio::save_model_file(path, t.model, t.vocab, t.labels);
+  expect_bit_identical(t.model, mio::load_model_file(path).model);
+  std::remove(path.c_str());
+  try {
+    mio::load_model_file(path);
+    FAIL() << "loaded a missing file";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot open the model file '" + path + "'"), std::string::npos)
+        << e.what();
+  }
+  {
+    std::ofstream f(path);
+    f << "{\"format\": \"attention-demo-router\", \"version\": 1}";
+  }
+  try {
+    mio::load_model_file(path);
+    FAIL() << "loaded a file without a config";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "model file '" + path + "': the file has no \"config\" field");
+  }
+  std::remove(path.c_str());
+}
+
+}  // namespace
