@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { launchBrowser, watchErrors, openDemo, waitReady, waitFrames, setAndWait, api, screenshot, rng, baseUrl } from './harness.mjs';
+import {
+  launchBrowser, openDemo, waitReady, waitFrames, setAndWait, api, screenshot, rng, baseUrl, withCleanPage,
+} from './harness.mjs';
 import { parseColormapTables, expectedColor, REPO } from './colormap.mjs';
 
 // Per channel, 0..255. The GPU mixes the keys in float32 and writes the colour into an RGBA8 texture
@@ -28,18 +30,7 @@ after(async () => {
 });
 
 // A fresh context and page; fails the test on any console error or uncaught exception it saw.
-async function withPage({ initScript, ...options }, fn) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, ...options });
-  try {
-    if (initScript) await context.addInitScript(initScript);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await fn(page, errors);
-    assert.deepEqual(errors, [], 'the page reported errors');
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (options, fn) => withCleanPage(browser, options, fn);
 
 const r3 = (x) => Math.round(x * 1000) / 1000 + 0;  // + 0 turns -0 into 0
 const state = (page) => api(page, 'state');

@@ -6,8 +6,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launchBrowser, watchErrors, openDemo, waitFrames, setAndWait, api, screenshot, heatmapById,
+  launchBrowser, openDemo, waitFrames, setAndWait, api, screenshot, heatmapById,
   assertAllClose, cli, cliAttend,
+  withCleanPage,
 } from './harness.mjs';
 
 let browser;
@@ -15,17 +16,7 @@ before(async () => { browser = await launchBrowser(); });
 after(async () => { if (browser) await browser.close(); });
 
 // A fresh context and page; fails the test on any console error or uncaught exception it saw.
-async function withPage(viewport, fn) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
-  try {
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await fn(page);
-    assert.deepEqual(errors, [], 'the page reported errors');
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (viewport, fn) => withCleanPage(browser, { viewport }, fn);
 
 const state = (page) => api(page, 'state');
 const heatmaps = (page) => api(page, 'heatmaps');

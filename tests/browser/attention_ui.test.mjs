@@ -4,8 +4,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launchBrowser, watchErrors, openDemo, waitReady, waitFrames, setAndWait, api, screenshot, rng, canvasInfo,
+  launchBrowser, openDemo, waitReady, waitFrames, setAndWait, api, screenshot, rng, canvasInfo,
   cellCentre, heatmapById, assertAllClose, cli, cliAttend,
+  withCleanPage,
 } from './harness.mjs';
 import { parseColormapTables, expectedColor } from './colormap.mjs';
 
@@ -21,17 +22,7 @@ after(async () => {
 });
 
 // A fresh context and page; fails the test on any console error or uncaught exception it saw.
-async function withPage(viewport, fn) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
-  try {
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await fn(page);
-    assert.deepEqual(errors, [], 'the page reported errors');
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (viewport, fn) => withCleanPage(browser, { viewport }, fn);
 
 const VIEW = { width: 1280, height: 800 };
 const state = (page) => api(page, 'state');

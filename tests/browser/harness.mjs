@@ -1,6 +1,7 @@
 // Shared helpers of the browser tests: Debian's Chromium through playwright-core with SwiftShader
 // WebGL2 (flags from shared/TOOLCHAIN.md), page loading, frame synchronisation and pixel reads, heatmap
 // geometry, and numbers against the native CLI (build/native/attention_cli) within a tolerance.
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { spawnSync } from 'node:child_process';
@@ -193,4 +194,20 @@ export function cli(args, input) {
 // `attention_cli attend --input -` for a text: tokens, weights (H x T x T), scores, stats, output.
 export function cliAttend(settings) {
   return cli(['attend', '--input', '-'], settings);
+}
+
+// Runs fn(page, errors) in a fresh context of `browser` (default viewport 1280 x 800, deviceScaleFactor 1;
+// other Playwright context options and an `initScript` may be given), then fails when the page reported a
+// console error or an uncaught exception.
+export async function withCleanPage(browser, { initScript, ...options }, fn) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, ...options });
+  try {
+    if (initScript) await context.addInitScript(initScript);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await fn(page, errors);
+    assert.deepEqual(errors, [], 'the page reported errors');
+  } finally {
+    await context.close();
+  }
 }

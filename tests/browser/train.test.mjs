@@ -4,24 +4,14 @@
 // multi-head scene shows the trained model's heads. Timings are printed (t.diagnostic) for the report.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, watchErrors, openDemo, waitFrames, setAndWait, api, assertAllClose } from './harness.mjs';
+import { launchBrowser, openDemo, waitFrames, setAndWait, api, assertAllClose, withCleanPage } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launchBrowser(); });
 after(async () => { if (browser) await browser.close(); });
 
 // A fresh context and page; fails the test on any console error or uncaught exception it saw.
-async function withPage(viewport, fn) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
-  try {
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await fn(page);
-    assert.deepEqual(errors, [], 'the page reported errors');
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (viewport, fn) => withCleanPage(browser, { viewport }, fn);
 
 const state = (page) => api(page, 'state');
 const median = (xs) => {
