@@ -1,4 +1,4 @@
-// The refund router's forward pass, hand-written backward pass, seeded initialisation and checks.
+// The refund router's forward pass, hand-written backward pass and shape checks (Params live in params.cpp).
 #include "core/train/model.hpp"
 
 #include <cmath>
@@ -6,7 +6,6 @@
 
 #include "core/attention.hpp"
 #include "core/error.hpp"
-#include "core/rng.hpp"
 #include "core/train/layers.hpp"
 
 namespace attn::train {
@@ -16,178 +15,11 @@ std::string shape_text(Eigen::Index rows, Eigen::Index cols) {
   return "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
 }
 
-template <class S>
-MatT<S> normal(std::uint64_t seed, std::uint64_t salt, int rows, int cols, float scale) {
-  Rng rng(mix_seed(seed, salt));
-  return rng.normal_matrix(rows, cols, scale).template cast<S>();
-}
-
 bool has_ffn(const ModelConfig& c) {
   return c.d_ff > 0;
 }
 
 }  // namespace
-
-const std::vector<Scheme>& trainable_schemes() {
-  static const std::vector<Scheme> schemes = {Scheme::None, Scheme::Sinusoidal, Scheme::Learned,
-                                              Scheme::Rope};
-  return schemes;
-}
-
-void validate_config(const ModelConfig& c) {
-  require_range(c.d_model, 1, 1024, "d_model");
-  require_range(c.heads, 1, c.d_model, "the number of heads");
-  head_dim(c.d_model, c.heads);  // "32 is not divisible by 5 heads ..."
-  require_range(c.layers, 1, 8, "the number of layers");
-  require_range(c.d_ff, 0, 4096, "the feed-forward width d_ff (0 for none)");
-  require_range(c.vocab, 1, 1000000, "the vocabulary size");
-  require_range(c.classes, 2, 100000, "the number of classes");
-  require_range(c.max_len, 1, kMaxTokens, "the number of learned position slots");
-  if (c.positions != Scheme::None && c.positions != Scheme::Sinusoidal && c.positions != Scheme::Learned &&
-      c.positions != Scheme::Rope) {
-    throw InputError("the trainable model cannot use '" + scheme_name(c.positions) +
-                     "' positions; allowed: none|sinusoidal|learned|rope");
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------
-// [SECTION] Params
-// ---------------------------------------------------------------------------------------------------
-
-template <class S>
-ParamsT<S> ParamsT<S>::init(const ModelConfig& c) {
-  validate_config(c);
-  const int d = c.d_model, f = c.d_ff;
-  const float proj = 1.0f / std::sqrt(static_cast<float>(d));
-  ParamsT<S> p;
-  p.token_embedding = normal<S>(c.seed, 1, c.vocab, d, 0.5f);
-  if (c.positions == Scheme::Learned) p.position_table = normal<S>(c.seed, 2, c.max_len, d, 0.5f);
-  for (int l = 0; l < c.layers; ++l) {
-    const std::uint64_t salt = 100 + 16 * static_cast<std::uint64_t>(l);
-    LayerParamsT<S> lp;
-    lp.w_qkv = normal<S>(c.seed, salt + 0, d, 3 * d, proj);
-    lp.w_o = normal<S>(c.seed, salt + 1, d, d, proj);
-    lp.ln1_gain = MatT<S>::Ones(1, d);
-    lp.ln1_bias = MatT<S>::Zero(1, d);
-    if (f > 0) {
-      lp.w1 = normal<S>(c.seed, salt + 2, d, f, proj);
-      lp.b1 = MatT<S>::Zero(1, f);
-      lp.w2 = normal<S>(c.seed, salt + 3, f, d, 1.0f / std::sqrt(static_cast<float>(f)));
-      lp.b2 = MatT<S>::Zero(1, d);
-      lp.ln2_gain = MatT<S>::Ones(1, d);
-      lp.ln2_bias = MatT<S>::Zero(1, d);
-    }
-    p.layers.push_back(std::move(lp));
-  }
-  p.classifier_w = normal<S>(c.seed, 3, d, c.classes, proj);
-  p.classifier_b = MatT<S>::Zero(1, c.classes);
-  return p;
-}
-
-template <class S>
-std::vector<std::pair<std::string, MatT<S>*>> ParamsT<S>::named_tensors() {
-  std::vector<std::pair<std::string, MatT<S>*>> out;
-  auto add = [&out](const std::string& name, MatT<S>& m) {
-    if (m.size() > 0) out.emplace_back(name, &m);
-  };
-  add("token_embedding", token_embedding);
-  add("position_table", position_table);
-  for (size_t l = 0; l < layers.size(); ++l) {
-    const std::string p = "layers." + std::to_string(l) + ".";
-    LayerParamsT<S>& lp = layers[l];
-    add(p + "w_qkv", lp.w_qkv);
-    add(p + "w_o", lp.w_o);
-    add(p + "ln1_gain", lp.ln1_gain);
-    add(p + "ln1_bias", lp.ln1_bias);
-    add(p + "w1", lp.w1);
-    add(p + "b1", lp.b1);
-    add(p + "w2", lp.w2);
-    add(p + "b2", lp.b2);
-    add(p + "ln2_gain", lp.ln2_gain);
-    add(p + "ln2_bias", lp.ln2_bias);
-  }
-  add("classifier.w", classifier_w);
-  add("classifier.b", classifier_b);
-  return out;
-}
-
-template <class S>
-std::vector<std::pair<std::string, const MatT<S>*>> ParamsT<S>::named_tensors() const {
-  std::vector<std::pair<std::string, const MatT<S>*>> out;
-  for (auto& [name, m] : const_cast<ParamsT<S>*>(this)->named_tensors()) out.emplace_back(name, m);
-  return out;
-}
-
-template <class S>
-std::vector<std::pair<std::string, std::pair<int, int>>> ParamsT<S>::expected_shapes(const ModelConfig& c) {
-  validate_config(c);
-  const int d = c.d_model, f = c.d_ff;
-  std::vector<std::pair<std::string, std::pair<int, int>>> out;
-  out.push_back({"token_embedding", {c.vocab, d}});
-  if (c.positions == Scheme::Learned) out.push_back({"position_table", {c.max_len, d}});
-  for (int l = 0; l < c.layers; ++l) {
-    const std::string p = "layers." + std::to_string(l) + ".";
-    out.push_back({p + "w_qkv", {d, 3 * d}});
-    out.push_back({p + "w_o", {d, d}});
-    out.push_back({p + "ln1_gain", {1, d}});
-    out.push_back({p + "ln1_bias", {1, d}});
-    if (f > 0) {
-      out.push_back({p + "w1", {d, f}});
-      out.push_back({p + "b1", {1, f}});
-      out.push_back({p + "w2", {f, d}});
-      out.push_back({p + "b2", {1, d}});
-      out.push_back({p + "ln2_gain", {1, d}});
-      out.push_back({p + "ln2_bias", {1, d}});
-    }
-  }
-  out.push_back({"classifier.w", {d, c.classes}});
-  out.push_back({"classifier.b", {1, c.classes}});
-  return out;
-}
-
-template <class S>
-ParamsT<S> ParamsT<S>::zeros_like() const {
-  ParamsT<S> z = *this;
-  z.set_zero();
-  return z;
-}
-
-template <class S>
-void ParamsT<S>::set_zero() {
-  for (auto& nt : named_tensors()) nt.second->setZero();
-}
-
-template <class S>
-long long ParamsT<S>::parameter_count() const {
-  long long n = 0;
-  for (const auto& nt : named_tensors()) n += nt.second->size();
-  return n;
-}
-
-template <class S>
-template <class U>
-ParamsT<U> ParamsT<S>::cast() const {
-  ParamsT<U> out;
-  out.token_embedding = token_embedding.template cast<U>();
-  out.position_table = position_table.template cast<U>();
-  for (const auto& lp : layers) {
-    LayerParamsT<U> o;
-    o.w_qkv = lp.w_qkv.template cast<U>();
-    o.w_o = lp.w_o.template cast<U>();
-    o.ln1_gain = lp.ln1_gain.template cast<U>();
-    o.ln1_bias = lp.ln1_bias.template cast<U>();
-    o.w1 = lp.w1.template cast<U>();
-    o.b1 = lp.b1.template cast<U>();
-    o.w2 = lp.w2.template cast<U>();
-    o.b2 = lp.b2.template cast<U>();
-    o.ln2_gain = lp.ln2_gain.template cast<U>();
-    o.ln2_bias = lp.ln2_bias.template cast<U>();
-    out.layers.push_back(std::move(o));
-  }
-  out.classifier_w = classifier_w.template cast<U>();
-  out.classifier_b = classifier_b.template cast<U>();
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------------
 // [SECTION] Model: construction and checks
@@ -430,12 +262,6 @@ PredictionT<S> ModelT<S>::predict(const std::vector<int>& ids) const {
   return p;
 }
 
-template struct ParamsT<float>;
-template struct ParamsT<double>;
-template ParamsT<double> ParamsT<float>::cast<double>() const;
-template ParamsT<float> ParamsT<double>::cast<float>() const;
-template ParamsT<float> ParamsT<float>::cast<float>() const;
-template ParamsT<double> ParamsT<double>::cast<double>() const;
 template class ModelT<float>;
 template class ModelT<double>;
 
