@@ -213,8 +213,7 @@ void draw_clock_scene(SceneContext& ctx) {
   if (section("Settings", "controls", s.hide)) draw_controls(s);
   update(data, s);
   if (!data.error.empty()) {
-    ctx.error = data.error;
-    error_box(data.error);
+    ctx.fail(data.error);
     return;
   }
   if (section("Hands", "readings", s.hide)) {

@@ -351,8 +351,7 @@ void draw_encoder_scene(SceneContext& ctx) {
   if (section("Settings", "controls", s.hide)) attention_controls(s);
   update(data, s);
   if (!data.error.empty()) {
-    ctx.error = data.error;
-    error_box(data.error);
+    ctx.fail(data.error);
     ctx.shown = {{"error", data.error}, {"d_model", s.d_model}, {"heads", s.heads}};
     return;
   }

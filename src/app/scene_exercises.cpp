@@ -152,8 +152,7 @@ void draw_exercises_scene(SceneContext& ctx) {
   Settings& s = ctx.settings;
   build(data);
   if (!data.error.empty()) {
-    ctx.error = data.error;
-    error_box(data.error);
+    ctx.fail(data.error);
     ctx.shown = {{"error", data.error}};
     return;
   }

@@ -290,8 +290,7 @@ void draw_mha_scene(SceneContext& ctx) {
   const attn::PipelineConfig config = trained ? trained_pipeline_config() : pipeline_config(s);
   const CachedPipeline& pipe = trained ? trained_pipeline(s.text, s.layer) : cached_pipeline(s.text, config);
   if (!pipe.ok()) {
-    ctx.error = pipe.error;
-    error_box(pipe.error);
+    ctx.fail(pipe.error);
     if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
     report(ctx, &pipe, nullptr, -1);
     return;

@@ -95,8 +95,7 @@ void draw_positions_scene(SceneContext& ctx) {
   if (section("Settings", "controls", s.hide)) draw_controls(s);
   update(data, s);
   if (!data.error.empty()) {
-    ctx.error = data.error;
-    error_box(data.error);
+    ctx.fail(data.error);
     return;
   }
   const float side = std::max(200.0f, std::min(420.0f, ImGui::GetContentRegionAvail().x * 0.4f));

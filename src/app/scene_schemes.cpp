@@ -229,8 +229,7 @@ void draw_schemes_scene(SceneContext& ctx) {
   update(data, s);
   ctx.shown = {{"head", data.head}, {"d_model", s.d_model}, {"heads", s.heads}, {"tokens", data.tokens}};
   if (!data.common_error.empty()) {
-    ctx.error = data.common_error;
-    error_box(data.common_error);
+    ctx.fail(data.common_error);
     ctx.shown["schemes"] = data.shown;
     return;
   }

@@ -245,16 +245,14 @@ void draw_train_scene(SceneContext& ctx) {
 
   Session& ses = st.session;
   if (!st.error.empty()) {
-    ctx.error = st.error;
-    error_box(st.error);
+    ctx.fail(st.error);
   }
   const bool training = s.train == "run" || ses.evaluating();
   st.budget_ms = st.pacer.budget_ms(training);
   if (ses.tick(st.budget_ms, s.train == "run", s.max_steps) != Stop::None) s.train = "pause";
   if (s.train == "pause") ses.evaluate_now();
   if (!ses.error().empty()) {
-    ctx.error = ses.error();
-    error_box(ses.error());
+    ctx.fail(ses.error());
   }
   draw_buttons(s, ses);
 

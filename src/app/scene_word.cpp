@@ -101,8 +101,7 @@ void draw_word_scene(SceneContext& ctx) {
                      "a different starting vector, so attention can tell the two apart.");
   update(data, s);
   if (!data.error.empty()) {
-    ctx.error = data.error;
-    error_box(data.error);
+    ctx.fail(data.error);
     return;
   }
   if (section("Settings", "controls", s.hide)) draw_controls(s, data);

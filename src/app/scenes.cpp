@@ -1,7 +1,14 @@
 // Maps scene ids (the URL's scene=...) to their draw functions.
 #include "scenes.hpp"
 
+#include "widgets.hpp"
+
 namespace app {
+
+void SceneContext::fail(const std::string& message) {
+  error = message;
+  error_box(message);
+}
 
 SceneDraw find_scene(const std::string& id) {
   static const SceneEntry entries[] = {

@@ -14,6 +14,9 @@ struct SceneContext {
   Settings& settings;
   nlohmann::json& shown;  // the values on screen, reported by window.attentionDemo.state()
   std::string& error;     // a message shown in place when the core rejects the settings
+
+  // Shows `message` in place (error_box) and reports it as the scene's error in state().
+  void fail(const std::string& message);
 };
 
 using SceneDraw = void (*)(SceneContext&);
