@@ -14,6 +14,24 @@ endif()
 
 # The exercises' questions and answers (computed by the core), without the UI.
 add_executable(exercises_test ${CMAKE_CURRENT_SOURCE_DIR}/test_exercises.cpp ${CMAKE_SOURCE_DIR}/src/app/exercises.cpp)
-target_link_libraries(exercises_test PRIVATE attention_core attention_settings GTest::gtest GTest::gtest_main)
+target_link_libraries(exercises_test PRIVATE attention_core attention_settings attention_app_text GTest::gtest GTest::gtest_main)
 target_compile_options(exercises_test PRIVATE -Wall -Wextra -Wpedantic)
 gtest_discover_tests(exercises_test DISCOVERY_MODE PRE_TEST)
+
+# The captions computed from the core, the text helpers and the learned-table presets (no UI).
+add_executable(app_text_tests ${CMAKE_CURRENT_SOURCE_DIR}/test_captions.cpp)
+target_link_libraries(app_text_tests PRIVATE attention_app_text attention_settings attention_core GTest::gtest GTest::gtest_main)
+target_compile_options(app_text_tests PRIVATE ${ATTN_WARNINGS})
+gtest_discover_tests(app_text_tests DISCOVERY_MODE PRE_TEST)
+
+# The app's long texts wrapped with the app's own font (Dear ImGui's atlas, no window): no number split.
+if(TARGET attn_imgui)
+  add_executable(wrap_font_test ${CMAKE_CURRENT_SOURCE_DIR}/test_wrap_font.cpp ${CMAKE_SOURCE_DIR}/src/app/exercises.cpp
+                                ${CMAKE_SOURCE_DIR}/src/platform/font.cpp)
+  target_include_directories(wrap_font_test PRIVATE ${CMAKE_SOURCE_DIR}/src/platform)
+  target_link_libraries(wrap_font_test PRIVATE attention_app_text attention_settings attention_core attn_imgui
+                                               GTest::gtest GTest::gtest_main)
+  target_compile_options(wrap_font_test PRIVATE ${ATTN_WARNINGS})
+  attn_embed_font(wrap_font_test)
+  gtest_discover_tests(wrap_font_test DISCOVERY_MODE PRE_TEST)
+endif()

@@ -61,11 +61,16 @@ class PositionTables(unittest.TestCase, CloseMixin):
         self.assertTrue(55000 < w[-1] < 65000)
 
     def test_raw_and_fraction(self):
+        # The naive attempts append one number to each embedding: one column, and the width grows by one.
         raw = run_json("pe", "--scheme", "raw", "--d-model", "3", "--count", "300")
-        self.assertEqual(raw["table"][299], [299.0] * 3)
+        self.assertEqual(raw["table"][299], [299.0])
+        self.assertEqual([len(row) for row in raw["table"]], [1] * 300)
+        self.assertEqual(raw["width_after_appending"], 4)
         short = run_json("pe", "--scheme", "fraction", "--d-model", "2", "--positions", "3", "--length", "10")
         long = run_json("pe", "--scheme", "fraction", "--d-model", "2", "--positions", "30", "--length", "100")
         self.assertClose(short["table"], long["table"])
+        self.assertEqual(len(short["table"][0]), 1)
+        self.assertEqual(short["width_after_appending"], 3)
         one_step_short = 1 / 10
         one_step_long = run_json("pe", "--scheme", "fraction", "--d-model", "1", "--positions", "1",
                                  "--length", "100")["table"][0][0]

@@ -2,8 +2,12 @@
 // computation or the lesson's stated value, plus the checking and number parsing the scene relies on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "app/exercises.hpp"
 #include "app/settings.hpp"
@@ -60,6 +64,34 @@ TEST_F(Exercises, FastHandReturnsAt44) {
   EXPECT_EQ(q("clock44").answer, best);
   EXPECT_EQ(q("clock44").answer, 44);
   EXPECT_NE(q("clock44").link_query.find("pos=44"), std::string::npos);
+}
+
+TEST_F(Exercises, FirstExerciseAskedInFullWithItsNearMisses) {
+  // independent float64: fast-hand distance 2|sin(p/2)| from position 0, ranked over 1..49
+  std::vector<std::pair<double, int>> ranked;
+  for (int p = 1; p <= 49; ++p) ranked.emplace_back(std::hypot(std::sin(p), std::cos(p) - 1.0), p);
+  std::sort(ranked.begin(), ranked.end());
+  const app::ClockExercise ex = app::clock_exercise(attn::Sinusoidal(4));
+  EXPECT_EQ(ex.answer, ranked[0].second);
+  ASSERT_EQ(ex.near_misses.size(), 2u);
+  EXPECT_EQ(ex.near_misses[0], ranked[1].second);
+  EXPECT_EQ(ex.near_misses[1], ranked[2].second);
+  // the lesson names 19 and 25 as the near misses
+  EXPECT_EQ(std::set<int>(ex.near_misses.begin(), ex.near_misses.end()), (std::set<int>{19, 25}));
+  // the question asks about the slow hand too, and the answer explains both near misses with their distances
+  EXPECT_NE(ex.prompt.find("slow hand"), std::string::npos) << ex.prompt;
+  EXPECT_NE(ex.why.find("slow hand"), std::string::npos) << ex.why;
+  char buf[32];
+  for (int p : ex.near_misses) {
+    std::snprintf(buf, sizeof buf, "%d (%.3f turns", p, p / (2.0 * M_PI));
+    EXPECT_NE(ex.why.find(buf), std::string::npos) << buf << " not in: " << ex.why;
+    std::snprintf(buf, sizeof buf, "%.3f away", std::hypot(std::sin(p), std::cos(p) - 1.0));
+    EXPECT_NE(ex.why.find(buf), std::string::npos) << buf << " not in: " << ex.why;
+  }
+  // the slow hand at 44 (0.44 rad from position 0's) is far: chord 2 sin(0.22)
+  std::snprintf(buf, sizeof buf, "%.3f away", 2.0 * std::sin(0.22));
+  EXPECT_NE(ex.why.find(buf), std::string::npos) << buf << " not in: " << ex.why;
+  EXPECT_EQ(q("clock44").why, ex.why);
 }
 
 TEST_F(Exercises, HeadWidthAndParameterCount) {

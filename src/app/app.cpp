@@ -23,7 +23,7 @@ json settings_json(const Settings& s) {
 void draw_notes(std::vector<std::string>& notes) {
   if (notes.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.3f, 1.0f));
-  for (const std::string& n : notes) ImGui::TextWrapped("Note: %s", n.c_str());
+  for (const std::string& n : notes) text_wrapped("Note: %s", n.c_str());
   ImGui::PopStyleColor();
   if (ImGui::SmallButton("Dismiss notes")) notes.clear();
 }
@@ -38,6 +38,7 @@ App::App(const std::string& query) {
 void App::frame() {
   begin_heatmap_frame();
   frame_messages().clear();
+  frame_texts().clear();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
@@ -86,9 +87,11 @@ void App::frame() {
   const HoverReport& hov = hovered_heatmap();
   json hover = hov.id.empty() ? json(nullptr)
                               : json{{"id", hov.id}, {"row", hov.row}, {"col", hov.col}, {"lines", hov.lines}};
-  json state = {{"scene", settings_.scene}, {"settings", settings_json(settings_)}, {"notes", notes_},
-                {"error", error},           {"shown", shown},                       {"query", to_query(settings_)},
-                {"hover", hover},           {"messages", frame_messages()}};
+  json state = {{"scene", settings_.scene}, {"settings", settings_json(settings_)},
+                {"notes", notes_},          {"error", error},
+                {"shown", shown},           {"query", to_query(settings_)},
+                {"hover", hover},           {"messages", frame_messages()},
+                {"texts", frame_texts()}};
   state_ = state.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

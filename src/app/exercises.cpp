@@ -1,12 +1,12 @@
 // The exercises' questions: every answer and every number in an explanation is computed by the core here.
 #include "exercises.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdarg>
-#include <cstdio>
 #include <limits>
 
+#include "captions.hpp"
 #include "core/attention.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -14,30 +14,10 @@
 #include "core/router.hpp"
 #include "core/tokenizer.hpp"
 #include "settings.hpp"
+#include "text.hpp"
 
 namespace app {
 namespace {
-
-// [SECTION] text helpers
-
-__attribute__((format(printf, 1, 2))) std::string format(const char* fmt, ...) {
-  char buf[1024];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, args);
-  va_end(args);
-  return buf;
-}
-
-// 1048576 -> "1,048,576"
-std::string grouped(long long n) {
-  std::string digits = std::to_string(n < 0 ? -n : n), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return (n < 0 ? "-" : "") + out;
-}
 
 // The settings a link opens, so that an explanation shows the numbers the linked scene will show.
 Settings linked_settings(const std::string& query) {
@@ -63,25 +43,13 @@ const char* const kEmails[2] = {"Refund the delivery fee, not the cake.",
 
 Question clock_question() {
   const attn::Sinusoidal clock(4);
-  const int answer = attn::nearest_return(clock, 0, 0, 1, 49);
-  const auto hands = attn::compare_positions(clock, 0, answer);
+  const ClockExercise ex = clock_exercise(clock);
   Question q;
   q.id = "clock44";
-  q.prompt =
-      "A 4-number sinusoidal clock (d_model 4) has a fast hand (dimensions 0 and 1, one radian per token) "
-      "and a "
-      "slow hand. Which position between 1 and 49 has its fast hand closest to position 0's?";
-  q.answer = answer;
-  q.hint =
-      "The fast hand comes back round every 2 pi = 6.28 tokens. Look for a whole number of tokens that is "
-      "very "
-      "nearly a whole number of turns.";
-  q.why = format(
-      "Position %d: %d tokens are %.3f turns of the fast hand, so its reading is only %.3f away from "
-      "position "
-      "0's. The slow hand gives it away: it is %.3f away. Read together, the hands keep the positions "
-      "distinct.",
-      answer, answer, answer / hands[0].wavelength, hands[0].distance, hands[1].distance);
+  q.prompt = "A 4-number sinusoidal clock (d_model 4) has a fast hand and a slow hand. " + ex.prompt;
+  q.answer = ex.answer;
+  q.hint = ex.hint;
+  q.why = ex.why;
   q.wrong_note = [clock](long long given) -> std::string {
     if (given < 1 || given > 49) return "The answer lies between 1 and 49.";
     const auto h = attn::compare_positions(clock, 0, static_cast<int>(given));
@@ -90,8 +58,8 @@ Question clock_question() {
         "closer.",
         given, h[0].distance, static_cast<double>(given) / h[0].wavelength);
   };
-  q.link_query = format("scene=clock&d_model=4&pos=%d&pos2=0", answer);
-  q.link_label = format("Open the clock at positions %d and 0", answer);
+  q.link_query = format("scene=clock&d_model=4&pos=%d&pos2=0", ex.answer);
+  q.link_label = format("Open the clock at positions %d and 0", ex.answer);
   return q;
 }
 
@@ -295,14 +263,13 @@ Question refund_question() {
   q.hint =
       "Compare the words of the two emails, ignoring their order. What does attention without positions see?";
   const std::string numbers = format(
-      "Without positions: '%s' at %.2f and '%s' at %.2f (exact difference %.2g, only float rounding from "
-      "adding "
-      "the same numbers in another order). With sinusoidal positions: %.4f and %.4f.",
+      "Without positions: '%s' at %.2f and '%s' at %.2f (confidences %s). With sinusoidal positions: %.4f "
+      "and %.4f.",
       attn::RefundRouter::labels()[static_cast<size_t>(plain[0].label)].c_str(),
       static_cast<double>(plain[0].confidence),
       attn::RefundRouter::labels()[static_cast<size_t>(plain[1].label)].c_str(),
-      static_cast<double>(plain[1].confidence), diff, static_cast<double>(placed[0].confidence),
-      static_cast<double>(placed[1].confidence));
+      static_cast<double>(plain[1].confidence), order_difference(diff).c_str(),
+      static_cast<double>(placed[0].confidence), static_cast<double>(placed[1].confidence));
   q.why =
       numbers + (same ? " The two emails are the same bag of words; attention followed by averaging over the "
                         "tokens cannot tell which word came first."
@@ -347,6 +314,50 @@ Question rope_question() {
 }
 
 }  // namespace
+
+ClockExercise clock_exercise(const attn::Sinusoidal& clock) {
+  constexpr int kLo = 1, kHi = 49;
+  ClockExercise ex;
+  ex.answer = attn::nearest_return(clock, 0, 0, kLo, kHi);
+  // Every candidate's fast-hand distance from position 0, nearest first (ties: the smaller position).
+  std::vector<std::pair<double, int>> ranked;
+  for (int p = kLo; p <= kHi; ++p) ranked.emplace_back(attn::compare_positions(clock, 0, p)[0].distance, p);
+  std::sort(ranked.begin(), ranked.end());
+  for (size_t i = 0; i < ranked.size() && ex.near_misses.size() < 2; ++i) {
+    if (ranked[i].second != ex.answer) ex.near_misses.push_back(ranked[i].second);
+  }
+  const std::vector<attn::HandReading> hands = attn::compare_positions(clock, 0, ex.answer);
+  const attn::HandReading &fast = hands.front(), &slow = hands.back();
+  ex.prompt = format(
+      "Which position between %d and %d has its fast hand (hand 0, dimensions 0 and 1, one radian per token) "
+      "closest to position 0's? Then look at that position's slow hand: is it close to position 0's too?",
+      kLo, kHi);
+  ex.hint =
+      "The fast hand comes back round every 2 pi = 6.28 tokens. Look for a whole number of tokens that is "
+      "very nearly a whole number of turns.";
+  ex.why = format(
+      "Position %d: %d tokens are %.3f turns of the fast hand, so its reading is only %.3f away from "
+      "position 0's. ",
+      ex.answer, ex.answer, ex.answer / fast.wavelength, fast.distance);
+  if (hands.size() < 2) {
+    ex.why += "This clock has only that one hand, so nothing tells the two positions apart.";
+  } else {
+    ex.why += format(
+        "The slow hand (hand %d) is not close: it is %.3f away, so read together the hands keep the two "
+        "positions distinct. That is why a clock needs several hands.",
+        slow.hand, slow.distance);
+  }
+  if (ex.near_misses.size() == 2) {
+    const int a = ex.near_misses[0], b = ex.near_misses[1];
+    ex.why += format(
+        " Near misses: %d (%.3f turns, fast hand %.3f away) and %d (%.3f turns, %.3f away), because %d and "
+        "%d "
+        "tokens are also close to whole numbers of turns, i.e. to multiples of 6.28.",
+        a, a / fast.wavelength, attn::compare_positions(clock, 0, a)[0].distance, b, b / fast.wavelength,
+        attn::compare_positions(clock, 0, b)[0].distance, a, b);
+  }
+  return ex;
+}
 
 std::vector<Question> build_questions() {
   return {clock_question(),   head_dim_question(), parameters_question(), invalid_heads_question(),

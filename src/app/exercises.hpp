@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/positions.hpp"
+
 namespace app {
 
 enum class AnswerKind { Number, Choice };
@@ -23,6 +25,16 @@ struct Question {
   std::string link_label;  // "Open the clock at positions 44 and 0"
   std::string link_query;  // URL query of the related scene: "scene=clock&d_model=4&pos=44&pos2=0"
 };
+
+// The lesson's first exercise on any clock: the position in 1..49 whose fast hand (hand 0) reads closest
+// to position 0's, whether its slowest hand is close too, and the two near misses after it. The texts
+// carry the core's numbers (turns, distances). Throws attn::InputError from the core.
+struct ClockExercise {
+  int answer = 0;
+  std::vector<int> near_misses;  // the next two positions by fast-hand distance (19 and 25 for the lesson)
+  std::string prompt, hint, why;
+};
+ClockExercise clock_exercise(const attn::Sinusoidal& clock);
 
 // Every question with its answer computed by the core. Throws attn::InputError if the core rejects a setup.
 std::vector<Question> build_questions();

@@ -1,11 +1,13 @@
 // Clock scene: one dial per hand of the sinusoidal clock, the readings, two positions compared, the exercise.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "exercises.hpp"
 #include "scenes.hpp"
 #include "widgets.hpp"
 
@@ -19,7 +21,8 @@ struct ClockData {
   std::optional<attn::Sinusoidal> clock;
   attn::Mat readings;                        // (2, D): rows pos and pos2
   std::vector<attn::HandReading> compare;    // (hands,)
-  int solution = 0;                          // the exercise's answer, computed by the core
+  ClockExercise exercise;                    // the lesson's exercise on this clock, computed by the core
+  double shift_check = 0.0;                  // largest |turn from pos to pos2 - turn from 0 to pos2 - pos|
   std::string error;
 };
 
@@ -35,7 +38,16 @@ void update(ClockData& c, const Settings& s) {
     c.clock.emplace(s.d_model, s.base);
     c.readings = c.clock->table({s.pos, s.pos2});
     c.compare = attn::compare_positions(*c.clock, s.pos, s.pos2);
-    c.solution = attn::nearest_return(*c.clock, 0, 0, 1, 49);
+    c.exercise = clock_exercise(*c.clock);
+    // The same step k = pos2 - pos taken from position 0 turns every hand by the same angle.
+    const int k = s.pos2 - s.pos;  // positions are never negative: a backward step starts at -k
+    const std::vector<attn::HandReading> from_zero =
+        k >= 0 ? attn::compare_positions(*c.clock, 0, k) : attn::compare_positions(*c.clock, -k, 0);
+    c.shift_check = 0.0;
+    for (size_t i = 0; i < from_zero.size(); ++i) {
+      const double d = std::remainder(from_zero[i].phase_diff - c.compare[i].phase_diff, 2.0 * M_PI);
+      c.shift_check = std::max(c.shift_check, std::fabs(d));
+    }
   } catch (const attn::InputError& e) {
     c.clock.reset();
     c.error = e.what();
@@ -144,8 +156,10 @@ void draw_readings(const ClockData& c) {
 }
 
 void draw_compare(const ClockData& c) {
-  ImGui::TextWrapped("Positions %d and %d, hand by hand. A hand that nearly repeats cannot tell them apart; "
-                     "a slower hand can.", c.pos, c.pos2);
+  text_wrapped(
+      "Positions %d and %d, hand by hand. A hand that nearly repeats cannot tell them apart; "
+      "a slower hand can.",
+      c.pos, c.pos2);
   const int n = std::min<int>(static_cast<int>(c.compare.size()), 8);
   if (!ImGui::BeginTable("compare", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg, ImVec2(520, 0))) return;
   ImGui::TableSetupColumn("hand");
@@ -170,7 +184,8 @@ void draw_compare(const ClockData& c) {
 }
 
 void draw_exercise(Settings& s, const ClockData& c, ExerciseState& ex) {
-  ImGui::TextWrapped("Which position between 1 and 49 has the fast hand (hand 0) closest to position 0's?");
+  const ClockExercise& e = c.exercise;
+  paragraph(e.prompt);
   ImGui::SetNextItemWidth(120);
   if (ImGui::InputInt("your answer", &s.answer)) ex.checked = false;
   s.answer = std::max(0, std::min(100000, s.answer));
@@ -181,24 +196,34 @@ void draw_exercise(Settings& s, const ClockData& c, ExerciseState& ex) {
   ImGui::SameLine();
   if (ImGui::Button("Reveal")) ex.revealed = !ex.revealed;
   if (ex.checked) {
-    if (s.answer == c.solution) {
-      ImGui::TextColored(ImVec4(0.4f, 0.9f, 0.4f, 1), "Right: position %d. Set 'compare with' to it and look at "
-                         "the slow hand: it differs, so the two positions stay distinct.", c.solution);
+    if (s.answer == e.answer) {
+      text_wrapped_colored(ImVec4(0.4f, 0.9f, 0.4f, 1),
+                           "Right: position %d. Set 'compare with' to it and look "
+                           "at the slow hand: is it close too?",
+                           e.answer);
     } else {
-      ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1), "Not quite: position %d is not the closest. Try again.",
-                         s.answer);
+      text_wrapped_colored(ImVec4(1.0f, 0.6f, 0.3f, 1),
+                           "Not quite: position %d is not the closest. Try again.", s.answer);
     }
   }
-  if (ex.hint) {
-    ImGui::TextWrapped("Hint: the fast hand turns 1 radian per token, so it comes back round every 2 pi = 6.28 "
-                       "tokens. Look for a whole number of tokens close to a whole number of turns.");
-  }
-  if (ex.revealed) {
-    const auto r = attn::compare_positions(*c.clock, 0, c.solution);
-    ImGui::TextWrapped("Answer: position %d (about %.2f turns). Its fast hand is %.3f from position 0's; its "
-                       "next hand is %.3f away, clearly different.",
-                       c.solution, c.solution / (2.0 * M_PI), r[0].distance, r.size() > 1 ? r[1].distance : 0.0);
-  }
+  if (ex.hint) text_wrapped("Hint: %s", e.hint.c_str());
+  if (ex.revealed) text_wrapped("Answer: %s", e.why.c_str());
+}
+
+// Next to the dials: what a radian is, and that a step of k tokens turns every hand by a fixed angle.
+void draw_rotation(const ClockData& c) {
+  const int k = c.pos2 - c.pos;
+  const attn::HandReading& fast = c.compare.front();
+  constexpr double kDegrees = 180.0 / M_PI;
+  text_wrapped(
+      "Angles are in radians: one radian is about %.1f degrees, and a full turn is 2 pi = 6.283 radians. "
+      "Moving k tokens turns hand i by k times its speed, wherever you start: from position %d to %d (k = "
+      "%d) "
+      "hand 0 turns by %d x %.4g = %.3f rad (%.1f degrees, shown wrapped to %+.3f), and the same k from "
+      "position 0 gives the same turns for every hand (largest difference %.1g rad). This fixed rotation is "
+      "what lets attention read relative offsets such as \"two tokens back\".",
+      kDegrees, c.pos, c.pos2, k, k, fast.speed, k * fast.speed, k * fast.speed * kDegrees, fast.phase_diff,
+      c.shift_check);
 }
 
 }  // namespace
@@ -207,9 +232,10 @@ void draw_clock_scene(SceneContext& ctx) {
   static ClockData data;
   static ExerciseState ex;
   Settings& s = ctx.settings;
-  ImGui::TextWrapped("Each position gets a clock reading: pairs of sine and cosine hands turning at different "
-                     "speeds. Fast hands tell neighbours apart but come back round; slow hands barely move but "
-                     "never repeat within a text.");
+  text_wrapped(
+      "Each position gets a clock reading: pairs of sine and cosine hands turning at different "
+      "speeds. Fast hands tell neighbours apart but come back round; slow hands barely move but "
+      "never repeat within a text.");
   if (section("Settings", "controls", s.hide)) draw_controls(s);
   update(data, s);
   if (!data.error.empty()) {
@@ -221,6 +247,7 @@ void draw_clock_scene(SceneContext& ctx) {
     ImGui::SameLine(0, 20);
     ImGui::TextColored(ImVec4(0.94f, 0.59f, 0.24f, 1.0f), "orange: position %d", s.pos2);
     draw_dials(data);
+    draw_rotation(data);
   }
   if (section("Readings", "readings", s.hide)) draw_readings(data);
   if (section("Two positions, hand by hand", "compare", s.hide)) draw_compare(data);
@@ -234,11 +261,20 @@ void draw_clock_scene(SceneContext& ctx) {
   auto row = [&](int r) {
     return std::vector<float>(data.readings.row(r).data(), data.readings.row(r).data() + data.readings.cols());
   };
-  ctx.shown = {{"d_model", s.d_model}, {"base", s.base}, {"pos", s.pos}, {"pos2", s.pos2},
-               {"readings", row(0)},   {"readings2", row(1)}, {"hands", hands},
-               {"exercise", {{"answer", s.answer}, {"checked", ex.checked}, {"correct", ex.checked && s.answer == data.solution},
-                             {"hint", ex.hint}, {"revealed", ex.revealed}}}};
-  if (ex.revealed) ctx.shown["exercise"]["solution"] = data.solution;
+  ctx.shown = {{"d_model", s.d_model},
+               {"base", s.base},
+               {"pos", s.pos},
+               {"pos2", s.pos2},
+               {"readings", row(0)},
+               {"readings2", row(1)},
+               {"hands", hands},
+               {"exercise",
+                {{"answer", s.answer},
+                 {"checked", ex.checked},
+                 {"correct", ex.checked && s.answer == data.exercise.answer},
+                 {"hint", ex.hint},
+                 {"revealed", ex.revealed}}}};
+  if (ex.revealed) ctx.shown["exercise"]["solution"] = data.exercise.answer;
 }
 
 }  // namespace app

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "attention_panel.hpp"
+#include "captions.hpp"
 #include "core/error.hpp"
 #include "core/pipeline.hpp"
 #include "core/row_stats.hpp"
@@ -73,9 +74,10 @@ const Step kSteps[] = {
      "Every token mixes in the values of the tokens its heads attend to; W_O blends the heads."},
     {"residual1", "x + attention",
      [](const attn::EncoderResult& b) -> const attn::Mat& { return b.residual1; }, false,
-     "The skip path adds the input back: attention only has to supply a correction."},
+     "The skip path adds the input back: attention only has to supply a correction, and in training the "
+     "gradients flow back along this path unchanged."},
     {"norm1", "LayerNorm", [](const attn::EncoderResult& b) -> const attn::Mat& { return b.norm1; }, false,
-     "Each row is rescaled to mean 0 and variance 1, so the numbers stay in a steady range."},
+     "LayerNorm standardises each row (one token): minus its mean, divided by its standard deviation."},
     {"hidden", "feed-forward hidden, ReLU",
      [](const attn::EncoderResult& b) -> const attn::Mat& { return b.hidden; }, true,
      "Each token on its own goes through a layer 4 times wider; ReLU turns negatives into 0."},
@@ -85,7 +87,7 @@ const Step kSteps[] = {
      [](const attn::EncoderResult& b) -> const attn::Mat& { return b.residual2; }, false,
      "The second skip adds the normalised rows back to the feed-forward's change."},
     {"output", "output", [](const attn::EncoderResult& b) -> const attn::Mat& { return b.output; }, false,
-     "A last LayerNorm. Same shape as the input, so blocks can be stacked."},
+     "A last LayerNorm. Same shape as the input, so blocks stack: the original encoder has six."},
 };
 
 // [SECTION] drawing helpers: tiles, arrows, "+" nodes
@@ -159,7 +161,7 @@ Tile draw_tile(const Step& st, const EncoderData& d, const Settings& s, const La
   ImGui::SetCursorScreenPos(pos);
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + L.slot);
-  ImGui::TextWrapped("%s (%d x %d)", st.title, static_cast<int>(m.rows()), static_cast<int>(m.cols()));
+  text_wrapped("%s (%d x %d)", st.title, static_cast<int>(m.rows()), static_cast<int>(m.cols()));
   ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + L.title_h));
   HeatmapSpec spec;
   spec.id = std::string("encoder/") + st.key;
@@ -174,7 +176,7 @@ Tile draw_tile(const Step& st, const EncoderData& d, const Settings& s, const La
   spec.extra_tooltip = tooltip_for(st.key, d);
   heatmap_view(spec);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", st.note);
+  text_wrapped("%s", st.note);
   ImGui::PopStyleColor();
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
@@ -296,13 +298,9 @@ void draw_heads(const EncoderData& d, const Settings& s) {
 void draw_norm_check(const EncoderData& d) {
   const attn::Mat& mo = d.norm1_moments;
   const float worst_mean = mo.col(0).cwiseAbs().maxCoeff();
-  ImGui::TextWrapped(
-      "LayerNorm check: row 0 ('%s') has mean %.2g and variance %.6f. Over all %d rows the largest "
-      "|mean| is %.2g and the variances run from %.6f to %.6f: a hair under 1, because LayerNorm "
-      "adds a tiny epsilon (0.00001) to the variance before dividing, so it never divides by zero.",
-      d.labels.empty() ? "" : d.labels[0].c_str(), static_cast<double>(mo(0, 0)),
-      static_cast<double>(mo(0, 1)), static_cast<int>(mo.rows()), static_cast<double>(worst_mean),
-      static_cast<double>(mo.col(1).minCoeff()), static_cast<double>(mo.col(1).maxCoeff()));
+  paragraph(layer_norm_check(d.labels.empty() ? "" : d.labels[0], mo(0, 0), mo(0, 1),
+                             static_cast<int>(mo.rows()), worst_mean, mo.col(1).minCoeff(),
+                             mo.col(1).maxCoeff()));
   ImGui::TextDisabled(
       "d_model %d, %d heads of d_k %d, feed-forward width d_ff = 4 x d_model = %d; computed in %.1f ms",
       static_cast<int>(d.r.block.input.cols()), static_cast<int>(d.r.block.mha.head.size()),
@@ -344,10 +342,13 @@ void report(SceneContext& ctx, const EncoderData& d) {
 void draw_encoder_scene(SceneContext& ctx) {
   static EncoderData data;
   Settings& s = ctx.settings;
-  ImGui::TextWrapped(
-      "One encoder block, as in the lesson notes: attention lets tokens share information, a "
-      "feed-forward layer then works on each token alone, and after each of the two a skip path "
-      "adds the step's input back before a LayerNorm. Hover any cell for its exact value.");
+  text_wrapped(
+      "One encoder block, as in the lesson notes: attention lets tokens share information, a feed-forward "
+      "layer then works on each token alone, and after each of the two a skip path adds the step's input "
+      "back "
+      "before a LayerNorm. The skip path is also the road the gradients take back through the block in "
+      "training, so deep stacks still learn. The output has the input's shape, so blocks stack: the original "
+      "transformer's encoder is six of these in a row. Hover any cell for its exact value.");
   if (section("Settings", "controls", s.hide)) attention_controls(s);
   update(data, s);
   if (!data.error.empty()) {

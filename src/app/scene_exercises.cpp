@@ -90,7 +90,7 @@ void draw_question(Settings& s, size_t i, const Question& q, AnswerState& a) {
   char title[64];
   std::snprintf(title, sizeof title, "Question %c", static_cast<char>('a' + i));
   ImGui::SeparatorText(title);
-  ImGui::TextWrapped("%s", q.prompt.c_str());
+  text_wrapped("%s", q.prompt.c_str());
   draw_input(q, a);
   if (ImGui::Button("Check")) check(q, a);
   ImGui::SameLine();
@@ -99,15 +99,15 @@ void draw_question(Settings& s, size_t i, const Question& q, AnswerState& a) {
   if (ImGui::Button(a.revealed ? "Hide answer" : "Reveal")) a.revealed = !a.revealed;
   if (!a.feedback.text.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, a.feedback.correct ? kRight : kWrong);
-    ImGui::TextWrapped("%s", a.feedback.text.c_str());
+    text_wrapped("%s", a.feedback.text.c_str());
     ImGui::PopStyleColor();
   }
-  if (a.hint) ImGui::TextWrapped("Hint: %s", q.hint.c_str());
+  if (a.hint) text_wrapped("Hint: %s", q.hint.c_str());
   if (a.revealed) {
     if (a.answered && a.feedback.correct) {
-      ImGui::TextWrapped("Answer: %s (as explained above).", answer_text(q).c_str());
+      text_wrapped("Answer: %s (as explained above).", answer_text(q).c_str());
     } else {
-      ImGui::TextWrapped("Answer: %s. %s", answer_text(q).c_str(), q.why.c_str());
+      text_wrapped("Answer: %s. %s", answer_text(q).c_str(), q.why.c_str());
     }
     if (link_button(q.link_label)) open_link(s, q);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("?%s", q.link_query.c_str());
@@ -157,7 +157,7 @@ void draw_exercises_scene(SceneContext& ctx) {
     return;
   }
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(ImGui::GetContentRegionAvail().x, 900.0f));
-  ImGui::TextWrapped(
+  text_wrapped(
       "Try these on your own first. Check tells you whether you are right and why; Hint nudges; "
       "Reveal shows the answer with a link to the scene where you can see it happen. Every answer "
       "here is computed live by the same code that draws the other scenes.");

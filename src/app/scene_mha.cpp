@@ -7,6 +7,8 @@
 #include <tuple>
 
 #include "attention_panel.hpp"
+#include "captions.hpp"
+#include "core/analysis.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "heatmap_view.hpp"
@@ -43,6 +45,7 @@ struct MhaData {
   float label_w = 0.0f;                        // widest row label as heatmap_view draws it (cut at 90 px)
   mha::RowView rows;                           // (H, T) row of the chosen query token
   nlohmann::json weights, stats, row_weights;  // for ctx.shown; weights only when T <= kMaxShownTokens
+  attn::HeadStats even{};                      // the statistics of even attention (the baselines)
 };
 
 nlohmann::json matrix_json(const attn::Mat& m) {
@@ -63,6 +66,7 @@ void update(MhaData& d, const Key& key, const attn::PipelineResult& r, int row) 
     for (const std::string& l : d.labels)
       d.label_w = std::max(d.label_w, std::min(90.0f, ImGui::CalcTextSize(l.c_str()).x));
     d.stats = mha::stats_json(r.stats);
+    d.even = attn::head_stats(attn::even_weights(static_cast<int>(r.tokens.size()), std::get<4>(key)));
     d.weights = nullptr;
     if (static_cast<int>(r.tokens.size()) <= kMaxShownTokens) {
       d.weights = nlohmann::json::array();
@@ -214,8 +218,8 @@ void draw_enlarged(Settings& s, const attn::PipelineResult& r, const attn::Pipel
   if (beside) ImGui::SameLine(0, 24);
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(beside ? ImGui::GetCursorPosX() + stats_w - 10.0f : 0.0f);
-  ImGui::TextWrapped("What this head does, averaged over its rows:");
-  mha::draw_head_stats_long(r.stats[static_cast<size_t>(h)], t);
+  text_wrapped("What this head does, averaged over its rows:");
+  mha::draw_head_stats_long(r.stats[static_cast<size_t>(h)], t, c.causal, d.even);
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
 }
@@ -226,14 +230,12 @@ void draw_heads(Settings& s, const attn::PipelineResult& r, const attn::Pipeline
       "Rows are queries, columns are keys; brighter = more weight (0 to 1, the same scale for "
       "every head). Hover a cell for its score; click a head to enlarge it.");
   if (!hidden(s, "stats")) {
-    ImGui::TextDisabled(
-        "Under each head: entropy of its weights (nats; an even spread over %d keys gives ln %d = "
-        "%.2f), mean distance |i - j|, weight on the first token.",
-        t, t, std::log(static_cast<double>(t)));
+    text_wrapped_disabled("%s", stats_legend(t, c.causal, d.even).c_str());
     help_marker(
-        "Entropy: 0 when every query looks at a single key, ln T when it spreads evenly over all T keys. "
-        "Distance: how many tokens away a query looks on average. First token: the mean weight the "
-        "queries give token 0 (even attention would give 1 / T).");
+        "Entropy: 0 when every query looks at a single key, ln T when it spreads evenly over all T keys "
+        "(with "
+        "the causal mask row i has only i + 1 keys to spread over). Distance: how many tokens away a query "
+        "looks on average. First token: the mean weight the queries give token 0.");
   }
   if (s.head >= 0) {
     draw_enlarged(s, r, c, d);
@@ -268,16 +270,7 @@ void report(SceneContext& ctx, const CachedPipeline* pipe, const MhaData* d, int
 void draw_mha_scene(SceneContext& ctx) {
   static MhaData data;
   Settings& s = ctx.settings;
-  ImGui::TextWrapped(
-      s.model == "trained"
-          ? "Several attention heads read the same sentence at once. Each has its own query and key "
-            "projections, so each makes its own grid of weights: row i says how query token i spreads "
-            "its attention over the keys, and sums to 1. These weights were learned: they belong to the "
-            "refund router trained in the Train scene, so the patterns are what its heads found useful."
-          : "Several attention heads read the same sentence at once. Each has its own query and key "
-            "projections, so each makes its own grid of weights: row i says how query token i spreads "
-            "its attention over the keys, and sums to 1. The weights here are random (seeded), not "
-            "trained: the patterns come from the words and their positions, not from meaning.");
+  paragraph(heads_intro(s.model == "trained"));
   if (section("Settings", "controls", s.hide) && !train_ui::draw_model_switch(s)) attention_controls(s);
 
   const bool trained = s.model == "trained";
@@ -303,11 +296,17 @@ void draw_mha_scene(SceneContext& ctx) {
   update(data, key_of(s.text, config, model_key(s)), r, s.row);
   ImGui::Text("%d tokens, %d heads of d_k = %d, positions: %s%s  (computed in %.1f ms)", t, heads,
               view.d_model / heads, view.positions.c_str(), view.causal ? ", causal" : "", pipe.compute_ms);
+  text_wrapped_disabled(
+      "The steps run one by one, as the lesson writes them: scores = Q K^T / sqrt(d_k), softmax, weights x "
+      "V. "
+      "PyTorch's F.scaled_dot_product_attention and other fused kernels compute the same maths in one call, "
+      "faster, without keeping the T x T grids shown here.");
 
   const int enlarged = s.head;  // what this frame draws (a click changes s.head for the next frame)
   draw_heads(s, r, config, data);
   if (section("Where one token looks", "rows", s.hide)) mha::draw_row_view(s, data.rows, data.labels);
   if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
+  if (!trained && section("Where heads break", "breaks", s.hide)) mha::draw_breaks(s);
   report(ctx, &pipe, &data, enlarged);
 }
 

@@ -7,23 +7,15 @@
 #include <cmath>
 #include <cstdio>
 
+#include "captions.hpp"
 #include "core/attention.hpp"
 #include "core/error.hpp"
 #include "heatmap_view.hpp"
+#include "text.hpp"
 #include "widgets.hpp"
 
 namespace app::mha {
 namespace {
-
-// 1048576 -> "1,048,576"
-std::string grouped(long long n) {
-  std::string digits = std::to_string(n < 0 ? -n : n), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return n < 0 ? "-" + out : out;
-}
 
 std::string quoted(const std::vector<std::string>& labels, int i) {
   return "'" + labels[static_cast<size_t>(i)] + "'";
@@ -142,7 +134,7 @@ RowView make_row_view(const attn::PipelineResult& r, int token) {
 }
 
 void draw_row_view(Settings& s, const RowView& view, const std::vector<std::string>& labels) {
-  ImGui::TextWrapped(
+  text_wrapped(
       "Pick one query token and compare its row in every head: one line per head, one column "
       "per key. Each line sums to 1.");
   token_combo("query token", s.row, labels);
@@ -167,28 +159,23 @@ void draw_row_view(Settings& s, const RowView& view, const std::vector<std::stri
   spec.width = std::clamp(static_cast<float>(t) * 44.0f, 240.0f, std::max(240.0f, avail - 150.0f));
   spec.height = std::max(48.0f, static_cast<float>(heads) * 24.0f);
   heatmap_view(spec);
-  ImGui::TextWrapped("%s", row_sentence(view, labels).c_str());
+  text_wrapped("%s", row_sentence(view, labels).c_str());
 }
 
 void draw_head_stats(const attn::HeadStats& st, float wrap_width) {
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap_width);
-  ImGui::TextWrapped("entropy %.2f", static_cast<double>(st.entropy));
-  ImGui::TextWrapped("distance %.2f", static_cast<double>(st.mean_distance));
-  ImGui::TextWrapped("first token %.2f", static_cast<double>(st.first_token_mass));
+  text_wrapped("entropy %.2f", static_cast<double>(st.entropy));
+  text_wrapped("distance %.2f", static_cast<double>(st.mean_distance));
+  text_wrapped("first token %.2f", static_cast<double>(st.first_token_mass));
   ImGui::PopTextWrapPos();
 }
 
-void draw_head_stats_long(const attn::HeadStats& st, int tokens) {
-  const double max_entropy = std::log(static_cast<double>(tokens));
-  ImGui::TextWrapped("entropy of the weights: %.3f nats", static_cast<double>(st.entropy));
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped(
-      "(0 when every query looks at one key; %.3f = ln %d when it spreads evenly over all keys)", max_entropy,
-      tokens);
-  ImGui::PopStyleColor();
-  ImGui::TextWrapped("mean attended distance |i - j|: %.3f tokens", static_cast<double>(st.mean_distance));
-  ImGui::TextWrapped("mass on the first token: %.3f (even attention would give %.3f)",
-                     static_cast<double>(st.first_token_mass), 1.0 / tokens);
+void draw_head_stats_long(const attn::HeadStats& st, int tokens, bool causal, const attn::HeadStats& even) {
+  text_wrapped("entropy of the weights: %.3f nats", static_cast<double>(st.entropy));
+  text_wrapped_disabled("%s", entropy_baseline(tokens, causal, even).c_str());
+  text_wrapped("mean attended distance |i - j|: %.3f tokens", static_cast<double>(st.mean_distance));
+  text_wrapped("mass on the first token: %.3f %s", static_cast<double>(st.first_token_mass),
+               first_token_baseline(causal, even).c_str());
 }
 
 nlohmann::json stats_json(const std::vector<attn::HeadStats>& stats) {
@@ -213,7 +200,7 @@ void draw_parameters(const Settings& s) {
   const ParamData& p = param_data(s.d_model, s.heads);
   const std::string d = std::to_string(s.d_model), h = std::to_string(s.heads);
   const long long dd = static_cast<long long>(s.d_model) * s.d_model;
-  ImGui::TextWrapped(
+  text_wrapped(
       "Splitting d_model among the heads costs nothing extra: every head projects to d_k = "
       "d_model / heads numbers, so all heads together need exactly what one full-width head needs.");
   if (p.ok) {
@@ -233,12 +220,12 @@ void draw_parameters(const Settings& s) {
     std::string valid;
     for (int v : p.valid_heads) valid += (valid.empty() ? "" : ", ") + std::to_string(v);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.4f, 1.0f));
-    ImGui::TextWrapped(
+    text_wrapped(
         "There is no d_k: %s / %s = %.2f is not a whole number, so %s heads cannot split d_model %s "
         "evenly, and the layer cannot be built.",
         d.c_str(), h.c_str(), static_cast<double>(s.d_model) / s.heads, h.c_str(), d.c_str());
     ImGui::PopStyleColor();
-    ImGui::TextWrapped("Head counts up to 16 that work with d_model %s: %s.", d.c_str(), valid.c_str());
+    text_wrapped("Head counts up to 16 that work with d_model %s: %s.", d.c_str(), valid.c_str());
     if (p.single >= 0) {
       ImGui::Text("One full-width head would have %s%s.", single_line(s.d_model).c_str(),
                   grouped(p.single).c_str());

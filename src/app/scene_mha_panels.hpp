@@ -25,14 +25,18 @@ void draw_row_view(Settings& s, const RowView& view, const std::vector<std::stri
 
 // Three short lines under a head's grid: entropy (nats), mean |i - j|, first-token mass.
 void draw_head_stats(const attn::HeadStats& st, float wrap_width);
-// The same numbers with words, for the enlarged head.
-void draw_head_stats_long(const attn::HeadStats& st, int tokens);
+// The same numbers with words, for the enlarged head, beside the baselines of even attention
+// (even = attn::head_stats(attn::even_weights(tokens, causal))).
+void draw_head_stats_long(const attn::HeadStats& st, int tokens, bool causal, const attn::HeadStats& even);
 // {"entropy", "mean_distance", "first_token_mass"} per head.
 nlohmann::json stats_json(const std::vector<attn::HeadStats>& stats);
 
 // Fused multi-head vs one full-width head for s.d_model and s.heads, with the arithmetic written out
 // (numbers from attn::count_parameters, recomputed only when d_model or heads change).
 void draw_parameters(const Settings& s);
+// "Where heads break": roles emerge, spare heads and shared keys/values, d_k shrinking as heads grow
+// (with what d_k = 1 does; a button opens it), attention maps as hints. May change s.d_model and s.heads.
+void draw_breaks(Settings& s);
 // {"fused", "single_head", "d_k"}; fused and d_k are null when the heads do not divide d_model.
 nlohmann::json parameters_json(const Settings& s);
 

@@ -9,8 +9,10 @@
 #include "attention_panel.hpp"
 #include "core/error.hpp"
 #include "core/tokenizer.hpp"
+#include "core/train/trainer.hpp"
 #include "scene_order_panels.hpp"
 #include "scenes.hpp"
+#include "trained_model.hpp"
 #include "widgets.hpp"
 
 namespace app {
@@ -42,6 +44,26 @@ attn::Scheme shuffle_scheme(const std::string& positions) {
 }
 
 namespace {
+
+// The confidence a trained router without positions (from the Train scene or a file) gives the first
+// refund email, or -1 when the current trained model has positions, a causal mask, or is missing.
+float trained_blind_confidence() {
+  static long long version = -1;
+  static float confidence = -1.0f;
+  const TrainedModel* m = trained_model();
+  if (!m) return -1.0f;
+  if (m->version == version) return confidence;
+  version = m->version;
+  confidence = -1.0f;
+  const attn::train::ModelConfig& c = m->model.config;
+  if (c.positions != attn::Scheme::None || c.causal) return confidence;
+  try {
+    confidence = attn::train::predict_text(m->model, m->vocab, refund_emails()[0]).prediction.confidence;
+  } catch (const attn::InputError&) {
+    confidence = -1.0f;
+  }
+  return confidence;
+}
 
 // Both emails through one router; the error is kept in the column.
 RouterColumn run_column(const Settings& s, attn::Scheme scheme) {
@@ -219,13 +241,13 @@ void draw_order_scene(SceneContext& ctx) {
   static RouterData router;
   static ShuffleData shuffle;
   Settings& s = ctx.settings;
-  ImGui::TextWrapped(
+  text_wrapped(
       "Attention on its own reads a sentence as a bag of words: move the words around and each one "
       "still gets the same blend, only in a different row. Positions are what let order through.");
   if (section("Settings", "controls", s.hide)) draw_controls(s);
   update_router(router, s);
   update_shuffle(shuffle, s);
-  if (section("The refund pair", "compare", s.hide)) draw_router(router);
+  if (section("The refund pair", "compare", s.hide)) draw_router(router, trained_blind_confidence());
   if (section("The shuffle test", "shuffle", s.hide)) draw_shuffle(s, shuffle);
   if (section("The common mistake: positions attached to words", "mistake", s.hide)) draw_mistake(shuffle);
   const std::string& err = !router.plain.error.empty()        ? router.plain.error

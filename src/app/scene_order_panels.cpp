@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "attention_panel.hpp"
+#include "captions.hpp"
 #include "core/analysis.hpp"
 #include "heatmap_view.hpp"
 #include "widgets.hpp"
@@ -17,6 +18,7 @@ namespace {
 
 const ImVec4 kGood(0.45f, 0.9f, 0.45f, 1.0f);
 const ImVec4 kBad(1.0f, 0.6f, 0.3f, 1.0f);
+const char* const kRupee = "\u20b9";
 
 // "refund the fee  0.74" for one email in one column, with every probability in the tooltip.
 void email_cell(const attn::RouterResult& r) {
@@ -150,8 +152,14 @@ void draw_perm_controls(Settings& s, const ShuffleData& d) {
 
 }  // namespace
 
-void draw_router(const RouterData& r) {
-  ImGui::TextWrapped(
+void draw_router(const RouterData& r, float trained_blind) {
+  text_wrapped_colored(
+      kBad,
+      "What is at stake: the customer asked for the %s60 delivery fee back, not the %s850 cake. "
+      "A router that reads the email as a bag of words can send the agent to refund the cake: "
+      "%s850 paid out instead of %s60.",
+      kRupee, kRupee, kRupee, kRupee);
+  text_wrapped(
       "Two emails that mean opposite things, built from exactly the same tokens. The router embeds "
       "the tokens, runs multi-head attention, averages the token vectors and picks one of two "
       "labels. Its weights come from the seed: it is untrained.");
@@ -173,18 +181,19 @@ void draw_router(const RouterData& r) {
                      r.same_bag ? "the same bag of words in a different order" : "different words");
   draw_router_table(r);
   const bool same = r.plain.emails[0].label == r.plain.emails[1].label;
-  ImGui::TextWrapped(
-      "Without positions: %s label, confidence %.2f for both. The probabilities differ by %.3g, "
-      "which is float rounding only: the same numbers are summed in a different order, which can "
-      "change a float's last bits. The model sees no difference.",
+  text_wrapped(
+      "Without positions: %s label, confidence %.3f for both. The probabilities are %s. The model sees no "
+      "difference.",
       same ? "the same" : "a different", static_cast<double>(r.plain.emails[0].confidence),
-      r.plain.difference);
+      order_difference(r.plain.difference).c_str());
+  text_wrapped_disabled("%s",
+                        lesson_confidence_note(r.plain.emails[0].confidence, r.seed, trained_blind).c_str());
   if (!r.positioned.error.empty()) return;
   const std::string scheme = attn::scheme_name(r.positioned.scheme);
   const char* how = r.positioned.scheme == attn::Scheme::Rope
                         ? "each query and key is turned by an angle that depends on where its token sits"
                         : "each token also carries where it sits";
-  ImGui::TextWrapped(
+  text_wrapped(
       "With %s positions %s, so the two emails reach the classifier as different inputs: the "
       "probabilities differ by %.3g. (Being untrained, the router may still pick the same label; "
       "what matters is that order can now reach the decision.)",
@@ -192,7 +201,7 @@ void draw_router(const RouterData& r) {
 }
 
 void draw_shuffle(Settings& s, const ShuffleData& d) {
-  ImGui::TextWrapped(
+  text_wrapped(
       "Shuffle the tokens of the text and run the same attention layer again (d_model %d, %d heads, "
       "seed %d).",
       s.d_model, s.heads, s.seed);
@@ -203,11 +212,11 @@ void draw_shuffle(Settings& s, const ShuffleData& d) {
   }
   const attn::ShuffleStudy& st = d.study;
   truncation_note(st.dropped_tokens);
-  ImGui::TextWrapped("original order: %s", joined(d.labels).c_str());
-  ImGui::TextWrapped("new order: %s", joined(d.shuffled_labels).c_str());
+  text_wrapped("original order: %s", joined(d.labels).c_str());
+  text_wrapped("new order: %s", joined(d.shuffled_labels).c_str());
 
   ImGui::SeparatorText("No positions");
-  ImGui::TextWrapped(
+  text_wrapped(
       "Every query, key and value moves with its token, so each token gets exactly the blend it had "
       "before, now in its new row: the new output is the old one with its rows reordered.");
   check_line(st.none.check);
@@ -223,13 +232,13 @@ void draw_shuffle(Settings& s, const ShuffleData& d) {
   const std::string scheme = attn::scheme_name(st.scheme);
   ImGui::SeparatorText(("With " + scheme + " positions on the slots").c_str());
   if (inside_attention(st.scheme)) {
-    ImGui::TextWrapped(
+    text_wrapped(
         "%s works inside attention from the position of each slot: slot i is position i whatever "
         "token sits there. A token that moved is now seen from a different position, so its blend "
         "changes.",
         scheme.c_str());
   } else {
-    ImGui::TextWrapped(
+    text_wrapped(
         "Positions belong to slots: shuffle the tokens, then add the same %s table (row i to slot i). "
         "A token that moved now carries a different position, so its blend changes.",
         scheme.c_str());
@@ -251,12 +260,12 @@ void draw_mistake(const ShuffleData& d) {
   const attn::ShuffleStudy& st = d.study;
   const std::string scheme = attn::scheme_name(st.scheme);
   if (inside_attention(st.scheme)) {
-    ImGui::TextWrapped(
+    text_wrapped(
         "The mistake: let each word keep the position it had before the shuffle (%s given each "
         "word's old position instead of its slot's).",
         scheme.c_str());
   } else {
-    ImGui::TextWrapped(
+    text_wrapped(
         "The mistake: add the %s table to the embeddings first, then shuffle the rows, so each word "
         "takes its old position along to its new slot.",
         scheme.c_str());
@@ -266,7 +275,7 @@ void draw_mistake(const ShuffleData& d) {
   ImGui::TextDisabled("(with positions on the slots: allclose %s, max difference %.3g)",
                       st.slots.check.allclose ? "true" : "false",
                       static_cast<double>(st.slots.check.max_diff));
-  ImGui::TextWrapped(
+  text_wrapped(
       "The shuffled input is then nothing but the original input with its rows reordered, and "
       "attention cannot see row order: the output is the original one, reordered, and the model is "
       "blind to the new order again. A position has to describe the slot a token sits in, not "

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "captions.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "heatmap_view.hpp"
 #include "scenes.hpp"
+#include "text.hpp"
 #include "widgets.hpp"
 
 namespace app {
@@ -22,6 +24,8 @@ struct TableData {
   attn::Mat table;        // (count, d_model) sinusoidal
   attn::Mat sim;          // (count, count) table table^T
   float offset_error = 0;  // how far sim is from depending on the offset alone
+  int soft_pos = -1;       // a position with neighbours on both sides in sim (37 when there is room)
+  float soft_self = 0, soft_prev = 0, soft_next = 0;  // sim(p, p), sim(p, p - 1), sim(p, p + 1)
   attn::Mat raw;          // (length, 1): the raw position number
   attn::Mat fraction10, fraction100;  // (10, 1), (100, 1): position / length
   std::vector<std::string> pos_labels, dim_labels;
@@ -37,6 +41,12 @@ void update(TableData& t, const Settings& s) {
     t.table = attn::Sinusoidal(s.d_model, s.base).table(pos);
     t.sim = attn::similarity(t.table.topRows(std::min(s.count, kMaxSimilarity)));
     t.offset_error = attn::offset_dependence_error(t.sim);
+    t.soft_pos = std::min(37, static_cast<int>(t.sim.rows()) - 2);
+    if (t.soft_pos >= 1) {
+      t.soft_self = t.sim(t.soft_pos, t.soft_pos);
+      t.soft_prev = t.sim(t.soft_pos, t.soft_pos - 1);
+      t.soft_next = t.sim(t.soft_pos, t.soft_pos + 1);
+    }
     t.raw = attn::raw_position_table(attn::range_positions(s.length), 1);
     t.fraction10 = attn::fraction_position_table(attn::range_positions(10), 10, 1);
     t.fraction100 = attn::fraction_position_table(attn::range_positions(100), 100, 1);
@@ -58,7 +68,7 @@ void draw_controls(Settings& s) {
 }
 
 void draw_naive(Settings& s, const TableData& t) {
-  ImGui::TextWrapped("Attempt 1: write the position number itself. Embedding values sit roughly between -1 and 1.");
+  text_wrapped("Attempt 1: write the position number itself. Embedding values sit roughly between -1 and 1.");
   ImGui::SetNextItemWidth(220);
   ImGui::SliderInt("email length (tokens)", &s.length, 1, 2000, "%d", ImGuiSliderFlags_AlwaysClamp);
   const float last = t.raw(t.raw.rows() - 1, 0);
@@ -74,15 +84,16 @@ void draw_naive(Settings& s, const TableData& t) {
   raw.height = 160;
   heatmap_view(raw);
 
-  ImGui::TextWrapped("Attempt 2: divide by the length. The size is fixed, but one step later means a different "
-                     "number in every email:");
+  text_wrapped(
+      "Attempt 2: divide by the length. The size is fixed, but one step later means a different "
+      "number in every email:");
   const float step10 = t.fraction10(1, 0) - t.fraction10(0, 0);
   const float step100 = t.fraction100(1, 0) - t.fraction100(0, 0);
   ImGui::Text("10-token email: position 3 -> %.2f, one step = %.3f", static_cast<double>(t.fraction10(3, 0)),
               static_cast<double>(step10));
   ImGui::Text("100-token email: position 30 -> %.2f, one step = %.3f", static_cast<double>(t.fraction100(30, 0)),
               static_cast<double>(step100));
-  ImGui::TextWrapped("0.3 means word 3 in the short email and word 30 in the long one.");
+  text_wrapped("0.3 means word 3 in the short email and word 30 in the long one.");
 }
 
 }  // namespace
@@ -90,8 +101,9 @@ void draw_naive(Settings& s, const TableData& t) {
 void draw_positions_scene(SceneContext& ctx) {
   static TableData data;
   Settings& s = ctx.settings;
-  ImGui::TextWrapped("The whole clock at once: one row per position, one column per dimension. Left columns are "
-                     "the fast hands, right columns the slow ones.");
+  text_wrapped(
+      "The whole clock at once: one row per position, one column per dimension. Left columns are "
+      "the fast hands, right columns the slow ones.");
   if (section("Settings", "controls", s.hide)) draw_controls(s);
   update(data, s);
   if (!data.error.empty()) {
@@ -132,8 +144,19 @@ void draw_positions_scene(SceneContext& ctx) {
     sim.height = side;
     heatmap_view(sim);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side + 60.0f);
-    ImGui::TextWrapped("Every diagonal has one value: the similarity of two positions depends only on their "
-                       "distance (largest deviation along a diagonal: %.2g).", static_cast<double>(data.offset_error));
+    paragraph(similarity_caption(s.d_model, data.offset_error));
+    if (data.soft_pos >= 1) {
+      const double self = static_cast<double>(data.soft_self);
+      text_wrapped(
+          "Positions are soft: position %d's similarity with itself is %.3f, with its neighbours %d and %d "
+          "%.3f and %.3f (%.0f%% and %.0f%% of it). Neighbouring readings are close, so a model learns "
+          "roughly "
+          "where a word is, not that it is exactly the %s: exact counting (\"what is the 37th word?\") "
+          "stays hard for it.",
+          data.soft_pos, self, data.soft_pos - 1, data.soft_pos + 1, static_cast<double>(data.soft_prev),
+          static_cast<double>(data.soft_next), 100.0 * static_cast<double>(data.soft_prev) / self,
+          100.0 * static_cast<double>(data.soft_next) / self, ordinal(data.soft_pos).c_str());
+    }
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();
   }

@@ -207,7 +207,7 @@ nlohmann::json schemes_json(const SchemesData& d) {
 }
 
 void intro() {
-  ImGui::TextWrapped(
+  text_wrapped(
       "The same email through every position scheme: the same tokens, the same seeded weights, "
       "only the position signal differs. Sinusoidal and learned positions are added to the "
       "embeddings; RoPE turns queries and keys by their positions; ALiBi subtracts a penalty "

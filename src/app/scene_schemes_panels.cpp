@@ -143,12 +143,14 @@ void draw_offsets(const Settings& s, const SchemesData& d, bool open, nlohmann::
   }
   shown["offsets"] = off;
   if (!open) return;
-  ImGui::TextWrapped(
+  text_wrapped(
       "Each point is the mean over one diagonal of the grid: all query/key pairs i - j apart "
       "(positive: the key comes earlier). Look for: ALiBi falling off on both sides as the "
       "distance grows; RoPE's scores changing with the offset itself; no positions giving a "
-      "profile that is flat in expectation - its bumps come only from which words happen to sit "
-      "that far apart, and moving the words would move them.");
+      "profile that is flat in expectation at every offset except 0. At offset 0 each token's query meets "
+      "its own key, made from the same vector, so that score has its own expected level (up or down, set "
+      "by the weights); at every other offset the bumps come only from which words happen to sit that far "
+      "apart, and moving the words would move them.");
   ImGui::Text("ALiBi in head %d of %d subtracts %.4g x |i - j| from each score: %.3g at distance %d.", d.head,
               d.heads, static_cast<double>(attn::Alibi{d.heads}.slope(d.head)),
               static_cast<double>(attn::Alibi{d.heads}.slope(d.head)) * std::max(0, t - 1),
@@ -252,13 +254,13 @@ void draw_rope(Settings& s, const SchemesData& d, bool open, nlohmann::json& sho
     shown["rope"] = {{"pos", r.pos}, {"pos2", r.pos2}, {"error", r.error}};
   }
   if (!open) return;
-  ImGui::TextWrapped(
+  text_wrapped(
       "RoPE turns each pair of a query's numbers by (position x speed) and the key's pairs by its "
       "own position, then takes the dot product. The two turns partly cancel: only the gap "
       "between the positions is left.");
   const std::string& qt = d.tokens.front();
   const std::string& kt = d.tokens[static_cast<size_t>(d.k_index)];
-  ImGui::TextWrapped(
+  text_wrapped(
       "Query: token 0 '%s', key: token %d '%s', both of head %d before rotation (%d numbers "
       "each). Move them anywhere:",
       qt.c_str(), d.k_index, kt.c_str(), d.head, static_cast<int>(d.q.size()));
@@ -309,6 +311,7 @@ struct LimitsData {
   int tokens = 0, dropped = 0;
   std::string error;  // the text itself could not be used
   LimitRun learned, sinusoidal, rope;
+  std::string past_end;  // the learned table's error for position `slots`, the first one past its end
 };
 
 LimitRun run_long(const std::vector<std::string>& email, const attn::PipelineConfig& c,
@@ -327,6 +330,17 @@ LimitRun run_long(const std::vector<std::string>& email, const attn::PipelineCon
   return run;
 }
 
+// What the learned table says when asked for position `slots`, the first one past its end ("" if it
+// answered). Asked directly, so it shows even where a text would be cut at kMaxTokens first.
+std::string past_end_error(const attn::PipelineConfig& c) {
+  try {
+    attn::Learned(c.learned_slots, c.d_model, c.seed).table({c.learned_slots});
+  } catch (const attn::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 void update_limits(LimitsData& l, const SchemesData& d, const Settings& s) {
   if (l.version == d.version && l.length == s.length) return;
   l = LimitsData();
@@ -340,6 +354,7 @@ void update_limits(LimitsData& l, const SchemesData& d, const Settings& s) {
   } catch (const attn::InputError& e) {
     l.error = e.what();
   }
+  l.past_end = past_end_error(pipeline_config(s, attn::Scheme::Learned));
 }
 
 void limit_row(const char* name, const LimitRun& run, const LimitsData& l, int head) {
@@ -362,12 +377,24 @@ nlohmann::json run_json(const LimitRun& run) {
   return j;
 }
 
+// Real tables' sizes: buttons that set the slots and a text one token longer than the table.
+void draw_presets(Settings& s) {
+  ImGui::TextUnformatted("Real tables have fixed sizes:");
+  for (const SlotPreset& p : learned_slot_presets()) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton(p.label)) apply_slot_preset(s, p);
+  }
+  help_marker(
+      "Each button sets the table's slots and an email one token longer, so its last token needs the first "
+      "slot past the end. BERT learned 512 slots and GPT-2 1,024: there is no vector for slot 1,025.");
+}
+
 }  // namespace
 
 void draw_limits(Settings& s, const SchemesData& d, bool open, nlohmann::json& shown) {
   static LimitsData l;
   if (open) {
-    ImGui::TextWrapped(
+    text_wrapped(
         "A learned table has one vector per slot and nothing past the last one. Arjun's router "
         "learned 128 slots on short emails; the first 400-token complaint crashed it. Here the "
         "email is the text above, repeated until it is long enough.");
@@ -379,6 +406,7 @@ void draw_limits(Settings& s, const SchemesData& d, bool open, nlohmann::json& s
     ImGui::SliderInt("email length (tokens)", &s.length, 1, 4096, "%d",
                      ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   }
+  if (open) draw_presets(s);
   update_limits(l, d, s);
   shown["limits"] = {{"slots", s.slots},
                      {"length", s.length},
@@ -388,6 +416,7 @@ void draw_limits(Settings& s, const SchemesData& d, bool open, nlohmann::json& s
                      {"sinusoidal", run_json(l.sinusoidal)},
                      {"rope", run_json(l.rope)}};
   if (!l.error.empty()) shown["limits"]["error"] = l.error;
+  shown["limits"]["past_end_error"] = l.past_end;
   if (!open) return;
   if (!l.error.empty()) {
     error_box(l.error);
@@ -395,8 +424,8 @@ void draw_limits(Settings& s, const SchemesData& d, bool open, nlohmann::json& s
   }
   if (l.dropped > 0) {
     truncation_note(l.dropped);
-    ImGui::TextWrapped("The core takes at most %d tokens, so the %d-token email runs as its first %d tokens.",
-                       attn::kMaxTokens, s.length, l.tokens);
+    text_wrapped("The core takes at most %d tokens, so the %d-token email runs as its first %d tokens.",
+                 attn::kMaxTokens, s.length, l.tokens);
   }
   if (!ImGui::BeginTable("limits", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) return;
   ImGui::TableSetupColumn("scheme", ImGuiTableColumnFlags_WidthFixed, 110.0f);
@@ -406,7 +435,11 @@ void draw_limits(Settings& s, const SchemesData& d, bool open, nlohmann::json& s
   limit_row("sinusoidal", l.sinusoidal, l, d.head);
   limit_row("rope", l.rope, l, d.head);
   ImGui::EndTable();
-  ImGui::TextWrapped(
+  text_wrapped_colored(ImVec4(1.0f, 0.55f, 0.45f, 1.0f),
+                       "The learned table asked for position %d, the first "
+                       "one past its end: %s",
+                       s.slots, l.past_end.empty() ? "it answered" : l.past_end.c_str());
+  text_wrapped(
       "Sinusoidal and RoPE compute a position's signal from its number, so any position has one. "
       "They do not crash, but a model trained on short texts still gets worse far past them.");
 }

@@ -233,7 +233,7 @@ void report(SceneContext& ctx, const SceneState& st, const TrainedModel* m) {
 void draw_train_scene(SceneContext& ctx) {
   static SceneState st;
   Settings& s = ctx.settings;
-  ImGui::TextWrapped(
+  text_wrapped(
       "Train the refund router here, in seconds, on this machine: a small transformer reads support emails "
       "such as \"Refund the cake, not the balloons.\" and learns which item to refund. Every held-out "
       "email has an order-flipped twin with the same words. Without positions the model sees a bag of words, "
@@ -266,6 +266,7 @@ void draw_train_scene(SceneContext& ctx) {
   }
   if (m && section("The refund pair: an email and its order-flipped twin", "pair", s.hide))
     draw_pair(*m, ctx.shown);
+  if (m && section("Longer emails than in training", "longer", s.hide)) draw_longer(*m, training, ctx.shown);
   look_inside_button(s, m);
   if (section("Model file", "file", s.hide)) draw_model_file(m);
   st.text = s.text;

@@ -123,6 +123,9 @@ void draw_curves(const Session& session);
 std::string draw_prediction(Settings& s, const TrainedModel& m, nlohmann::json& shown);
 // A held-out email and its order-flipped twin side by side, with their exact difference. Fills shown["pair"].
 void draw_pair(const TrainedModel& m, nlohmann::json& shown);
+// Held-out accuracy with 8, 32 and 128 filler tokens in front (one length measured per frame, only while
+// not `training`), with the context-length advice; fills shown["longer"].
+void draw_longer(const TrainedModel& m, bool training, nlohmann::json& shown);
 // Save the model as a file, open one, and what the current model file says about its training.
 void draw_model_file(const TrainedModel* m);
 

@@ -208,7 +208,7 @@ void draw_curves(const Session& ses) {
             x_max, 0.0f, 1.0f, {0.0f, 0.5f, 1.0f}, kTarget, ImVec2(width, 150));
   ImGui::EndGroup();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped(
+  text_wrapped(
       "Held-out emails use item pairs the model never saw in training. A twin counts as right only when both "
       "orders get their own label; a model blind to order can get at most one of the two (50%% of emails, "
       "0%% "
@@ -233,7 +233,7 @@ std::string draw_prediction(Settings& s, const TrainedModel& m, nlohmann::json& 
     tokens += "[" + tp.tokens[i] + "] ";
     if (tp.ids[i] == 0) unknown += (unknown.empty() ? "" : ", ") + tp.tokens[i];
   }
-  ImGui::TextWrapped("tokens: %s", tokens.c_str());
+  text_wrapped("tokens: %s", tokens.c_str());
   if (!unknown.empty())
     ImGui::TextDisabled("not in the model's vocabulary (read as <unk>): %s", unknown.c_str());
   const attn::train::Prediction& p = tp.prediction;
@@ -288,10 +288,15 @@ void draw_pair(const TrainedModel& m, nlohmann::json& shown) {
     ImGui::EndTable();
   }
   ImGui::Text("largest difference between their probabilities: %.3g", static_cast<double>(diff));
-  ImGui::TextDisabled(diff < 1e-6f
-                          ? "Identical: the model cannot tell the two orders apart, so at most one of them "
-                            "can be right, however long it trains."
-                          : "Different: the model reads word order, so both can be right.");
+  if (diff < 1e-6f) {
+    text_wrapped_disabled(
+        "Identical: the model cannot tell the two orders apart, so at most one of them can be right, however "
+        "long it trains. Both get one confidence, %.3f: this trained model's value of the lesson's \"same "
+        "label, same confidence\" (the lesson's 0.87 was an illustration).",
+        static_cast<double>(a.p.prediction.confidence));
+  } else {
+    text_wrapped_disabled("Different: the model reads word order, so both can be right.");
+  }
   shown["pair"] = list;
   shown["pair_difference"] = diff;
 }
@@ -337,7 +342,7 @@ void draw_model_file(const TrainedModel* m) {
   }
   if (!status.empty()) ImGui::TextColored(status_ok ? kGood : kBad, "%s", status.c_str());
   if (m && m->from_file) {
-    ImGui::TextWrapped("This model was loaded from %s. %s", m->source.c_str(), info_line(m->info).c_str());
+    text_wrapped("This model was loaded from %s. %s", m->source.c_str(), info_line(m->info).c_str());
     ImGui::TextDisabled("Train or Reset starts a new model with these settings.");
   }
 }

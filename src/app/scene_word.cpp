@@ -97,8 +97,9 @@ void draw_column(const char* id, int pos, const WordData& w, int row) {
 void draw_word_scene(SceneContext& ctx) {
   static WordData data;
   Settings& s = ctx.settings;
-  ImGui::TextWrapped("The model adds the clock reading to the word's embedding. Same word, different place: "
-                     "a different starting vector, so attention can tell the two apart.");
+  text_wrapped(
+      "The model adds the clock reading to the word's embedding. Same word, different place: "
+      "a different starting vector, so attention can tell the two apart.");
   update(data, s);
   if (!data.error.empty()) {
     ctx.fail(data.error);
@@ -109,6 +110,20 @@ void draw_word_scene(SceneContext& ctx) {
   draw_column("first", s.pos, data, 0);
   ImGui::SameLine(0, 40);
   draw_column("second", s.pos2, data, 1);
+
+  const auto d = static_cast<int>(data.embedding.size());
+  if (section("Why add, not append?", "notes", s.hide)) {
+    text_wrapped(
+        "Appending the %d clock numbers after the %d embedding numbers would make every token %d numbers "
+        "wide, "
+        "and every weight matrix after it would have to grow to match. Adding keeps the width at d_model = "
+        "%d: "
+        "\"what\" (the word) and \"where\" (its position) share the same %d numbers. That looks like it "
+        "would blur them, but in a model hundreds of numbers wide there is room to keep the two mostly "
+        "apart, "
+        "and it works well in practice.",
+        d, d, 2 * d, d, d);
+  }
 
   auto row = [](const attn::Mat& m, int r) {
     return std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols());

@@ -12,8 +12,9 @@ namespace {
 
 const char* const kEnumSchemes = "none|sinusoidal|learned|rope|alibi";
 const char* const kPanels =
-    "controls|readings|compare|exercise|naive|similarity|notes|stats|rows|params|shuffle|mistake|offsets|rope|limits|"
-    "heads|curves|predict|pair|file";
+    "controls|readings|compare|exercise|naive|similarity|notes|stats|rows|params|shuffle|mistake|offsets|"
+    "rope|limits|"
+    "heads|curves|predict|pair|file|breaks|longer";
 
 bool parse_int(const std::string& v, long long lo, long long hi, int& out) {
   long long x = 0;
@@ -73,13 +74,16 @@ const std::vector<Param>& params() {
       {{"scene", scenes_allowed.c_str(), "*", "which scene is open"},
        [](Settings& s, const std::string& v) { return is_scene(v) ? (s.scene = v, true) : false; },
        [](const Settings& s) { return s.scene; }},
-      {{"d_model", "2 to 1024", "clock,positions,mha,order,schemes,encoder,train", "width of each position or token vector"},
+      {{"d_model", "2 to 1024", "clock,positions,mha,order,schemes,encoder,train",
+        "width of each position or token vector"},
        [](Settings& s, const std::string& v) { return parse_int(v, 2, 1024, s.d_model); },
        [](const Settings& s) { return std::to_string(s.d_model); }},
-      {{"base", "a number from 2 to 1000000000", "clock,positions,word", "the sinusoidal base (10000 in the original transformer)"},
+      {{"base", "a number from 2 to 1000000000", "clock,positions,word",
+        "the sinusoidal base (10000 in the original transformer)"},
        [](Settings& s, const std::string& v) { return parse_number(v, 2.0, 1e9, s.base); },
        [](const Settings& s) { return format_number(s.base); }},
-      {{"pos", "0 to 100000", "clock,word,schemes", "the position on the clock, where the word sits, or RoPE's query position"},
+      {{"pos", "0 to 100000", "clock,word,schemes",
+        "the position on the clock, where the word sits, or RoPE's query position"},
        [](Settings& s, const std::string& v) { return parse_int(v, 0, 100000, s.pos); },
        [](const Settings& s) { return std::to_string(s.pos); }},
       {{"pos2", "0 to 100000", "clock,word,schemes", "the second position to compare with (RoPE: the key's)"},
@@ -88,7 +92,8 @@ const std::vector<Param>& params() {
       {{"count", "1 to 2048", "positions", "how many positions the table shows"},
        [](Settings& s, const std::string& v) { return parse_int(v, 1, 2048, s.count); },
        [](const Settings& s) { return std::to_string(s.count); }},
-      {{"length", "1 to 100000", "positions,schemes", "text length in tokens (naive schemes; the long email)"},
+      {{"length", "1 to 100000", "positions,schemes",
+        "text length in tokens (naive schemes; the long email)"},
        [](Settings& s, const std::string& v) { return parse_int(v, 1, 100000, s.length); },
        [](const Settings& s) { return std::to_string(s.length); }},
       {{"emb", "1 to 16 comma-separated numbers", "word", "the word's embedding"},
@@ -105,12 +110,15 @@ const std::vector<Param>& params() {
       {{"heads", "1 to 16", "mha,order,schemes,encoder,train", "number of attention heads"},
        [](Settings& s, const std::string& v) { return parse_int(v, 1, 16, s.heads); },
        [](const Settings& s) { return std::to_string(s.heads); }},
-      {{"text", "any UTF-8 text (up to 1024 tokens are used)", "mha,order,schemes,encoder,train", "the input sentence"},
+      {{"text", "any UTF-8 text (up to 1024 tokens are used)", "mha,order,schemes,encoder,train",
+        "the input sentence"},
        [](Settings& s, const std::string& v) { return v.size() <= 20000 ? (s.text = v, true) : false; },
        [](const Settings& s) { return s.text; }},
       {{"positions", kEnumSchemes, "mha,order,encoder,train",
         "the position scheme (train: none, sinusoidal, learned or rope)"},
-       [](Settings& s, const std::string& v) { return one_of(v, kEnumSchemes) ? (s.positions = v, true) : false; },
+       [](Settings& s, const std::string& v) {
+         return one_of(v, kEnumSchemes) ? (s.positions = v, true) : false;
+       },
        [](const Settings& s) { return s.positions; }},
       {{"causal", "0|1", "mha,schemes,encoder", "hide keys after each query"},
        [](Settings& s, const std::string& v) { return parse_bool(v, s.causal); },
@@ -119,13 +127,15 @@ const std::vector<Param>& params() {
         "seed of the random weights (train: initial weights and batch order)"},
        [](Settings& s, const std::string& v) { return parse_int(v, 0, 2147483647, s.seed); },
        [](const Settings& s) { return std::to_string(s.seed); }},
-      {{"head", "-1 to 15 (-1: none)", "mha,schemes", "the enlarged head (mha) or the head shown per scheme (schemes)"},
+      {{"head", "-1 to 15 (-1: none)", "mha,schemes",
+        "the enlarged head (mha) or the head shown per scheme (schemes)"},
        [](Settings& s, const std::string& v) { return parse_int(v, -1, 15, s.head); },
        [](const Settings& s) { return std::to_string(s.head); }},
       {{"row", "0 to 1023", "mha", "the query token whose row every head shows side by side"},
        [](Settings& s, const std::string& v) { return parse_int(v, 0, 1023, s.row); },
        [](const Settings& s) { return std::to_string(s.row); }},
-      {{"perm", "empty (random from seed) or a permutation such as 2,0,1", "order", "the shuffle test's new order"},
+      {{"perm", "empty (random from seed) or a permutation such as 2,0,1", "order",
+        "the shuffle test's new order"},
        [](Settings& s, const std::string& v) {
          std::stringstream ss(v);
          int n = 0;
@@ -165,13 +175,18 @@ const std::vector<Param>& params() {
        [](Settings& s, const std::string& v) { return parse_int(v, 0, 100000, s.answer); },
        [](const Settings& s) { return std::to_string(s.answer); }},
       {{"colormap", "viridis|cividis", "*", "colours of weight heatmaps (signed tables use a diverging map)"},
-       [](Settings& s, const std::string& v) { return one_of(v, "viridis|cividis") ? (s.colormap = v, true) : false; },
+       [](Settings& s, const std::string& v) {
+         return one_of(v, "viridis|cividis") ? (s.colormap = v, true) : false;
+       },
        [](const Settings& s) { return s.colormap; }},
       {{"embed", "0|1", "*", "1 hides the menus and the scene list, for iframes"},
        [](Settings& s, const std::string& v) { return parse_bool(v, s.embed); },
        [](const Settings& s) { return std::string(s.embed ? "1" : "0"); }},
-      {{"hide", "comma-separated panel names: controls,readings,compare,exercise,naive,similarity,notes,stats,rows,params,shuffle,mistake,offsets,rope,limits,heads,curves,predict,pair,file", "*",
-        "panels to hide"},
+      {{"hide",
+        "comma-separated panel names: "
+        "controls,readings,compare,exercise,naive,similarity,notes,stats,rows,params,shuffle,mistake,offsets,"
+        "rope,limits,heads,curves,predict,pair,file,breaks,longer",
+        "*", "panels to hide"},
        [](Settings& s, const std::string& v) {
          std::stringstream ss(v);
          for (std::string item; std::getline(ss, item, ',');) {
@@ -355,6 +370,17 @@ std::string to_query(const Settings& s) {
 std::string param_value(const Settings& s, const std::string& name) {
   const Param* p = find_param(name);
   return p ? p->write(s) : "";
+}
+
+const std::vector<SlotPreset>& learned_slot_presets() {
+  static const std::vector<SlotPreset> presets = {
+      {"Arjun's router: 128 slots", 128}, {"BERT: 512 slots", 512}, {"GPT-2: 1,024 slots", 1024}};
+  return presets;
+}
+
+void apply_slot_preset(Settings& s, const SlotPreset& p) {
+  s.slots = p.slots;
+  s.length = p.slots + 1;
 }
 
 bool hidden(const Settings& s, const char* name) {

@@ -72,6 +72,15 @@ std::string to_query(const Settings& s);
 // The text of setting `name` as it appears in the URL ("" for an unknown name).
 std::string param_value(const Settings& s, const std::string& name);
 
+// Real learned position tables' sizes, offered as presets in the schemes scene's limits panel: each sets
+// `slots` and an email of slots + 1 tokens, whose last token needs the first slot past the end.
+struct SlotPreset {
+  const char* label;  // "BERT: 512 slots"
+  int slots;
+};
+const std::vector<SlotPreset>& learned_slot_presets();
+void apply_slot_preset(Settings& s, const SlotPreset& p);
+
 // Is panel `name` listed in s.hide?
 bool hidden(const Settings& s, const char* name);
 

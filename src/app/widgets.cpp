@@ -2,18 +2,71 @@
 #include "widgets.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
+#include <cstdarg>
 #include <cstdio>
 #include <sstream>
 
+#include "text.hpp"
+
 namespace app {
+
+std::vector<std::string>& frame_texts() {
+  static std::vector<std::string> texts;
+  return texts;
+}
+
+void paragraph(const std::string& text) {
+  frame_texts().push_back(text);
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  // The same width ImGui::TextWrapped uses: up to the pushed wrap position, else the content edge.
+  const float wrap_x = window->DC.TextWrapPos >= 0.0f ? window->DC.TextWrapPos : 0.0f;
+  const float width = ImGui::CalcWrapWidthForPos(window->DC.CursorPos, wrap_x);
+  const ImFont* font = ImGui::GetFont();
+  const float size = ImGui::GetFontSize();
+  const TextMeasure measure = [font, size](std::string_view t) {
+    return font->CalcTextSizeA(size, FLT_MAX, 0.0f, t.data(), t.data() + t.size()).x;
+  };
+  ImGui::BeginGroup();
+  for (const std::string& line : wrap_lines(text, width, measure)) ImGui::TextUnformatted(line.c_str());
+  ImGui::EndGroup();
+}
+
+void text_wrapped(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  const std::string text = vformat(fmt, args);
+  va_end(args);
+  paragraph(text);
+}
+
+void text_wrapped_colored(const ImVec4& color, const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  const std::string text = vformat(fmt, args);
+  va_end(args);
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  paragraph(text);
+  ImGui::PopStyleColor();
+}
+
+void text_wrapped_disabled(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  const std::string text = vformat(fmt, args);
+  va_end(args);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  paragraph(text);
+  ImGui::PopStyleColor();
+}
 
 void help_marker(const char* text) {
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");
   if (ImGui::BeginItemTooltip()) {
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    ImGui::TextUnformatted(text);
+    paragraph(text);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -27,14 +80,14 @@ std::vector<std::string>& frame_messages() {
 void error_box(const std::string& message) {
   frame_messages().push_back(message);
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.45f, 1.0f));
-  ImGui::TextWrapped("%s", message.c_str());
+  paragraph(message);
   ImGui::PopStyleColor();
 }
 
 void note_box(const std::string& message) {
   frame_messages().push_back(message);
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.3f, 1.0f));
-  ImGui::TextWrapped("%s", message.c_str());
+  paragraph(message);
   ImGui::PopStyleColor();
 }
 

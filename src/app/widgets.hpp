@@ -1,6 +1,8 @@
 // Small ImGui helpers shared by the scenes: help markers, error boxes, section headers, number rows.
 #pragma once
 
+#include <imgui.h>
+
 #include <string>
 #include <vector>
 
@@ -10,6 +12,15 @@
 
 namespace app {
 
+// A paragraph wrapped to the current wrap position (as ImGui::TextWrapped), but only at spaces, so a
+// number is never split across lines; it is listed in frame_texts().
+void paragraph(const std::string& text);
+// printf-style paragraph(), plain, in a colour, or in the disabled (grey) text colour.
+void text_wrapped(const char* fmt, ...) IM_FMTARGS(1);
+void text_wrapped_colored(const ImVec4& color, const char* fmt, ...) IM_FMTARGS(2);
+void text_wrapped_disabled(const char* fmt, ...) IM_FMTARGS(1);
+// Every paragraph drawn this frame, for window.attentionDemo.state().texts.
+std::vector<std::string>& frame_texts();
 // A "(?)" marker with a wrapped tooltip.
 void help_marker(const char* text);
 // A red message shown in place of what could not be computed (also listed in frame_messages()).

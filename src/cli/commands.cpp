@@ -123,14 +123,16 @@ json run_pe(const PeOptions& o) {
       out["max_len"] = o.max_len;
       out["seed"] = o.seed;
       break;
-    case Scheme::Raw:
-      table = raw_position_table(pos, o.d_model);
+    case Scheme::Raw:  // the lesson's naive attempts append one number to each embedding: one column
+      table = raw_position_table(pos, 1);
+      out["width_after_appending"] = o.d_model + 1;
       break;
     default: {
       int length = o.length;
       if (length < 0) length = pos.empty() ? 1 : *std::max_element(pos.begin(), pos.end()) + 1;
-      table = fraction_position_table(pos, length, o.d_model);
+      table = fraction_position_table(pos, length, 1);
       out["length"] = length;
+      out["width_after_appending"] = o.d_model + 1;
     }
   }
   out["table"] = to_json(table);

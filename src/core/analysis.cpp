@@ -31,6 +31,16 @@ HeadStats head_stats(const Mat& w) {
   return s;
 }
 
+Mat even_weights(int t, bool causal) {
+  require_range(t, 1, kMaxTokens, "tokens for even attention");
+  Mat w = Mat::Zero(t, t);  // (T, T)
+  for (int i = 0; i < t; ++i) {
+    const int keys = causal ? i + 1 : t;  // row i sees keys 0..keys-1
+    w.row(i).head(keys).setConstant(1.0f / static_cast<float>(keys));
+  }
+  return w;
+}
+
 OffsetProfile offset_profile(const Mat& m) {
   const auto t = static_cast<int>(m.rows());
   OffsetProfile p;

@@ -16,6 +16,11 @@ struct HeadStats {
 // weights: (T, T), rows summing to 1.
 HeadStats head_stats(const Mat& weights);
 
+// Attention spread evenly over every key a query may see: 1 / T in each cell, or with the causal mask
+// 1 / (i + 1) over keys 0..i of row i (later keys 0). head_stats() of it is the baseline the per-head
+// statistics are read against (ln T entropy without the mask). t >= 1 -> (T, T)
+Mat even_weights(int t, bool causal);
+
 // The mean of m(i, j) over all cells with i - j = offset, for offset = -(T-1) .. T-1; masked (non-finite)
 // cells are left out, and an offset with no cells gets NaN. m: (T, T) -> (2T - 1,) entries.
 struct OffsetProfile {

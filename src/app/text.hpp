@@ -1,0 +1,36 @@
+// Numbers and sentences as text: printf into a string, thousands separators, and line wrapping that
+// never splits a number (no UI code: the app, the exercises and the tests share it).
+#pragma once
+
+#include <cstdarg>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace app {
+
+// printf into a std::string (any length).
+__attribute__((format(printf, 1, 2))) std::string format(const char* fmt, ...);
+// The same with a va_list (left unchanged: it is copied).
+std::string vformat(const char* fmt, va_list args);
+
+// 1048576 -> "1,048,576"; -1234 -> "-1,234".
+std::string grouped(long long n);
+
+// 1 -> "1st", 2 -> "2nd", 3 -> "3rd", 11 -> "11th", 37 -> "37th".
+std::string ordinal(int n);
+
+// Width of a piece of text in pixels (the app passes its font's measure; tests may pass their own).
+using TextMeasure = std::function<float(std::string_view)>;
+
+// Splits `text` into lines no wider than `width`, breaking only at spaces (the space at a break is
+// dropped) and at '\n'. A word is never split, so neither is a number such as "1,048,576" or
+// "0.999996": a word wider than the whole line stands alone on its line.
+std::vector<std::string> wrap_lines(std::string_view text, float width, const TextMeasure& measure);
+
+// For two pieces that stand next to each other in a text, with nothing between them: true when the
+// cut between them falls inside a number ("1," | "048,576" or "0." | "999996"). Used by the tests.
+bool splits_number(std::string_view prev, std::string_view next);
+
+}  // namespace app

@@ -1,0 +1,109 @@
+// Wrapping the app's long texts with the app's own font at narrow widths: no line break falls inside a
+// number ("1,/048,576", "0./999996"), which Dear ImGui's own wrapping does for the same texts.
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <cfloat>
+#include <string>
+#include <vector>
+
+#include "app/captions.hpp"
+#include "app/exercises.hpp"
+#include "app/settings.hpp"
+#include "app/text.hpp"
+#include "core/pipeline.hpp"
+#include "core/row_stats.hpp"
+#include "font.hpp"
+
+namespace {
+
+class WrapWithFont : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    ImGui::CreateContext();
+    ASSERT_TRUE(platform::load_font(1.0f)) << "the embedded font did not load";
+  }
+  static void TearDownTestSuite() { ImGui::DestroyContext(); }
+  static const ImFont& font() { return *ImGui::GetIO().Fonts->Fonts[0]; }
+  static float measure(std::string_view t) {
+    return font().CalcTextSizeA(font().FontSize, FLT_MAX, 0.0f, t.data(), t.data() + t.size()).x;
+  }
+};
+
+// The long texts of the exercises and the encoder's LayerNorm check, built as the app builds them.
+std::vector<std::string> long_texts() {
+  std::vector<std::string> out;
+  for (const app::Question& q : app::build_questions()) {
+    out.push_back(q.prompt);
+    out.push_back(q.hint);
+    out.push_back(q.why);
+    for (const std::string& n : q.choice_notes) out.push_back(n);
+    if (q.wrong_note) out.push_back(q.wrong_note(q.answer + 1));
+  }
+  const app::Settings s = app::defaults_for("encoder");
+  attn::PipelineConfig c;
+  c.d_model = s.d_model, c.heads = s.heads, c.positions = attn::Scheme::Sinusoidal;
+  c.seed = static_cast<std::uint64_t>(s.seed);
+  const attn::EncoderPipelineResult r = attn::run_encoder_pipeline(s.text, c, 4 * c.d_model);
+  const attn::Mat mo = attn::row_moments(r.block.norm1);  // (T, 2)
+  out.push_back(app::layer_norm_check(r.tokens[0], mo(0, 0), mo(0, 1), static_cast<int>(mo.rows()),
+                                      mo.col(0).cwiseAbs().maxCoeff(), mo.col(1).minCoeff(),
+                                      mo.col(1).maxCoeff()));
+  return out;
+}
+
+TEST_F(WrapWithFont, NoLineBreakInsideANumber) {
+  const std::vector<std::string> texts = long_texts();
+  ASSERT_GE(texts.size(), 20u);
+  int checked = 0;
+  for (const std::string& text : texts) {
+    ASSERT_EQ(text.find("  "), std::string::npos) << "double space in: " << text;
+    for (int width = 60; width <= 700; width += 1) {
+      const std::vector<std::string> lines =
+          app::wrap_lines(text, static_cast<float>(width), [](std::string_view t) { return measure(t); });
+      std::string joined;
+      for (size_t i = 0; i < lines.size(); ++i) {
+        joined += (i ? " " : "") + lines[i];
+        // a line wider than the width is one word that fits nowhere else
+        if (measure(lines[i]) > static_cast<float>(width)) {
+          EXPECT_EQ(lines[i].find(' '), std::string::npos) << lines[i];
+        }
+        // no wrapped line starts with a digit that continues the previous line's number
+        if (i > 0) {
+          const size_t at = joined.size() - lines[i].size();  // where line i starts in the text
+          EXPECT_FALSE(app::splits_number(text.substr(0, at - 1), text.substr(at - 1)))
+              << "width " << width << ": '" << lines[i - 1] << "' | '" << lines[i] << "'";
+        }
+      }
+      ASSERT_EQ(joined, text) << "width " << width << ": every break must be at one space";
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 1000);
+}
+
+// The control: ImGui's own wrapping breaks after '.' and ',', so somewhere it splits one of these numbers.
+TEST_F(WrapWithFont, ImGuiWrappingWouldSplitANumberHere) {
+  int splits = 0;
+  std::string example;
+  for (const std::string& text : long_texts()) {
+    for (int width = 60; width <= 700; width += 1) {
+      const char* s = text.data();
+      const char* end = s + text.size();
+      while (s < end) {
+        const char* eol = font().CalcWordWrapPositionA(1.0f, s, end, static_cast<float>(width));
+        if (eol >= end) break;
+        const size_t at = static_cast<size_t>(eol - text.data());
+        if (app::splits_number(text.substr(0, at), text.substr(at))) {
+          if (splits++ == 0) example = text.substr(at > 20 ? at - 20 : 0, 40);
+        }
+        s = eol;
+        while (s < end && *s == ' ') ++s;
+      }
+    }
+  }
+  EXPECT_GT(splits, 0) << "ImGui's wrapping never split a number: this test would not catch a regression";
+  std::printf("ImGui's own wrapping split a number %d times, e.g. around \"%s\"\n", splits, example.c_str());
+}
+
+}  // namespace
