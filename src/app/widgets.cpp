@@ -33,32 +33,37 @@ void paragraph(const std::string& text) {
   ImGui::EndGroup();
 }
 
-void text_wrapped(const char* fmt, ...) {
-  va_list args;
-  va_start(args, fmt);
-  const std::string text = vformat(fmt, args);
-  va_end(args);
-  paragraph(text);
-}
+namespace {
 
-void text_wrapped_colored(const ImVec4& color, const char* fmt, ...) {
-  va_list args;
-  va_start(args, fmt);
+// A printf-style paragraph in `color`.
+void colored_paragraph(const ImVec4& color, const char* fmt, va_list args) {
   const std::string text = vformat(fmt, args);
-  va_end(args);
   ImGui::PushStyleColor(ImGuiCol_Text, color);
   paragraph(text);
   ImGui::PopStyleColor();
 }
 
+}  // namespace
+
+void text_wrapped(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  colored_paragraph(ImGui::GetStyleColorVec4(ImGuiCol_Text), fmt, args);
+  va_end(args);
+}
+
+void text_wrapped_colored(const ImVec4& color, const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  colored_paragraph(color, fmt, args);
+  va_end(args);
+}
+
 void text_wrapped_disabled(const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);
-  const std::string text = vformat(fmt, args);
+  colored_paragraph(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), fmt, args);
   va_end(args);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  paragraph(text);
-  ImGui::PopStyleColor();
 }
 
 void help_marker(const char* text) {

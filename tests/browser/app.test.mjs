@@ -146,7 +146,8 @@ test('loads without errors; every scene renders', async (t) => {
 });
 
 test('pixels: heatmap cells have the colormap colour of their values (devicePixelRatio 1)', async (t) => {
-  await withPage({ viewport: { width: 1280, height: 1500 } }, async (page) => {
+  // tall enough for the whole positions scene, so every heatmap is on the canvas
+  await withPage({ viewport: { width: 1280, height: 1800 } }, async (page) => {
     await openDemo(page, 'scene=positions&d_model=8&count=12&length=10');
     const ids = ['positions/table', 'positions/similarity', 'positions/raw'];
     const { worst, maps } = await checkHeatmapPixels(page, ids, { random: 8, seed: 7 });

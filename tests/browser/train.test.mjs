@@ -155,7 +155,7 @@ test('train: without positions the order-flipped twins stay identical however lo
       const s = window.attentionDemo.state().shown;
       return s.metrics && s.metrics.step === n && !s.evaluating;
     }, steps, { timeout: 20000 });
-    const s = await state(page);
+    let s = await state(page);
     const m = s.shown.metrics;
     t.diagnostic(`none after ${steps} steps (${run.stoppedAfter} s): ${JSON.stringify(m)}`);
     assert.equal(s.error, '');
@@ -168,5 +168,20 @@ test('train: without positions the order-flipped twins stay identical however lo
     assert.equal(a.label, b.label, 'both orders get the same label');
     assert.equal(a.confidence, b.confidence);
     assert.ok(s.shown.pair_difference < 1e-6);
+    // the lesson's "same label, same confidence", with this trained model's one confidence
+    const said = (st, part) => st.texts.some((x) => x.includes(part));
+    assert.ok(said(s, `Both get one confidence, ${a.confidence.toFixed(3)}`), s.texts.join('\n'));
+    assert.ok(said(s, "the lesson's 0.87 was an illustration"));
+    // longer emails, measured once training stopped, beside the context-length advice
+    await page.waitForFunction(() => (window.attentionDemo.state().shown.longer || []).length === 3, null,
+      { timeout: 20000 });
+    s = await state(page);
+    t.diagnostic(`none, longer emails: ${JSON.stringify(s.shown.longer)}`);
+    for (const row of s.shown.longer) assert.ok(row.test_accuracy <= 0.5 + 1e-6, JSON.stringify(row));
+    assert.ok(said(s, 'documented context length'));
+    // the order scene points at this trained order-blind router's one confidence
+    await setAndWait(page, { scene: 'order' });
+    s = await state(page);
+    assert.ok(said(s, 'The router trained without positions in the Train scene gives both'), s.texts.join('\n'));
   });
 });

@@ -1,0 +1,101 @@
+// The lesson's points and the app's own wording, read back through attentionDemo.state().texts (every
+// paragraph the last frame drew) and checked against the numbers the page reports: a caption may only
+// say what its numbers show. One browser and one page for the whole file.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, openDemo, setAndWait, api, withCleanPage } from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launchBrowser(); });
+after(async () => { if (browser) await browser.close(); });
+
+const state = (page) => api(page, 'state');
+// The paragraphs of the last frame that contain `part`.
+const find = (s, part) => s.texts.filter((t) => t.includes(part));
+function assertSays(s, part, what) {
+  assert.ok(find(s, part).length > 0, `${what}: no paragraph says "${part}"; the page says:\n${s.texts.join('\n')}`);
+}
+function assertNotSays(s, part, what) {
+  assert.deepEqual(find(s, part), [], `${what}: a paragraph says "${part}"`);
+}
+
+test('lesson text: every caption matches its numbers, and every lesson point is on screen', async () => {
+  await withCleanPage(browser, {}, async (page) => {
+    await openDemo(page, 'scene=positions&d_model=64');
+    let s = await state(page);
+    assertSays(s, 'Every diagonal has one value', 'even d_model');
+    assertSays(s, 'Positions are soft', 'soft positions');
+    assertSays(s, 'exactly the 37th', 'soft positions');
+
+    s = await (setAndWait(page, { d_model: 5 }).then(() => state(page)));
+    assertNotSays(s, 'Every diagonal has one value', 'odd d_model');
+    assertSays(s, 'd_model 5 is odd', 'odd d_model');
+    assertSays(s, 'not constant', 'odd d_model');
+
+    // order blindness: "identical" exactly when the page's difference is 0, never "rounding" then
+    await setAndWait(page, { scene: 'order', positions: 'sinusoidal' });
+    s = await state(page);
+    const diff = s.shown.no_positions_difference;
+    assert.equal(typeof diff, 'number');
+    const sentence = find(s, 'Without positions:');
+    assert.equal(sentence.length, 1, sentence.join('\n'));
+    if (diff === 0) {
+      assert.match(sentence[0], /identical, to the last bit/);
+      assert.doesNotMatch(sentence[0], /rounding/);
+    } else {
+      assert.match(sentence[0], /float rounding/);
+    }
+    assertSays(s, '\u20b9850 cake', 'the stakes');
+    assertSays(s, '\u20b960 delivery fee', 'the stakes');
+    const conf = s.shown.emails.find((e) => e.positions === 'none').confidence;
+    assertSays(s, `gives both ${conf.toFixed(3)}`, 'the untrained router\'s one confidence');
+    assertSays(s, '0.87', 'the lesson\'s illustration');
+
+    // multi-head: value projections, causal baselines computed for row i's i + 1 keys
+    await setAndWait(page, { scene: 'mha' });
+    s = await state(page);
+    assertSays(s, 'its own query, key and value projections', 'multi-head intro');
+    assertSays(s, 'scaled_dot_product_attention', 'fused kernels');
+    assertSays(s, 'Nobody assigns a head its job', 'where heads break');
+    assertSays(s, 'hints, not proofs', 'where heads break');
+    const t = s.shown.tokens.length;
+    assertSays(s, `ln ${t} = ${Math.log(t).toFixed(2)}`, 'non-causal entropy baseline');
+    await setAndWait(page, { causal: 1 });
+    s = await state(page);
+    let ln = 0, inv = 0;
+    for (let i = 0; i < t; i++) ln += Math.log(i + 1), inv += 1 / (i + 1);
+    assertSays(s, `${(ln / t).toFixed(2)} and ${(inv / t).toFixed(3)} averaged over the ${t} rows`, 'causal baselines');
+    assertNotSays(s, `ln ${t} = `, 'causal baselines');
+
+    // learned tables: the BERT and GPT-2 sizes give the error for the first slot past the end
+    for (const slots of [512, 1024]) {
+      await setAndWait(page, { scene: 'schemes', slots, length: slots + 1 });
+      s = await state(page);
+      const err = s.shown.limits.past_end_error;
+      assert.match(err, new RegExp(`position ${slots}\\b`), err);
+      assert.match(err, new RegExp(`${slots} slots`), err);
+      assertSays(s, `asked for position ${slots}, the first one past its end`, `${slots} slots`);
+    }
+    assertSays(s, 'flat in expectation at every offset except 0', 'offset view');
+
+    await setAndWait(page, { scene: 'clock', d_model: 4, pos: 44, pos2: 0 });
+    s = await state(page);
+    assertSays(s, `about ${(180 / Math.PI).toFixed(1)} degrees`, 'radians');
+    assertSays(s, 'wherever you start', 'fixed rotation');
+    assertSays(s, 'is it close to position 0\'s too?', 'exercise 1 in full');
+
+    await setAndWait(page, { scene: 'word' });
+    s = await state(page);
+    assertSays(s, 'Adding keeps the width at d_model = 4', 'add, not append');
+
+    await setAndWait(page, { scene: 'encoder' });
+    s = await state(page);
+    assertSays(s, 'six of these', 'the stacked encoder');
+    assertSays(s, 'road the gradients take back', 'the skip path');
+    assertSays(s, 'LayerNorm standardises each row', 'LayerNorm');
+
+    await setAndWait(page, { scene: 'exercises' });
+    s = await state(page);
+    assertSays(s, 'is it close to position 0\'s too?', 'exercise 1 in the exercises scene');
+  });
+});
