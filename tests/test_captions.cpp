@@ -108,6 +108,10 @@ TEST(Captions, CausalBaselinesReplaceLnTAndOneOverT) {
   EXPECT_TRUE(has(e, app::format("%.3f", ln / t))) << e;
   EXPECT_FALSE(has(e, "over all keys")) << e;
   EXPECT_TRUE(has(app::entropy_baseline(t, false, plain), app::format("%.3f = ln 9", std::log(9.0))));
+  EXPECT_EQ(app::even_entropy(t, false, plain), app::format("ln 9 = %.3f", std::log(9.0)));
+  const std::string ec = app::even_entropy(t, true, causal);
+  EXPECT_TRUE(has(ec, app::format("%.3f", ln / t))) << ec;
+  EXPECT_FALSE(has(ec, "ln 9")) << ec;
   EXPECT_TRUE(has(app::first_token_baseline(true, causal), app::format("%.3f", inv / t)));
   EXPECT_TRUE(has(app::first_token_baseline(false, plain), app::format("%.3f", 1.0 / t)));
 }

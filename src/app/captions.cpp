@@ -49,6 +49,11 @@ std::string stats_legend(int tokens, bool causal, const attn::HeadStats& even) {
       static_cast<double>(even.entropy), static_cast<double>(even.first_token_mass), tokens, tokens, tokens);
 }
 
+std::string even_entropy(int tokens, bool causal, const attn::HeadStats& even) {
+  if (!causal) return format("ln %d = %.3f", tokens, static_cast<double>(even.entropy));
+  return format("%.3f, as the causal mask leaves row i only i + 1 keys", static_cast<double>(even.entropy));
+}
+
 std::string entropy_baseline(int tokens, bool causal, const attn::HeadStats& even) {
   if (!causal) {
     return format("(0 when every query looks at one key; %.3f = ln %d when it spreads evenly over all keys)",

@@ -20,6 +20,9 @@ std::string order_difference(double difference);
 // The per-head statistics' legend for T tokens. even: attn::head_stats(attn::even_weights(T, causal)),
 // the values of attention spread evenly over the keys each row may see (row i: i + 1 keys when causal).
 std::string stats_legend(int tokens, bool causal, const attn::HeadStats& even);
+// "ln 9 = 2.197", or with the causal mask "1.280 (row i spreads over its i + 1 keys)": the entropy of
+// even attention over T tokens.
+std::string even_entropy(int tokens, bool causal, const attn::HeadStats& even);
 // The enlarged head's baselines: "(0 when ...; X when it spreads evenly ...)" and the first-token one.
 std::string entropy_baseline(int tokens, bool causal, const attn::HeadStats& even);
 std::string first_token_baseline(bool causal, const attn::HeadStats& even);

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "attention_panel.hpp"
+#include "captions.hpp"
 #include "core/error.hpp"
 #include "core/scheme_probe.hpp"
 #include "heatmap_view.hpp"
@@ -99,6 +100,7 @@ void update(SchemesData& d, const Settings& s) {
   d.labels = token_labels(d.tokens);
   d.offset_weights = offset_rows(d.views, t, false);
   d.offset_scores = offset_rows(d.views, t, true);
+  if (t > 0) d.even = attn::head_stats(attn::even_weights(t, d.causal));
   for (int k = -(t - 1); k <= t - 1; ++k) d.offset_labels.push_back(std::to_string(k));
   d.shown = schemes_json(d);
 }
@@ -238,8 +240,8 @@ void draw_schemes_scene(SceneContext& ctx) {
     if (!v.ok() && ctx.error.empty()) ctx.error = v.error;
   }
   const size_t t = data.tokens.size();
-  ImGui::Text("Head %d of %d, %zu tokens. Entropy of evenly spread attention: ln %zu = %.3f.", data.head,
-              s.heads, t, t, std::log(static_cast<double>(t)));
+  text_wrapped("Head %d of %d, %zu tokens. Entropy of evenly spread attention: %s.", data.head, s.heads, t,
+               even_entropy(static_cast<int>(t), data.causal, data.even).c_str());
   help_marker(
       "Entropy: how spread out each query's weights are (nats). Mean distance: how far, in tokens, a "
       "query looks on average. First-token mass: the weight that goes to token 0.");

@@ -10,6 +10,7 @@
 #include <new>
 
 #include "attention_panel.hpp"
+#include "captions.hpp"
 #include "core/error.hpp"
 #include "core/scheme_probe.hpp"
 #include "core/tokenizer.hpp"
@@ -312,6 +313,8 @@ struct LimitsData {
   std::string error;  // the text itself could not be used
   LimitRun learned, sinusoidal, rope;
   std::string past_end;  // the learned table's error for position `slots`, the first one past its end
+  bool causal = false;
+  attn::HeadStats even{};  // even attention over `tokens` keys (the entropy baseline)
 };
 
 LimitRun run_long(const std::vector<std::string>& email, const attn::PipelineConfig& c,
@@ -355,6 +358,8 @@ void update_limits(LimitsData& l, const SchemesData& d, const Settings& s) {
     l.error = e.what();
   }
   l.past_end = past_end_error(pipeline_config(s, attn::Scheme::Learned));
+  l.causal = s.causal;
+  if (l.tokens > 0) l.even = attn::head_stats(attn::even_weights(l.tokens, l.causal));
 }
 
 void limit_row(const char* name, const LimitRun& run, const LimitsData& l, int head) {
@@ -367,8 +372,8 @@ void limit_row(const char* name, const LimitRun& run, const LimitsData& l, int h
     return;
   }
   ImGui::TextColored(ImVec4(0.4f, 0.9f, 0.4f, 1),
-                     "ok: %d tokens, entropy of head %d = %.3f (uniform: ln %d = %.3f)", l.tokens, head,
-                     static_cast<double>(run.entropy), l.tokens, std::log(static_cast<double>(l.tokens)));
+                     "ok: %d tokens, entropy of head %d = %.3f (even attention: %s)", l.tokens, head,
+                     static_cast<double>(run.entropy), even_entropy(l.tokens, l.causal, l.even).c_str());
 }
 
 nlohmann::json run_json(const LimitRun& run) {

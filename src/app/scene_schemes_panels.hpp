@@ -40,7 +40,8 @@ struct SchemesData {
   int k_index = 1;
   std::string probe_error;
   double base = 10000.0;
-  nlohmann::json shown;  // the "schemes" entry of ctx.shown, built once per rebuild
+  attn::HeadStats even{};  // even attention over the keys each row may see (the entropy baseline)
+  nlohmann::json shown;    // the "schemes" entry of ctx.shown, built once per rebuild
 };
 
 // The shown head: s.head clamped to 0 .. heads-1 (-1 means head 0).
