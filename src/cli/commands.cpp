@@ -139,8 +139,9 @@ json run_pe(const PeOptions& o) {
   return out;
 }
 
-json run_attend(const std::string& input_path) {
-  const json j = read_json_input(input_path);
+json run_attend(const std::string& input_path) { return run_attend_document(read_json_input(input_path)); }
+
+json run_attend_document(const json& j) {
   if (!j.contains("x") && j.contains("text")) return run_text_attention(j);
   if (!j.contains("x")) throw InputError("the input needs \"x\": (T, D) or (B, T, D) numbers, or a \"text\"");
   bool batched = false;
@@ -194,8 +195,9 @@ json run_router(const RouterOptions& o) {
           {"probabilities", r.probabilities}};
 }
 
-json run_block(const std::string& input_path) {
-  const json j = read_json_input(input_path);
+json run_block(const std::string& input_path) { return run_block_document(read_json_input(input_path)); }
+
+json run_block_document(const json& j) {
   if (!j.contains("x") && j.contains("text")) {
     const PipelineConfig c = pipeline_config(j);
     const EncoderPipelineResult r = run_encoder_pipeline(string_field(j, "text", ""), c, int_field(j, "d_ff", 4 * c.d_model));

@@ -31,8 +31,11 @@ struct RouterOptions {
 
 json run_pe(const PeOptions& o);
 json run_attend(const std::string& input_path);
+// The same from a parsed document (the input file's JSON object): what run_attend runs after reading.
+json run_attend_document(const json& j);
 json run_params(int d_model, int heads);
 json run_router(const RouterOptions& o);
 json run_block(const std::string& input_path);
+json run_block_document(const json& j);
 
 }  // namespace attn::cli

@@ -18,6 +18,10 @@ json read_json_input(const std::string& path) {
     if (!in) throw InputError("cannot open input file '" + path + "'; give a readable JSON file or - for stdin");
     text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
+  return parse_json_object(text);
+}
+
+json parse_json_object(const std::string& text) {
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded()) throw InputError("the input is not valid JSON; expected one JSON object");
   if (!j.is_object()) throw InputError("the input must be a JSON object with fields such as \"x\" and \"heads\"");

@@ -10,8 +10,11 @@ namespace attn::cli {
 
 using nlohmann::json;
 
-// Reads a whole JSON document from a file path, or from stdin when path is "-".
+// Reads a whole JSON document from a file path, or from stdin when path is "-", and parses it with
+// parse_json_object().
 json read_json_input(const std::string& path);
+// Parses the text of one JSON object (the input of attend and block); InputError when it is not one.
+json parse_json_object(const std::string& text);
 
 // A (rows, cols) array of arrays of numbers -> Mat; `what` names the field in errors.
 Mat matrix_from_json(const json& j, const std::string& what);
