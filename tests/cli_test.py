@@ -199,6 +199,10 @@ class BadInput(unittest.TestCase):
         for n in needles:
             self.assertIn(n, err)
 
+    def test_naive_schemes_check_d_model(self):
+        self.assertRejected(["pe", "--scheme", "raw", "--d-model", "-5", "--count", "3"], ["--d-model"])
+        self.assertRejected(["pe", "--scheme", "fraction", "--d-model", "0", "--count", "3"], ["--d-model"])
+
     def test_bad_arguments(self):
         self.assertRejected(["pe", "--scheme", "learned", "--d-model", "4", "--positions", "400"], ["400", "128"])
         self.assertRejected(["pe", "--scheme", "clock", "--d-model", "4", "--count", "3"],

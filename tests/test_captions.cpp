@@ -12,7 +12,10 @@
 #include "core/analysis.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/pipeline.hpp"
 #include "core/positions.hpp"
+#include "core/router.hpp"
+#include "core/row_stats.hpp"
 
 namespace {
 
@@ -46,18 +49,24 @@ double exact_offset_deviation(int d, int n) {
 TEST(Captions, SimilarityDiagonalsClaimedOnlyWhenTheyHold) {
   for (int d : {2, 4, 16, 64, 512}) {
     EXPECT_LT(exact_offset_deviation(d, 100), 1e-9) << "d_model " << d << ": the diagonals are constant";
-    const std::string c = app::similarity_caption(d, offset_error(d));
+    const std::string c = app::similarity_caption(d, 100, offset_error(d));
     EXPECT_TRUE(has(c, "Every diagonal has one value")) << c;
   }
   for (int d : {3, 5, 17, 63, 513}) {
     EXPECT_GT(exact_offset_deviation(d, 100), 1e-6) << "d_model " << d << ": the unpaired sine breaks them";
     const float err = offset_error(d);
-    const std::string c = app::similarity_caption(d, err);
+    const std::string c = app::similarity_caption(d, 100, err);
     EXPECT_FALSE(has(c, "Every diagonal has one value")) << c;
     EXPECT_TRUE(has(c, "is odd")) << c;
     EXPECT_TRUE(has(c, "not constant")) << c;
     EXPECT_TRUE(has(c, app::format("%.2g", static_cast<double>(err)))) << c;
   }
+}
+
+TEST(Captions, OnePositionHasNoDiagonalToDescribe) {
+  const std::string c = app::similarity_caption(5, 1, 0.0f);
+  EXPECT_FALSE(has(c, "not constant")) << c;
+  EXPECT_FALSE(has(c, "Every diagonal")) << c;
 }
 
 TEST(Captions, ZeroDifferenceIsIdenticalNotRounding) {
@@ -125,21 +134,38 @@ TEST(Captions, EveryHeadHasItsOwnValueProjection) {
 }
 
 TEST(Captions, LessonConfidenceIsNamedAsAnIllustration) {
-  const std::string without = app::lesson_confidence_note(0.7441f, 7, -1.0f);
+  // the seeded router without positions, as the order scene runs it (d_model 16, 4 heads, seed 7)
+  attn::RouterConfig c;
+  c.d_model = 16, c.heads = 4, c.seed = 7, c.positions = attn::Scheme::None;
+  const attn::RefundRouter router(c);
+  const float a = router.classify("Refund the delivery fee, not the cake.").confidence;
+  const float b = router.classify("Refund the cake, not the delivery fee.").confidence;
+  EXPECT_NEAR(a, b, 1e-6f) << "order-blind: one confidence for both";
+  const std::string without = app::lesson_confidence_note({a, b}, 7, {-1.0f, -1.0f});
   EXPECT_TRUE(has(without, "0.87")) << without;
   EXPECT_TRUE(has(without, "illustration")) << without;
-  EXPECT_TRUE(has(without, "seed 7")) << without;
-  EXPECT_TRUE(has(without, "0.744")) << without;
+  EXPECT_TRUE(has(without, "(seed 7) gives both " + app::format("%.3f", static_cast<double>(a)))) << without;
   EXPECT_TRUE(has(without, "Train scene")) << without;
-  const std::string with = app::lesson_confidence_note(0.7441f, 7, 0.5123f);
-  EXPECT_TRUE(has(with, "0.512")) << with;
+  EXPECT_TRUE(has(app::lesson_confidence_note({a, b}, 7, {0.5123f, 0.5123f}), "gives both 0.512"));
+  const std::string differ = app::lesson_confidence_note({a, b}, 7, {0.5f, 0.6f});
+  EXPECT_TRUE(has(differ, "gives 0.500 and 0.600")) << differ;
 }
 
 TEST(Captions, LayerNormStandardisesEachRow) {
-  const std::string c =
-      app::layer_norm_check("refund", -1.5e-8f, 0.999996f, 9, 2.9e-8f, 0.999995f, 0.999997f);
-  EXPECT_TRUE(has(c, "standardises each row")) << c;
-  EXPECT_TRUE(has(c, "0.999996")) << c;
+  // the encoder scene's defaults through the core; the caption carries its moments
+  const app::Settings s = app::defaults_for("encoder");
+  attn::PipelineConfig c;
+  c.d_model = s.d_model, c.heads = s.heads, c.positions = attn::Scheme::Sinusoidal;
+  c.seed = static_cast<std::uint64_t>(s.seed);
+  const attn::EncoderPipelineResult r = attn::run_encoder_pipeline(s.text, c, 4 * c.d_model);
+  const attn::Mat mo = attn::row_moments(r.block.norm1);  // (T, 2)
+  EXPECT_NEAR(mo(0, 1), 1.0f, 1e-4f) << "LayerNorm gives each row variance 1 (minus epsilon)";
+  const std::string caption =
+      app::layer_norm_check(r.tokens[0], mo(0, 0), mo(0, 1), static_cast<int>(mo.rows()),
+                            mo.col(0).cwiseAbs().maxCoeff(), mo.col(1).minCoeff(), mo.col(1).maxCoeff());
+  EXPECT_TRUE(has(caption, "standardises each row")) << caption;
+  EXPECT_TRUE(has(caption, app::format("variance %.6f", static_cast<double>(mo(0, 1))))) << caption;
+  EXPECT_TRUE(has(caption, app::format("all %d rows", static_cast<int>(mo.rows())))) << caption;
 }
 
 TEST(TextHelpers, GroupedOrdinalAndFormat) {

@@ -11,6 +11,7 @@
 
 #include "app/exercises.hpp"
 #include "app/settings.hpp"
+#include "core/clock.hpp"
 
 namespace {
 
@@ -92,6 +93,23 @@ TEST_F(Exercises, FirstExerciseAskedInFullWithItsNearMisses) {
   std::snprintf(buf, sizeof buf, "%.3f away", 2.0 * std::sin(0.22));
   EXPECT_NE(ex.why.find(buf), std::string::npos) << buf << " not in: " << ex.why;
   EXPECT_EQ(q("clock44").why, ex.why);
+}
+
+TEST(ClockExercise, SlowHandSentenceFollowsItsDistanceOnAnyClock) {
+  for (int d : {4, 8, 16, 64}) {
+    const attn::Sinusoidal clock(d);
+    const app::ClockExercise ex = app::clock_exercise(clock);
+    // independent float64: the slowest hand turns 10000^(-2h/d) rad per token, h = d/2 - 1
+    const int h = d / 2 - 1;
+    const double angle = ex.answer * std::pow(10000.0, -2.0 * h / d);
+    const double slow = std::hypot(std::sin(angle), std::cos(angle) - 1.0);
+    const bool close = slow < attn::kNearlyRepeats;
+    EXPECT_EQ(ex.why.find("is not close") != std::string::npos, !close) << "d_model " << d << ": " << ex.why;
+    EXPECT_EQ(ex.why.find("is close too") != std::string::npos, close) << "d_model " << d << ": " << ex.why;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f away", slow);
+    EXPECT_NE(ex.why.find(buf), std::string::npos) << buf << " not in: " << ex.why;
+  }
 }
 
 TEST_F(Exercises, HeadWidthAndParameterCount) {

@@ -5,8 +5,9 @@
 
 namespace app {
 
-std::string similarity_caption(int d_model, float offset_error) {
+std::string similarity_caption(int d_model, int positions, float offset_error) {
   const double dev = static_cast<double>(offset_error);
+  if (positions < 2) return "With one position there is no pair of positions to compare: show at least two.";
   if (d_model % 2 == 0) {
     return format(
         "Every diagonal has one value: the similarity of two positions depends only on their distance "
@@ -100,17 +101,29 @@ std::string heads_intro(bool trained) {
                          "words and their positions, not from meaning.");
 }
 
-std::string lesson_confidence_note(float untrained, int seed, float trained) {
+namespace {
+
+// "0.744" when the two confidences print alike, else "0.744 and 0.745".
+std::string both(const std::array<float, 2>& c) {
+  const std::string a = format("%.3f", static_cast<double>(c[0])),
+                    b = format("%.3f", static_cast<double>(c[1]));
+  return a == b ? "both " + a : a + " and " + b;
+}
+
+}  // namespace
+
+std::string lesson_confidence_note(const std::array<float, 2>& untrained, int seed,
+                                   const std::array<float, 2>& trained) {
   std::string s = format(
       "In the lesson the router gave both emails the same label with the same confidence, 0.87. That number "
-      "was the story's illustration; what is exact is that the two confidences are equal. This untrained "
-      "router (seed %d) gives both %.3f.",
-      seed, static_cast<double>(untrained));
-  if (trained >= 0.0f) {
+      "was the story's illustration; its point is that a router blind to order gives the two emails one "
+      "confidence. This untrained router (seed %d) gives %s.",
+      seed, both(untrained).c_str());
+  if (trained[0] >= 0.0f) {
     s += format(
-        " The router trained without positions in the Train scene gives both %.3f: that is the number to "
-        "point at, a trained order-blind router's single confidence for two opposite emails.",
-        static_cast<double>(trained));
+        " The router trained without positions in the Train scene gives %s: that is the number to point at, "
+        "a trained order-blind router's confidence for two opposite emails.",
+        both(trained).c_str());
   } else {
     s += " Train a router without positions in the Train scene and it too gives both orders one confidence: "
          "that trained value is the one to point at.";

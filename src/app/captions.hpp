@@ -2,6 +2,7 @@
 // tests check them, so a caption can never claim more than the numbers show.
 #pragma once
 
+#include <array>
 #include <string>
 
 #include "core/analysis.hpp"
@@ -10,8 +11,8 @@ namespace app {
 
 // Position table: what the diagonals of PE . PE show. offset_error: attn::offset_dependence_error() of
 // the similarity. Only an even d_model pairs every sine with its cosine, so only then does the similarity
-// depend on the distance alone.
-std::string similarity_caption(int d_model, float offset_error);
+// depend on the distance alone. positions: the similarity's rows (with one there is no diagonal).
+std::string similarity_caption(int d_model, int positions, float offset_error);
 
 // Two outputs that differ only by word order, compared: "identical" for a difference of exactly 0, else
 // the difference named as float rounding.
@@ -35,9 +36,10 @@ std::string layer_norm_check(const std::string& label, float mean0, float var0, 
 // Multi-head attention's opening paragraph (random seeded weights or the trained router's).
 std::string heads_intro(bool trained);
 
-// The lesson's "same confidence: 0.87", set beside what this app's routers without positions give to
-// both emails: `untrained` (the seeded router) and, when a trained order-blind router exists, `trained`
-// (negative: none yet).
-std::string lesson_confidence_note(float untrained, int seed, float trained);
+// The lesson's "same confidence: 0.87", set beside what this app's routers without positions give the
+// two emails: `untrained` (the seeded router, both emails) and, when a trained order-blind router exists,
+// `trained` (its confidences for the two emails; negative: none yet).
+std::string lesson_confidence_note(const std::array<float, 2>& untrained, int seed,
+                                   const std::array<float, 2>& trained);
 
 }  // namespace app

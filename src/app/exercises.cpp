@@ -342,10 +342,27 @@ ClockExercise clock_exercise(const attn::Sinusoidal& clock) {
   if (hands.size() < 2) {
     ex.why += "This clock has only that one hand, so nothing tells the two positions apart.";
   } else {
-    ex.why += format(
-        "The slow hand (hand %d) is not close: it is %.3f away, so read together the hands keep the two "
-        "positions distinct. That is why a clock needs several hands.",
-        slow.hand, slow.distance);
+    const auto widest = std::max_element(
+        hands.begin(), hands.end(), [](const auto& a, const auto& b) { return a.distance < b.distance; });
+    const std::string apart =
+        " so read together the hands keep the two positions distinct. That is why a clock needs several "
+        "hands.";
+    if (slow.distance >= attn::kNearlyRepeats) {
+      ex.why +=
+          format("The slow hand (hand %d) is not close: it is %.3f away,", slow.hand, slow.distance) + apart;
+    } else if (widest->distance >= attn::kNearlyRepeats) {
+      ex.why +=
+          format(
+              "The slowest hand (hand %d) is close too, only %.3f away, because it has barely moved in %d "
+              "tokens; but hand %d is %.3f away,",
+              slow.hand, slow.distance, ex.answer, widest->hand, widest->distance) +
+          apart;
+    } else {
+      ex.why += format(
+          "No hand of this clock is %.2f or more away, so with these hands the two positions read "
+          "almost the same.",
+          attn::kNearlyRepeats);
+    }
   }
   if (ex.near_misses.size() == 2) {
     const int a = ex.near_misses[0], b = ex.near_misses[1];

@@ -22,13 +22,28 @@ struct ClockData {
   attn::Mat readings;                        // (2, D): rows pos and pos2
   std::vector<attn::HandReading> compare;    // (hands,)
   ClockExercise exercise;                    // the lesson's exercise on this clock, computed by the core
-  double shift_check = 0.0;                  // largest |turn from pos to pos2 - turn from 0 to pos2 - pos|
+  double rotation_check =
+      0.0;               // largest |R(k speed) reading(start) - reading(start + k)| over hands, 2 starts
+  int second_start = 0;  // the second start of that check
   std::string error;
 };
 
 struct ExerciseState {
   bool checked = false, hint = false, revealed = false;
 };
+
+// rows: (2, D) readings at some p and p + k. Turns each hand's (sin, cos) at p by k x the hand's speed and
+// returns the largest difference from the reading at p + k (an unpaired last dimension is left out).
+double rotation_error(const attn::Mat& rows, const std::vector<attn::HandReading>& hands, int k) {
+  double worst = 0.0;
+  for (const attn::HandReading& h : hands) {
+    const Eigen::Index d = 2 * h.hand;
+    const double t = k * h.speed, sn = rows(0, d), cs = rows(0, d + 1);
+    worst = std::max({worst, std::fabs(sn * std::cos(t) + cs * std::sin(t) - rows(1, d)),
+                      std::fabs(cs * std::cos(t) - sn * std::sin(t) - rows(1, d + 1))});
+  }
+  return worst;
+}
 
 void update(ClockData& c, const Settings& s) {
   if (c.d_model == s.d_model && c.base == s.base && c.pos == s.pos && c.pos2 == s.pos2) return;
@@ -40,14 +55,14 @@ void update(ClockData& c, const Settings& s) {
     c.compare = attn::compare_positions(*c.clock, s.pos, s.pos2);
     c.exercise = clock_exercise(*c.clock);
     // The same step k = pos2 - pos taken from position 0 turns every hand by the same angle.
-    const int k = s.pos2 - s.pos;  // positions are never negative: a backward step starts at -k
-    const std::vector<attn::HandReading> from_zero =
-        k >= 0 ? attn::compare_positions(*c.clock, 0, k) : attn::compare_positions(*c.clock, -k, 0);
-    c.shift_check = 0.0;
-    for (size_t i = 0; i < from_zero.size(); ++i) {
-      const double d = std::remainder(from_zero[i].phase_diff - c.compare[i].phase_diff, 2.0 * M_PI);
-      c.shift_check = std::max(c.shift_check, std::fabs(d));
-    }
+    // The fixed rotation: turning each hand of a reading by k x its speed (k = pos2 - pos) gives the reading
+    // k tokens later, from pos and from a second start (0, or -k when stepping back).
+    const int k = s.pos2 - s.pos;
+    const int from2 = k >= 0 ? 0 : -k;
+    const attn::Mat second = c.clock->table({from2, from2 + k});  // (2, D)
+    c.rotation_check =
+        std::max(rotation_error(c.readings, c.compare, k), rotation_error(second, c.compare, k));
+    c.second_start = from2;
   } catch (const attn::InputError& e) {
     c.clock.reset();
     c.error = e.what();
@@ -177,7 +192,7 @@ void draw_compare(const ClockData& c) {
     ImGui::TableNextColumn();
     ImGui::Text("%.3f", h.distance);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(h.distance < 0.05 ? "nearly repeats" : "differs");
+    ImGui::TextUnformatted(h.distance < attn::kNearlyRepeats ? "nearly repeats" : "differs");
   }
   ImGui::EndTable();
   if (static_cast<int>(c.compare.size()) > n) ImGui::TextDisabled("(first %d of %zu hands)", n, c.compare.size());
@@ -219,11 +234,12 @@ void draw_rotation(const ClockData& c) {
       "Angles are in radians: one radian is about %.1f degrees, and a full turn is 2 pi = 6.283 radians. "
       "Moving k tokens turns hand i by k times its speed, wherever you start: from position %d to %d (k = "
       "%d) "
-      "hand 0 turns by %d x %.4g = %.3f rad (%.1f degrees, shown wrapped to %+.3f), and the same k from "
-      "position 0 gives the same turns for every hand (largest difference %.1g rad). This fixed rotation is "
-      "what lets attention read relative offsets such as \"two tokens back\".",
+      "hand 0 turns by %d x %.4g = %.3f rad (%.1f degrees, %+.3f once whole turns are taken off). Turning "
+      "every hand of position %d's reading by k x its speed gives position %d's reading, and the same turns "
+      "take position %d to %d (largest difference %.1g, float rounding). This fixed rotation, the same at "
+      "every position, is what lets attention read relative offsets such as \"two tokens back\".",
       kDegrees, c.pos, c.pos2, k, k, fast.speed, k * fast.speed, k * fast.speed * kDegrees, fast.phase_diff,
-      c.shift_check);
+      c.pos, c.pos2, c.second_start, c.second_start + k, c.rotation_check);
 }
 
 }  // namespace
@@ -268,6 +284,7 @@ void draw_clock_scene(SceneContext& ctx) {
                {"readings", row(0)},
                {"readings2", row(1)},
                {"hands", hands},
+               {"rotation_check", data.rotation_check},
                {"exercise",
                 {{"answer", s.answer},
                  {"checked", ex.checked},

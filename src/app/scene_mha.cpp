@@ -265,6 +265,12 @@ void report(SceneContext& ctx, const CachedPipeline* pipe, const MhaData* d, int
   if (!d->weights.is_null()) ctx.shown["weights"] = d->weights;
 }
 
+// "Where heads break" for the sizes shown (the trained model's in trained mode, without the d_k = 1 button).
+void draw_breaks_section(Settings& s, const Settings& view, bool trained) {
+  if (section("Where heads break", "breaks", s.hide) && mha::draw_breaks(view, !trained))
+    mha::show_narrowest_heads(s);
+}
+
 }  // namespace
 
 void draw_mha_scene(SceneContext& ctx) {
@@ -285,6 +291,7 @@ void draw_mha_scene(SceneContext& ctx) {
   if (!pipe.ok()) {
     ctx.fail(pipe.error);
     if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
+    draw_breaks_section(s, view, trained);
     report(ctx, &pipe, nullptr, -1);
     return;
   }
@@ -306,7 +313,7 @@ void draw_mha_scene(SceneContext& ctx) {
   draw_heads(s, r, config, data);
   if (section("Where one token looks", "rows", s.hide)) mha::draw_row_view(s, data.rows, data.labels);
   if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
-  if (!trained && section("Where heads break", "breaks", s.hide)) mha::draw_breaks(s);
+  draw_breaks_section(s, view, trained);
   report(ctx, &pipe, &data, enlarged);
 }
 

@@ -37,13 +37,17 @@ void draw_width_table(const Settings& s) {
 
 }  // namespace
 
-void draw_breaks(Settings& s) {
-  paragraph(
+bool draw_breaks(const Settings& s, bool offer_example) {
+  text_wrapped(
       "Nobody assigns a head its job. In the lesson's tasting panel Meera gives each taster a question "
       "(sweetness, packaging, price); a model's heads get none. Roles such as \"look at the previous word\" "
       "or \"link a pronoun to its noun\" emerge in training, where they emerge at all, and many heads do "
-      "things nobody has neatly explained. The heads here are untrained: their patterns come from the seed, "
-      "the words and the positions (the Train scene's model shows what training made of its heads).");
+      "things nobody has neatly explained. %s",
+      offer_example
+          ? "The heads here are untrained: their patterns come from the seed, the words and the "
+            "positions (the Train scene's model shows what training made of its heads)."
+          : "These heads were trained on the refund emails: whatever roles they show emerged there, "
+            "and nobody chose them.");
   paragraph(
       "Many heads are spare: researchers pruned trained models and lost only a little quality with a good "
       "fraction of the heads gone, because heads overlap and some do very little. That is one reason later "
@@ -63,16 +67,21 @@ void draw_breaks(Settings& s) {
       "buy h separate d_k-wide subspaces, each with its own queries, keys and pattern, instead of one wide "
       "one. Past a point each head is too thin to be useful: its score q . k adds up only d_k products, and "
       "at d_k = 1 it is a single product q x k, so (without RoPE or ALiBi) every query ranks the keys in the "
-      "same order, or in the reverse order when its q is negative. Such a head can draw only two patterns.",
+      "same order, or in the reverse order when its q is negative: each row peaks on one of the same two "
+      "keys, "
+      "whatever the words around it; only how sharp the peak is changes with the size of q.",
       grouped(cost).c_str());
-  if (ImGui::SmallButton("See d_k = 1: d_model 16 with 16 heads")) {
-    s.d_model = 16, s.heads = 16, s.head = -1;
-    if (s.positions == "rope" || s.positions == "alibi") s.positions = "sinusoidal";
-  }
+  const bool example = offer_example && ImGui::SmallButton("See d_k = 1: d_model 16 with 16 heads");
   paragraph(
       "Attention maps are hints, not proofs: a bright cell says where a head's weight went, not why the "
       "model decided what it did. To learn whether a head matters, change it (remove it, or scramble its "
       "weights) and measure what happens to the output.");
+  return example;
+}
+
+void show_narrowest_heads(Settings& s) {
+  s.d_model = 16, s.heads = 16, s.head = -1;
+  if (s.positions == "rope" || s.positions == "alibi") s.positions = "sinusoidal";
 }
 
 }  // namespace app::mha

@@ -35,8 +35,11 @@ nlohmann::json stats_json(const std::vector<attn::HeadStats>& stats);
 // (numbers from attn::count_parameters, recomputed only when d_model or heads change).
 void draw_parameters(const Settings& s);
 // "Where heads break": roles emerge, spare heads and shared keys/values, d_k shrinking as heads grow
-// (with what d_k = 1 does; a button opens it), attention maps as hints. May change s.d_model and s.heads.
-void draw_breaks(Settings& s);
+// (with what d_k = 1 does), attention maps as hints. With offer_example, a button to see d_k = 1: returns
+// true when it was clicked (then call show_narrowest_heads).
+bool draw_breaks(const Settings& s, bool offer_example);
+// d_model 16 with 16 heads (d_k = 1), with a position scheme that leaves the d_k = 1 argument as it is.
+void show_narrowest_heads(Settings& s);
 // {"fused", "single_head", "d_k"}; fused and d_k are null when the heads do not divide d_model.
 nlohmann::json parameters_json(const Settings& s);
 

@@ -45,22 +45,23 @@ attn::Scheme shuffle_scheme(const std::string& positions) {
 
 namespace {
 
-// The confidence a trained router without positions (from the Train scene or a file) gives the first
-// refund email, or -1 when the current trained model has positions, a causal mask, or is missing.
-float trained_blind_confidence() {
+// The confidences a trained router without positions (from the Train scene or a file) gives the two refund
+// emails, or {-1, -1} when the current trained model has positions, a causal mask, or is missing.
+std::array<float, 2> trained_blind_confidences() {
   static long long version = -1;
-  static float confidence = -1.0f;
+  static std::array<float, 2> confidence = {-1.0f, -1.0f};
   const TrainedModel* m = trained_model();
-  if (!m) return -1.0f;
+  if (!m) return {-1.0f, -1.0f};
   if (m->version == version) return confidence;
   version = m->version;
-  confidence = -1.0f;
+  confidence = {-1.0f, -1.0f};
   const attn::train::ModelConfig& c = m->model.config;
   if (c.positions != attn::Scheme::None || c.causal) return confidence;
   try {
-    confidence = attn::train::predict_text(m->model, m->vocab, refund_emails()[0]).prediction.confidence;
+    for (size_t i = 0; i < 2; ++i)
+      confidence[i] = attn::train::predict_text(m->model, m->vocab, refund_emails()[i]).prediction.confidence;
   } catch (const attn::InputError&) {
-    confidence = -1.0f;
+    confidence = {-1.0f, -1.0f};
   }
   return confidence;
 }
@@ -247,7 +248,7 @@ void draw_order_scene(SceneContext& ctx) {
   if (section("Settings", "controls", s.hide)) draw_controls(s);
   update_router(router, s);
   update_shuffle(shuffle, s);
-  if (section("The refund pair", "compare", s.hide)) draw_router(router, trained_blind_confidence());
+  if (section("The refund pair", "compare", s.hide)) draw_router(router, trained_blind_confidences());
   if (section("The shuffle test", "shuffle", s.hide)) draw_shuffle(s, shuffle);
   if (section("The common mistake: positions attached to words", "mistake", s.hide)) draw_mistake(shuffle);
   const std::string& err = !router.plain.error.empty()        ? router.plain.error

@@ -152,7 +152,7 @@ void draw_perm_controls(Settings& s, const ShuffleData& d) {
 
 }  // namespace
 
-void draw_router(const RouterData& r, float trained_blind) {
+void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind) {
   text_wrapped_colored(
       kBad,
       "What is at stake: the customer asked for the %s60 delivery fee back, not the %s850 cake. "
@@ -186,8 +186,10 @@ void draw_router(const RouterData& r, float trained_blind) {
       "difference.",
       same ? "the same" : "a different", static_cast<double>(r.plain.emails[0].confidence),
       order_difference(r.plain.difference).c_str());
-  text_wrapped_disabled("%s",
-                        lesson_confidence_note(r.plain.emails[0].confidence, r.seed, trained_blind).c_str());
+  text_wrapped_disabled(
+      "%s", lesson_confidence_note({r.plain.emails[0].confidence, r.plain.emails[1].confidence}, r.seed,
+                                   trained_blind)
+                .c_str());
   if (!r.positioned.error.empty()) return;
   const std::string scheme = attn::scheme_name(r.positioned.scheme);
   const char* how = r.positioned.scheme == attn::Scheme::Rope

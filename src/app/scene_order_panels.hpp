@@ -51,9 +51,9 @@ attn::Scheme router_scheme(const std::string& positions, std::string& note);
 // The shuffle test's scheme: the chosen one, or sinusoidal when it is "none".
 attn::Scheme shuffle_scheme(const std::string& positions);
 
-// The refund pair. trained_blind: the confidence a trained router without positions gives both emails
+// The refund pair. trained_blind: the confidences a trained router without positions gives the two emails
 // (negative when there is none).
-void draw_router(const RouterData& r, float trained_blind);
+void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind);
 void draw_shuffle(Settings& s, const ShuffleData& d);
 void draw_mistake(const ShuffleData& d);
 

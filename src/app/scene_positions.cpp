@@ -41,7 +41,7 @@ void update(TableData& t, const Settings& s) {
     t.table = attn::Sinusoidal(s.d_model, s.base).table(pos);
     t.sim = attn::similarity(t.table.topRows(std::min(s.count, kMaxSimilarity)));
     t.offset_error = attn::offset_dependence_error(t.sim);
-    t.soft_pos = std::min(37, static_cast<int>(t.sim.rows()) - 2);
+    t.soft_pos = std::min(36, static_cast<int>(t.sim.rows()) - 2);  // the lesson's 37th word, counted from 0
     if (t.soft_pos >= 1) {
       t.soft_self = t.sim(t.soft_pos, t.soft_pos);
       t.soft_prev = t.sim(t.soft_pos, t.soft_pos - 1);
@@ -144,18 +144,21 @@ void draw_positions_scene(SceneContext& ctx) {
     sim.height = side;
     heatmap_view(sim);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side + 60.0f);
-    paragraph(similarity_caption(s.d_model, data.offset_error));
+    paragraph(similarity_caption(s.d_model, static_cast<int>(data.sim.rows()), data.offset_error));
     if (data.soft_pos >= 1) {
       const double self = static_cast<double>(data.soft_self);
+      const std::string word = ordinal(data.soft_pos + 1);  // position p is the (p + 1)th word
       text_wrapped(
-          "Positions are soft: position %d's similarity with itself is %.3f, with its neighbours %d and %d "
-          "%.3f and %.3f (%.0f%% and %.0f%% of it). Neighbouring readings are close, so a model learns "
-          "roughly "
-          "where a word is, not that it is exactly the %s: exact counting (\"what is the 37th word?\") "
+          "Positions are soft: position %d (the %s word) has similarity %.3f with itself and %.3f and %.3f "
+          "with "
+          "its neighbours %d and %d (%.0f%% and %.0f%% of it). Neighbouring readings are close, so a model "
+          "learns "
+          "roughly where a word is, not that it is exactly the %s: exact counting (\"what is the %s word?\") "
           "stays hard for it.",
-          data.soft_pos, self, data.soft_pos - 1, data.soft_pos + 1, static_cast<double>(data.soft_prev),
-          static_cast<double>(data.soft_next), 100.0 * static_cast<double>(data.soft_prev) / self,
-          100.0 * static_cast<double>(data.soft_next) / self, ordinal(data.soft_pos).c_str());
+          data.soft_pos, word.c_str(), self, static_cast<double>(data.soft_prev),
+          static_cast<double>(data.soft_next), data.soft_pos - 1, data.soft_pos + 1,
+          100.0 * static_cast<double>(data.soft_prev) / self,
+          100.0 * static_cast<double>(data.soft_next) / self, word.c_str(), word.c_str());
     }
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();

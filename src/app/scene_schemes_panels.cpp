@@ -144,14 +144,27 @@ void draw_offsets(const Settings& s, const SchemesData& d, bool open, nlohmann::
   }
   shown["offsets"] = off;
   if (!open) return;
-  text_wrapped(
-      "Each point is the mean over one diagonal of the grid: all query/key pairs i - j apart "
-      "(positive: the key comes earlier). Look for: ALiBi falling off on both sides as the "
-      "distance grows; RoPE's scores changing with the offset itself; no positions giving a "
-      "profile that is flat in expectation at every offset except 0. At offset 0 each token's query meets "
-      "its own key, made from the same vector, so that score has its own expected level (up or down, set "
-      "by the weights); at every other offset the bumps come only from which words happen to sit that far "
-      "apart, and moving the words would move them.");
+  if (!d.causal) {
+    text_wrapped(
+        "Each point is the mean over one diagonal of the grid: all query/key pairs i - j apart (positive: "
+        "the "
+        "key comes earlier). Look for: ALiBi falling off on both sides as the distance grows; RoPE's scores "
+        "changing with the offset itself; no positions giving a profile that is flat in expectation at every "
+        "offset except 0. At offset 0 each token's query meets its own key, made from the same vector, so "
+        "that "
+        "score has its own expected level (up or down, set by the weights); at every other offset the bumps "
+        "come only from which words happen to sit that far apart, and moving the words would move them.");
+  } else {
+    text_wrapped(
+        "Each point is the mean over one diagonal of the grid: all query/key pairs i - j apart. With the "
+        "causal "
+        "mask a query sees only itself and earlier keys, so only offsets 0 and above have points, and row i "
+        "spreads its weight over i + 1 keys: the mean weight falls with the offset for every scheme, "
+        "positions "
+        "or not, because the long offsets belong to the late rows with many keys. Compare the schemes with "
+        "each "
+        "other here, not with a flat line; switch causal off to see each scheme's own shape.");
+  }
   ImGui::Text("ALiBi in head %d of %d subtracts %.4g x |i - j| from each score: %.3g at distance %d.", d.head,
               d.heads, static_cast<double>(attn::Alibi{d.heads}.slope(d.head)),
               static_cast<double>(attn::Alibi{d.heads}.slope(d.head)) * std::max(0, t - 1),
@@ -337,7 +350,7 @@ LimitRun run_long(const std::vector<std::string>& email, const attn::PipelineCon
 // answered). Asked directly, so it shows even where a text would be cut at kMaxTokens first.
 std::string past_end_error(const attn::PipelineConfig& c) {
   try {
-    attn::Learned(c.learned_slots, c.d_model, c.seed).table({c.learned_slots});
+    attn::Learned(c.learned_slots, 1, c.seed).table({c.learned_slots});  // width 1: the answer is the same
   } catch (const attn::InputError& e) {
     return e.what();
   }
@@ -391,7 +404,9 @@ void draw_presets(Settings& s) {
   }
   help_marker(
       "Each button sets the table's slots and an email one token longer, so its last token needs the first "
-      "slot past the end. BERT learned 512 slots and GPT-2 1,024: there is no vector for slot 1,025.");
+      "slot past the end, and the line under the table asks the table for that position directly. BERT "
+      "learned 512 slots and GPT-2 1,024: there is no vector for slot 1,025. (This app runs at most 1,024 "
+      "tokens, so the GPT-2 email is cut first and its learned row stays ok.)");
 }
 
 }  // namespace

@@ -124,12 +124,14 @@ json run_pe(const PeOptions& o) {
       out["seed"] = o.seed;
       break;
     case Scheme::Raw:  // the lesson's naive attempts append one number to each embedding: one column
+      require_range(o.d_model, 1, kMaxDModel, "--d-model");
       table = raw_position_table(pos, 1);
       out["width_after_appending"] = o.d_model + 1;
       break;
     default: {
       int length = o.length;
       if (length < 0) length = pos.empty() ? 1 : *std::max_element(pos.begin(), pos.end()) + 1;
+      require_range(o.d_model, 1, kMaxDModel, "--d-model");
       table = fraction_position_table(pos, length, 1);
       out["length"] = length;
       out["width_after_appending"] = o.d_model + 1;

@@ -17,6 +17,9 @@ struct HandReading {
   double distance;      // Euclidean distance between the two (sin, cos) readings of this hand
 };
 
+// The reading distance under which a hand "nearly repeats" (cannot tell two positions apart).
+inline constexpr double kNearlyRepeats = 0.05;
+
 // Hand by hand comparison of two positions: (hands,) readings.
 std::vector<HandReading> compare_positions(const Sinusoidal& clock, int pos_a, int pos_b);
 

@@ -39,12 +39,10 @@ test('lesson text: every caption matches its numbers, and every lesson point is 
     assert.equal(typeof diff, 'number');
     const sentence = find(s, 'Without positions:');
     assert.equal(sentence.length, 1, sentence.join('\n'));
-    if (diff === 0) {
-      assert.match(sentence[0], /identical, to the last bit/);
-      assert.doesNotMatch(sentence[0], /rounding/);
-    } else {
-      assert.match(sentence[0], /float rounding/);
-    }
+    // the page sums both emails' numbers in the same order, so the difference is exactly 0 here
+    assert.equal(diff, 0, 'the two emails without positions differ in the page');
+    assert.match(sentence[0], /identical, to the last bit/);
+    assert.doesNotMatch(sentence[0], /rounding/);
     assertSays(s, '\u20b9850 cake', 'the stakes');
     assertSays(s, '\u20b960 delivery fee', 'the stakes');
     const conf = s.shown.emails.find((e) => e.positions === 'none').confidence;
@@ -77,11 +75,22 @@ test('lesson text: every caption matches its numbers, and every lesson point is 
       assertSays(s, `asked for position ${slots}, the first one past its end`, `${slots} slots`);
     }
     assertSays(s, 'flat in expectation at every offset except 0', 'offset view');
+    // the schemes scene's even-attention entropy follows the causal mask too
+    await setAndWait(page, { causal: 1 });
+    s = await state(page);
+    const ts = s.shown.tokens.length;
+    let lnS = 0;
+    for (let i = 0; i < ts; i++) lnS += Math.log(i + 1);
+    assertSays(s, `Entropy of evenly spread attention: ${(lnS / ts).toFixed(3)}, as the causal mask`, 'schemes, causal');
+    assertNotSays(s, `ln ${ts} = `, 'schemes, causal');
+    assertNotSays(s, 'flat in expectation', 'offset view with the causal mask');
+    assertSays(s, 'only offsets 0 and above have points', 'offset view with the causal mask');
 
     await setAndWait(page, { scene: 'clock', d_model: 4, pos: 44, pos2: 0 });
     s = await state(page);
     assertSays(s, `about ${(180 / Math.PI).toFixed(1)} degrees`, 'radians');
     assertSays(s, 'wherever you start', 'fixed rotation');
+    assert.ok(s.shown.rotation_check < 1e-5, `rotating the readings by k x speed: ${s.shown.rotation_check}`);
     assertSays(s, 'is it close to position 0\'s too?', 'exercise 1 in full');
 
     await setAndWait(page, { scene: 'word' });
