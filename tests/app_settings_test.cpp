@@ -67,6 +67,37 @@ TEST(UrlState, OutOfRangeNumbersAreRejected) {
   EXPECT_FALSE(app::hidden(s, "readings"));
 }
 
+TEST(UrlState, LongTextsAreCutNotIgnored) {
+  Settings s = app::defaults_for("mha");
+  std::string note;
+  // 60,000 three-byte characters: 180,000 bytes, cut at a character boundary with a note
+  std::string text;
+  for (int i = 0; i < 60000; ++i) text += "\u20b9";
+  EXPECT_TRUE(app::apply_param(s, "text", text, note));
+  EXPECT_EQ(s.text.size(), app::kMaxTextBytes - app::kMaxTextBytes % 3);
+  EXPECT_EQ(s.text, text.substr(0, s.text.size()));
+  EXPECT_NE(note.find("cut to its first 100000 bytes"), std::string::npos) << note;
+  EXPECT_TRUE(app::apply_param(s, "text", "short", note));
+  EXPECT_TRUE(note.empty()) << note;
+  EXPECT_EQ(app::utf8_prefix("ab\u20b9", 3), "ab");  // never inside a character
+  EXPECT_EQ(app::utf8_prefix("ab\u20b9", 5), "ab\u20b9");
+}
+
+TEST(UrlState, NotesEchoShortOneLineValues) {
+  Settings s;
+  std::string note;
+  EXPECT_FALSE(app::apply_param(s, "d_model", std::string(100000, '7') + "\nforged", note));
+  EXPECT_EQ(note.find('\n'), std::string::npos) << note;
+  EXPECT_LT(note.size(), 200u) << note;
+  std::vector<std::string> notes;
+  app::parse_query("?scene=clock&" + std::string(5000, 'x') + "=1&pos=%0Aevil", notes);
+  ASSERT_EQ(notes.size(), 2u);
+  for (const std::string& n : notes) {
+    EXPECT_EQ(n.find('\n'), std::string::npos) << n;
+    EXPECT_LT(n.size(), 200u) << n;
+  }
+}
+
 TEST(UrlState, RoundTripsEveryScene) {
   for (const app::SceneInfo& scene : app::scene_table()) {
     Settings s = app::defaults_for(scene.id);

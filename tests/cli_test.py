@@ -203,6 +203,58 @@ class BadInput(unittest.TestCase):
         self.assertRejected(["pe", "--scheme", "raw", "--d-model", "-5", "--count", "3"], ["--d-model"])
         self.assertRejected(["pe", "--scheme", "fraction", "--d-model", "0", "--count", "3"], ["--d-model"])
 
+    def test_hostile_inputs_end_in_one_error_line(self):
+        # JSON nested 200,000 deep in a weight, and anywhere else, is refused before it is parsed
+        deep = "[" * 200000 + "]" * 200000
+        doc = '{"x": [[1, 2]], "w_q": [[1], [1]], "w_k": ' + deep + ', "w_v": [[1], [1]]}'
+        self.assertRejected(["attend", "--input", "-"], ["levels deep"], stdin=doc.encode())
+        self.assertRejected(["block", "--input", "-"], ["levels deep"], stdin=('{"x": ' + deep + '}').encode())
+        # a folder and an endless stream as input
+        self.assertRejected(["attend", "--input", "/tmp"], ["is a folder"])
+        with open("/dev/zero", "rb") as zero:
+            p = subprocess.run([CLI, "attend", "--input", "-"], stdin=zero, capture_output=True, timeout=60)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(b"larger than 64 MiB", p.stderr)
+        # an echoed value with a newline cannot forge a second line
+        self.assertRejected(["router", "--text", "hi", "--positions", "a\nerror: forged"], ["a\\nerror: forged"])
+        # seeds, counts and sizes with no sense or no bound
+        self.assertRejected(["router", "--text", "hi", "--seed", "-1"], ["--seed"])
+        self.assertRejected(["train", "--steps", "1", "--seed", "-1"], ["--seed"])
+        self.assertRejected(["pe", "--d-model", "4", "--count", ""], ["--count"])
+        self.assertRejected(["pe", "--d-model", "1024", "--count", "100000"], ["would print", "4194304"])
+        self.assertRejected(["train", "--steps", "1000000"], ["--steps", "100000"])
+        self.assertRejected(["train", "--steps", "1", "--d-model", "1024", "--d-ff", "4096", "--layers", "8"],
+                            ["weights; allowed"])
+        words = " ".join(f"w{i}" for i in range(1024))
+        doc = {"text": words, "d_model": 1024, "heads": 16}
+        self.assertRejected(["attend", "--input", "-"], ["would print"], stdin=json.dumps(doc).encode())
+        # results that overflow float32 are errors, not null
+        x = [[1.0, 2.0], [3.0, 4.0]]
+        doc = {"x": x, "w_q": [[1e20], [1e20]], "w_k": [[1e20], [1e20]], "w_v": [[1.0], [1.0]]}
+        self.assertRejected(["attend", "--input", "-"], ["overflowed float32"], stdin=json.dumps(doc).encode())
+
+    def test_layer_norm_of_huge_values(self):
+        # 3e38 and -3e38 in one row: a float sum overflows; the block standardises the row exactly
+        x = [[3e38, -3e38, 1.0, 2.0], [1.0, 2.0, 3.0, 4.0]]
+        zero = [[0.0] * 12 for _ in range(4)]
+        out = run_json("block", "--input", "-", stdin=json.dumps(
+            {"x": x, "heads": 1, "w_qkv": zero, "w_o": [[0.0] * 4 for _ in range(4)]}).encode())
+        row = np.array(x[0], dtype=np.float64)
+        want = (row - row.mean()) / np.sqrt(row.var() + 1e-5)
+        np.testing.assert_allclose(out["norm1"][0], want, atol=1e-6, rtol=1e-5)
+
+    def test_model_file_with_huge_sizes_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "model.json")
+            run_json("train", "--steps", "1", "--out", path)
+            with open(path) as f:
+                doc = json.load(f)
+            doc["config"]["classes"] = 100000
+            doc["config"]["d_model"] = 1024
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            self.assertRejected(["router", "--model", path, "--text", "hi"], ["weights; allowed"])
+
     def test_bad_arguments(self):
         self.assertRejected(["pe", "--scheme", "learned", "--d-model", "4", "--positions", "400"], ["400", "128"])
         self.assertRejected(["pe", "--scheme", "clock", "--d-model", "4", "--count", "3"],
@@ -369,7 +421,7 @@ class Train(unittest.TestCase, CloseMixin):
         model = self.files["sinusoidal"]
         bad.assertRejected(["train", "--positions", "alibi"], ["alibi", "none|sinusoidal|learned|rope"])
         bad.assertRejected(["train", "--steps", "-1"], ["--steps"])
-        bad.assertRejected(["train", "--steps", "2000000"], ["--steps", "1000000"])
+        bad.assertRejected(["train", "--steps", "2000000"], ["--steps", "100000"])
         bad.assertRejected(["train", "--steps", "ten"], ["--steps"])
         bad.assertRejected(["train", "--heads", "5", "--steps", "1"], ["32", "5 heads"])
         bad.assertRejected(["train", "--lr", "0", "--steps", "1"], ["--lr"])

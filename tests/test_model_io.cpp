@@ -264,3 +264,51 @@ TEST(ModelIoFiles, SaveLoadAndMissingFile) {
 }
 
 }  // namespace
+
+// [SECTION] hostile files: refused from their config or their sizes, before any weight is allocated
+
+TEST_F(BrokenFile, HugeDeclaredSizesAreRefusedBeforeAllocating) {
+  // a small file declaring 100,000 classes at d_model 1,024 (about 10^8 weights)
+  expect_error([](json& d) { d["config"]["classes"] = 100000, d["config"]["d_model"] = 1024; },
+               "weights; allowed");
+  // a vocabulary of 10^6 words at d_model 128 (1.28 x 10^8 weights)
+  expect_error([](json& d) { d["config"]["vocab"] = 1000000, d["config"]["d_model"] = 128; },
+               "weights; allowed");
+  // within the weight limit, but the tensors' data do not hold what the config declares
+  expect_error(
+      [](json& d) {
+        d["config"]["classes"] = 1000;
+        d["labels"] = json::array();
+        for (int i = 0; i < 1000; ++i) d["labels"].push_back("item " + std::to_string(i));
+      },
+      "tensor 'classifier.w' has shape");
+}
+
+TEST_F(BrokenFile, DeepNestingAnywhereIsRefusedBeforeParsing) {
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  for (const char* field : {"training", "labels"}) {
+    std::string text = good_->dump();
+    const std::string key = std::string("\"") + field + "\":";
+    const size_t at = text.find(key);
+    ASSERT_NE(at, std::string::npos) << field;
+    text.insert(at + key.size(), deep + ",\"x\":");  // a deep value for the field, then a dummy key
+    expect_text_error(text, "levels deep");
+  }
+}
+
+TEST(ModelWeights, WeightCountMatchesTheShapesAndIsCapped) {
+  for (const auto scheme : {Scheme::None, Scheme::Learned}) {
+    for (int d_ff : {0, 64}) {
+      tr::ModelConfig c;
+      c.vocab = 50, c.classes = 14, c.layers = 2, c.d_ff = d_ff, c.positions = scheme;
+      long long sum = 0;
+      for (const auto& [name, shape] : tr::Params::expected_shapes(c))
+        sum += 1LL * shape.first * shape.second;
+      EXPECT_EQ(tr::weight_count(c), sum) << "d_ff " << d_ff;
+    }
+  }
+  tr::ModelConfig huge;
+  huge.vocab = 1000000, huge.classes = 14, huge.d_model = 128;
+  EXPECT_GT(tr::weight_count(huge), attn::kMaxWeights);
+  EXPECT_THROW(tr::validate_config(huge), InputError);
+}

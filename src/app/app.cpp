@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/error.hpp"
+#include "core/input_limits.hpp"
 #include "heatmap_view.hpp"
 #include "scenes.hpp"
 #include "widgets.hpp"
@@ -14,24 +16,38 @@ namespace {
 
 using nlohmann::json;
 
+constexpr std::size_t kMaxNotes = 20;  // notes kept on screen and in state()
+
 json settings_json(const Settings& s) {
   json j = json::object();
   for (const ParamInfo& p : param_table()) j[p.name] = param_value(s, p.name);
   return j;
 }
 
-void draw_notes(std::vector<std::string>& notes) {
+// Keeps the newest kMaxNotes notes, counting the ones that fall off in `dropped`.
+void add_note(std::vector<std::string>& notes, std::size_t& dropped, const std::string& n) {
+  notes.push_back(n);
+  if (notes.size() > kMaxNotes) {
+    notes.erase(notes.begin());
+    ++dropped;
+  }
+}
+
+void draw_notes(std::vector<std::string>& notes, std::size_t& dropped) {
   if (notes.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.3f, 1.0f));
+  if (dropped > 0) text_wrapped("(%zu earlier notes left out)", dropped);
   for (const std::string& n : notes) text_wrapped("Note: %s", n.c_str());
   ImGui::PopStyleColor();
-  if (ImGui::SmallButton("Dismiss notes")) notes.clear();
+  if (ImGui::SmallButton("Dismiss notes")) notes.clear(), dropped = 0;
 }
 
 }  // namespace
 
 App::App(const std::string& query) {
-  settings_ = parse_query(query, notes_);
+  std::vector<std::string> parsed;
+  settings_ = parse_query(query, parsed);
+  for (const std::string& n : parsed) add_note(notes_, notes_dropped_, n);
   // last_query_ stays empty: the first frame writes the normalised URL (dropping ignored parameters).
 }
 
@@ -76,7 +92,7 @@ void App::frame() {
   }
 
   ImGui::BeginChild("scene", ImVec2(0, 0), false);
-  draw_notes(notes_);
+  draw_notes(notes_, notes_dropped_);
   json shown = json::object();
   std::string error;
   SceneContext ctx{settings_, shown, error};
@@ -87,10 +103,15 @@ void App::frame() {
   const HoverReport& hov = hovered_heatmap();
   json hover = hov.id.empty() ? json(nullptr)
                               : json{{"id", hov.id}, {"row", hov.row}, {"col", hov.col}, {"lines", hov.lines}};
-  json state = {{"scene", settings_.scene}, {"settings", settings_json(settings_)},
-                {"notes", notes_},          {"error", error},
-                {"shown", shown},           {"query", to_query(settings_)},
-                {"hover", hover},           {"messages", frame_messages()},
+  json state = {{"scene", settings_.scene},
+                {"settings", settings_json(settings_)},
+                {"notes", notes_},
+                {"notes_dropped", notes_dropped_},
+                {"error", error},
+                {"shown", shown},
+                {"query", to_query(settings_)},
+                {"hover", hover},
+                {"messages", frame_messages()},
                 {"texts", frame_texts()}};
   state_ = state.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -151,13 +172,23 @@ std::string App::frame_stats_json() const {
 }
 
 std::string App::set_json(const std::string& text) {
-  const json j = json::parse(text, nullptr, false);
+  std::string depth_error;
+  try {
+    attn::require_json_depth(text, "set()'s argument");
+  } catch (const attn::InputError& e) {
+    depth_error = e.what();
+  }
+  const json j = depth_error.empty() ? json::parse(text, nullptr, false) : json();
   json result = {{"ok", true}, {"notes", json::array()}};
   auto note = [&](const std::string& n) {
     result["ok"] = false;
     result["notes"].push_back(n);
-    notes_.push_back(n);
+    add_note(notes_, notes_dropped_, n);
   };
+  if (!depth_error.empty()) {
+    note(depth_error);
+    return result.dump(-1, ' ', false, json::error_handler_t::replace);
+  }
   if (j.is_discarded() || !j.is_object()) {
     note("set() needs an object such as {\"scene\": \"clock\", \"pos\": 44}");
     return result.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -168,16 +199,26 @@ std::string App::set_json(const std::string& text) {
     if (is_scene(scene)) {
       if (scene != settings_.scene) settings_ = defaults_for(scene);
     } else {
-      note("ignored scene=" + scene + ": not a scene of this app");
+      note("ignored scene=" + attn::one_line(scene, 60) + ": not a scene of this app");
     }
   }
   for (const auto& [name, value] : j.items()) {
     if (name == "scene") continue;
+    if (value.is_null()) {
+      note("ignored " + attn::one_line(name, 60) + "=null: give a value (null is not one)");
+      continue;
+    }
     const std::string text_value = value.is_string() ? value.get<std::string>()
                                    : value.is_boolean() ? (value.get<bool>() ? "1" : "0")
                                                         : value.dump(-1, ' ', false, json::error_handler_t::replace);
     std::string n;
-    if (!apply_param(settings_, name, text_value, n)) note(n);
+    const bool ok = apply_param(settings_, name, text_value, n);
+    if (!ok) {
+      note(n);
+    } else if (!n.empty()) {
+      result["notes"].push_back(n);  // accepted with a remark (a text that was cut)
+      add_note(notes_, notes_dropped_, n);
+    }
   }
   return result.dump(-1, ' ', false, json::error_handler_t::replace);
 }

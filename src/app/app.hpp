@@ -44,7 +44,8 @@ class App {
 
  private:
   Settings settings_;
-  std::vector<std::string> notes_;  // visible notes (ignored URL parameters, etc.)
+  std::vector<std::string> notes_;  // visible notes (ignored URL parameters, etc.), the newest 20
+  std::size_t notes_dropped_ = 0;   // older notes left out
   std::string last_query_;
   std::string state_;               // JSON of the values the last frame showed
   FrameStats stats_;

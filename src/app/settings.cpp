@@ -7,6 +7,8 @@
 #include <functional>
 #include <sstream>
 
+#include "core/input_limits.hpp"
+
 namespace app {
 namespace {
 
@@ -112,7 +114,10 @@ const std::vector<Param>& params() {
        [](const Settings& s) { return std::to_string(s.heads); }},
       {{"text", "any UTF-8 text (up to 1024 tokens are used)", "mha,order,schemes,encoder,train",
         "the input sentence"},
-       [](Settings& s, const std::string& v) { return v.size() <= 20000 ? (s.text = v, true) : false; },
+       [](Settings& s, const std::string& v) {
+         s.text = utf8_prefix(v, kMaxTextBytes);  // longer texts are cut (apply_param notes it)
+         return true;
+       },
        [](const Settings& s) { return s.text; }},
       {{"positions", kEnumSchemes, "mha,order,encoder,train",
         "the position scheme (train: none, sinusoidal, learned or rope)"},
@@ -311,18 +316,30 @@ bool is_scene(const std::string& id) {
 }
 
 bool apply_param(Settings& s, const std::string& name, const std::string& value, std::string& note) {
+  note.clear();
   const Param* p = find_param(name);
   if (!p) {
-    note = "ignored unknown setting '" + name + "'";
+    note = "ignored unknown setting '" + attn::one_line(name, 60) + "'";
     return false;
   }
   Settings trial = s;
   if (!p->read(trial, value)) {
-    note = "ignored " + name + "=" + value + ": allowed " + p->info.allowed;
+    note = "ignored " + name + "=" + attn::one_line(value, 60) + ": allowed " + p->info.allowed;
     return false;
+  }
+  if (name == "text" && value.size() > kMaxTextBytes) {
+    note = "the text was cut to its first " + std::to_string(kMaxTextBytes) + " bytes of " +
+           std::to_string(value.size()) + " (the core reads at most its first 1024 tokens)";
   }
   s = trial;
   return true;
+}
+
+std::string utf8_prefix(const std::string& text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t end = max_bytes;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;  // not inside a character
+  return text.substr(0, end);
 }
 
 Settings parse_query(const std::string& query, std::vector<std::string>& notes) {
@@ -339,7 +356,7 @@ Settings parse_query(const std::string& query, std::vector<std::string>& notes) 
       if (is_scene(value)) {
         scene = value;
       } else {
-        notes.push_back("ignored scene=" + value + ": allowed " + scene_list());
+        notes.push_back("ignored scene=" + attn::one_line(value, 60) + ": allowed " + scene_list());
       }
       continue;
     }
@@ -348,7 +365,8 @@ Settings parse_query(const std::string& query, std::vector<std::string>& notes) 
   Settings s = defaults_for(scene);
   for (const auto& [name, value] : pairs) {
     std::string note;
-    if (!apply_param(s, name, value, note)) notes.push_back(note);
+    apply_param(s, name, value, note);
+    if (!note.empty()) notes.push_back(note);
   }
   return s;
 }

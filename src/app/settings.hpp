@@ -1,6 +1,7 @@
 // Every setting of the app, and the URL parameter table that reads and writes them (no UI code).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -58,9 +59,15 @@ struct SceneInfo {
 const std::vector<SceneInfo>& scene_table();
 bool is_scene(const std::string& id);
 
+// The longest text kept (bytes, cut at a character boundary): far more than the 1024 tokens the core reads.
+inline constexpr std::size_t kMaxTextBytes = 100000;
+
 // Sets one parameter from its URL text. Returns false and fills `note` when the value is malformed or
-// out of range (the setting keeps its value).
+// out of range (the setting keeps its value); an accepted value can have a note too (a text that was cut).
+// Echoed names and values in notes are cut and kept on one line.
 bool apply_param(Settings& s, const std::string& name, const std::string& value, std::string& note);
+// The longest prefix of UTF-8 `text` of at most max_bytes that does not end inside a character.
+std::string utf8_prefix(const std::string& text, std::size_t max_bytes);
 
 // Parses "?scene=clock&d_model=4&pos=44": starts from the named scene's defaults, applies every known
 // parameter, and adds a note for each one that is unknown or malformed (those are ignored).

@@ -61,6 +61,16 @@ PipelineConfig pipeline_config(const json& j) {
   return c;
 }
 
+// The most numbers one command prints (about 40 MB of JSON): larger requests are refused before any work.
+constexpr long long kMaxPrintedNumbers = 4194304;
+
+void require_printable(long long numbers, const std::string& what) {
+  if (numbers <= kMaxPrintedNumbers) return;
+  throw InputError("this would print " + std::to_string(numbers) + " numbers for " + what +
+                   "; allowed: up to " + std::to_string(kMaxPrintedNumbers) +
+                   " (use fewer tokens, positions or heads, or a smaller d_model)");
+}
+
 json stats_json(const std::vector<HeadStats>& stats) {
   json out = json::array();
   for (const HeadStats& s : stats) {
@@ -72,6 +82,10 @@ json stats_json(const std::vector<HeadStats>& stats) {
 // `attend` with a "text": the seeded layer of the attention scenes, same numbers as the page.
 json run_text_attention(const json& j) {
   const PipelineConfig c = pipeline_config(j);
+  const long long t =
+      std::min<long long>(kMaxTokens, static_cast<long long>(string_field(j, "text", "").size()));
+  require_printable(2LL * c.heads * t * t + 2LL * t * c.d_model,
+                    "the weights and scores of every head (2 x heads x T x T) and the output");
   const PipelineResult r = run_pipeline(string_field(j, "text", ""), c);
   json weights = json::array(), scores = json::array();
   for (const HeadResult& h : r.mha.head) {
@@ -85,6 +99,9 @@ json run_text_attention(const json& j) {
 }
 
 json run_single_head(const json& j, const Batch& x, const AttentionOptions& opt, bool batched) {
+  long long numbers = 0;
+  for (const Mat& item : x) numbers += item.rows() * item.rows() + item.size();
+  require_printable(numbers, "the weights (T x T) and the output");
   const Mat w_q = matrix_from_json(j.at("w_q"), "w_q");
   const Mat w_k = matrix_from_json(j.value("w_k", json()), "w_k");
   const Mat w_v = matrix_from_json(j.value("w_v", json()), "w_v");
@@ -106,6 +123,11 @@ json run_pe(const PeOptions& o) {
   if (o.positions.empty() == (o.count < 0)) {
     throw InputError("give exactly one of --positions (e.g. 0,1,44) or --count N");
   }
+  if (o.positions.empty() && o.count < 1) throw InputError("--count must be 1 or more (positions 0 .. N-1)");
+  const long long rows = o.positions.empty() ? o.count : static_cast<long long>(o.positions.size());
+  const bool appended = scheme == Scheme::Raw || scheme == Scheme::Fraction;  // one column
+  require_printable(rows * (appended ? 1 : std::max(o.d_model, 1)),
+                    "the position table (positions x d_model)");
   const std::vector<int> pos = o.positions.empty() ? range_positions(o.count) : o.positions;
   json out = {{"scheme", scheme_name(scheme)}, {"d_model", o.d_model}, {"positions", pos}};
   Mat table;
@@ -157,6 +179,10 @@ json run_attend_document(const json& j) {
   }
   MhaWeights w;
   w.heads = int_field(j, "heads", 1);
+  long long numbers = 0;
+  for (const Mat& item : x)
+    numbers += static_cast<long long>(w.heads) * item.rows() * item.rows() + item.size();
+  require_printable(numbers, "the weights of every head (heads x T x T) and the output");
   w.w_qkv = matrix_from_json(j.at("w_qkv"), "w_qkv");
   w.w_o = matrix_from_json(j.at("w_o"), "w_o");
   json outputs = json::array(), weights = json::array();
@@ -202,6 +228,10 @@ json run_block(const std::string& input_path) { return run_block_document(read_j
 json run_block_document(const json& j) {
   if (!j.contains("x") && j.contains("text")) {
     const PipelineConfig c = pipeline_config(j);
+    const long long t =
+        std::min<long long>(kMaxTokens, static_cast<long long>(string_field(j, "text", "").size()));
+    require_printable(t * (7LL * c.d_model + int_field(j, "d_ff", 4 * c.d_model)) + c.heads * t * t,
+                      "every intermediate of the block and every head's weights");
     const EncoderPipelineResult r = run_encoder_pipeline(string_field(j, "text", ""), c, int_field(j, "d_ff", 4 * c.d_model));
     json out = block_json(r.block);
     out["tokens"] = r.tokens;
@@ -215,6 +245,9 @@ json run_block_document(const json& j) {
   Batch x = {matrix_from_json(j.at("x"), "x")};
   const int d = static_cast<int>(x[0].cols());
   const int heads = int_field(j, "heads", 1);
+  const long long t = x[0].rows();
+  require_printable(t * (7LL * d + int_field(j, "d_ff", 4 * d)) + static_cast<long long>(heads) * t * t,
+                    "every intermediate of the block and every head's weights");
   EncoderWeights w = EncoderWeights::random(d, heads, int_field(j, "d_ff", 4 * d), seed);
   // Given weights replace the seeded ones, field by field.
   if (j.contains("w_qkv")) w.attention.w_qkv = matrix_from_json(j["w_qkv"], "w_qkv");

@@ -6,22 +6,17 @@
 #include <iterator>
 
 #include "core/error.hpp"
+#include "core/input_limits.hpp"
 
 namespace attn::cli {
 
 json read_json_input(const std::string& path) {
-  std::string text;
-  if (path == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError("cannot open input file '" + path + "'; give a readable JSON file or - for stdin");
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  return parse_json_object(text);
+  if (path == "-") return parse_json_object(read_capped(std::cin, "the input on stdin"));
+  return parse_json_object(read_file_capped(path, "the input file"));
 }
 
 json parse_json_object(const std::string& text) {
+  require_json_depth(text, "the input");
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded()) throw InputError("the input is not valid JSON; expected one JSON object");
   if (!j.is_object()) throw InputError("the input must be a JSON object with fields such as \"x\" and \"heads\"");

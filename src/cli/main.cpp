@@ -4,12 +4,17 @@
 
 #include "commands.hpp"
 #include "core/error.hpp"
+#include "core/input_limits.hpp"
 #include "train_commands.hpp"
 
 namespace {
 
+// Seeds are whole numbers that a JSON model file stores exactly: 0 .. 2^53 - 1 (no wrap-around of -1).
+const CLI::Range kSeedRange(0LL, 9007199254740991LL, "a whole number from 0 to 9007199254740991");
+
+// One line on stderr, whatever the message echoes (a newline in an input value cannot forge a second line).
 int fail(const std::string& message) {
-  std::cerr << "error: " << message << "\n";
+  std::cerr << "error: " << attn::one_line(message, 4000) << "\n";
   return 2;
 }
 
@@ -29,7 +34,9 @@ int main(int argc, char** argv) {
   pe_cmd->add_option("--base", pe.base, "sinusoidal base")->capture_default_str();
   pe_cmd->add_option("--max-len", pe.max_len, "slots of the learned table")->capture_default_str();
   pe_cmd->add_option("--length", pe.length, "text length for the fraction scheme (default: last position + 1)");
-  pe_cmd->add_option("--seed", pe.seed, "seed of the learned table")->capture_default_str();
+  pe_cmd->add_option("--seed", pe.seed, "seed of the learned table")
+      ->capture_default_str()
+      ->check(kSeedRange);
 
   std::string attend_input;
   auto* attend_cmd = app.add_subcommand("attend", "single-head or multi-head attention on JSON input");
@@ -48,7 +55,7 @@ int main(int argc, char** argv) {
   auto* model_opt = router_cmd->add_option("--model", router_model,
                                            "a model file from `train --out` (else seeded weights)");
   for (auto* opt : {router_cmd->add_option("--positions", router.positions, "none|sinusoidal|learned|rope"),
-                    router_cmd->add_option("--seed", router.seed, "weights seed"),
+                    router_cmd->add_option("--seed", router.seed, "weights seed")->check(kSeedRange),
                     router_cmd->add_option("--d-model", router.d_model, "model width"),
                     router_cmd->add_option("--heads", router.heads, "number of heads"),
                     router_cmd->add_option("--max-len", router.max_len, "slots of the learned table")}) {
@@ -61,7 +68,9 @@ int main(int argc, char** argv) {
   train_cmd->add_option("--positions", train.positions, "none|sinusoidal|learned|rope")
       ->capture_default_str();
   train_cmd->add_option("--steps", train.steps, "Adam steps (minibatches)")->capture_default_str();
-  train_cmd->add_option("--seed", train.seed, "initial weights and minibatch order")->capture_default_str();
+  train_cmd->add_option("--seed", train.seed, "initial weights and minibatch order")
+      ->capture_default_str()
+      ->check(kSeedRange);
   train_cmd->add_option("--out", train.out, "save the trained model to this JSON file");
   train_cmd->add_option("--d-model", train.d_model, "model width")->capture_default_str();
   train_cmd->add_option("--heads", train.heads, "attention heads per layer")->capture_default_str();
@@ -107,5 +116,7 @@ int main(int argc, char** argv) {
     return fail(std::string("the JSON input has a wrong type or field: ") + e.what());
   } catch (const std::bad_alloc&) {
     return fail("the input is too large to fit in memory");
+  } catch (const std::exception& e) {
+    return fail(std::string("could not complete the command: ") + e.what());
   }
 }

@@ -77,7 +77,7 @@ json longer_json(const train::Model& model, const train::Vocab& vocab, const tra
 json run_train(const TrainOptions& o) {
   train::ModelConfig mc;
   mc.positions = parse_scheme(o.positions, {Scheme::None, Scheme::Sinusoidal, Scheme::Learned, Scheme::Rope});
-  require_range(o.steps, 0, 1000000, "--steps");
+  require_range(o.steps, 0, 100000, "--steps");
   require_range(o.eval_every, 1, 1000000, "--eval-every");
   require_range(o.batch, 1, 4096, "--batch");
   require_range(o.longer, 0, kMaxTokens, "--longer (extra tokens)");

@@ -82,6 +82,7 @@ HeadResult attend(const Mat& q_in, const Mat& k_in, const Mat& v, const Attentio
   r.scores = (q * k.transpose()) / std::sqrt(static_cast<float>(q.cols()));
   // 3. ALiBi adds a distance penalty per head.
   if (opt.positions == Scheme::Alibi) r.scores += Alibi{heads}.bias(pos, head);
+  require_finite_result(r.scores, "the attention scores");  // before the mask adds its -infinity
   // 4. the causal mask hides keys after the query
   if (opt.causal) {
     for (Eigen::Index i = 0; i < t; ++i) {
@@ -104,12 +105,15 @@ HeadResult single_head(const Mat& x, const Mat& w_q, const Mat& w_k, const Mat& 
   require_finite(w_q, "w_q");
   require_finite(w_k, "w_k");
   require_finite(w_v, "w_v");
-  return attend(x * w_q, x * w_k, x * w_v, opt);
+  HeadResult r = attend(x * w_q, x * w_k, x * w_v, opt);
+  require_finite_result(r.output, "the attention output");
+  return r;
 }
 
 MhaWeights MhaWeights::random(int d_model, int heads, std::uint64_t seed, float gain) {
   require_range(d_model, 1, kMaxDModel, "d_model");
   head_dim(d_model, heads);
+  require_weight_count(4LL * d_model * d_model, "an attention layer (4 x d_model x d_model)");
   Rng rng(mix_seed(seed, 0xa77eULL));
   MhaWeights w;
   w.heads = heads;
@@ -143,6 +147,7 @@ MhaResult multi_head(const Mat& x, const MhaWeights& w, const AttentionOptions& 
   }
   // 4. W_O mixes the heads: (T, D)
   r.output = r.concat * w.w_o;
+  require_finite_result(r.output, "the attention output");
   return r;
 }
 

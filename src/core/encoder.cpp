@@ -10,6 +10,9 @@ namespace attn {
 
 EncoderWeights EncoderWeights::random(int d_model, int heads, int d_ff, std::uint64_t seed) {
   require_range(d_ff, 1, 4 * kMaxDModel, "the feed-forward width d_ff");
+  require_range(d_model, 1, kMaxDModel, "d_model");
+  require_weight_count(4LL * d_model * d_model + 2LL * d_model * d_ff,
+                       "an encoder block (4 x d_model^2 + 2 x d_model x d_ff)");
   EncoderWeights w;
   w.attention = MhaWeights::random(d_model, heads, mix_seed(seed, 1));
   Rng rng(mix_seed(seed, 2));
@@ -27,12 +30,14 @@ Mat layer_norm(const Mat& x, const RowVec& gain, const RowVec& bias, float eps) 
   if (gain.size() != x.cols() || bias.size() != x.cols()) {
     throw InputError("LayerNorm gain and bias need " + std::to_string(x.cols()) + " entries, one per dimension");
   }
+  // Mean and variance are summed in double: a float sum of large entries (3e38) would overflow.
   Mat y(x.rows(), x.cols());
   for (Eigen::Index r = 0; r < x.rows(); ++r) {
-    const float mean = x.row(r).mean();
-    const RowVec centred = x.row(r).array() - mean;
-    const float var = centred.squaredNorm() / static_cast<float>(x.cols());
-    y.row(r) = (centred / std::sqrt(var + eps)).cwiseProduct(gain) + bias;
+    const Eigen::RowVectorXd row = x.row(r).cast<double>();
+    const double mean = row.mean();
+    const Eigen::RowVectorXd centred = row.array() - mean;
+    const double var = centred.squaredNorm() / static_cast<double>(x.cols());
+    y.row(r) = (centred / std::sqrt(var + static_cast<double>(eps))).cast<float>().cwiseProduct(gain) + bias;
   }
   return y;
 }
@@ -58,6 +63,8 @@ EncoderResult encoder_block(const Mat& x, const EncoderWeights& w, const Attenti
   // 4. add the second residual and normalise
   r.residual2 = r.norm1 + r.ffn;
   r.output = layer_norm(r.residual2, w.ln2_gain, w.ln2_bias);
+  for (const Mat* m : {&r.residual1, &r.norm1, &r.hidden, &r.ffn, &r.residual2, &r.output})
+    require_finite_result(*m, "the encoder block");
   return r;
 }
 

@@ -16,6 +16,19 @@ void require_finite(const Mat& m, const std::string& what) {
   }
 }
 
+void require_finite_result(const Mat& m, const std::string& what) {
+  if (m.allFinite()) return;
+  throw InputError(what +
+                   " overflowed float32 (a NaN or an infinity in the result): the inputs or weights are "
+                   "too large; keep them within about +-1e18");
+}
+
+void require_weight_count(long long count, const std::string& what) {
+  if (count <= kMaxWeights) return;
+  throw InputError(what + " would have " + std::to_string(count) + " weights; allowed: up to " +
+                   std::to_string(kMaxWeights) + " (use a smaller d_model or width)");
+}
+
 void require_range(long long value, long long lo, long long hi, const std::string& what) {
   if (value < lo || value > hi) {
     throw InputError(what + " is " + std::to_string(value) + "; allowed: " + std::to_string(lo) + " to " +

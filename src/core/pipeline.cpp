@@ -1,6 +1,8 @@
 // The seeded attention pipeline behind the attention scenes and `attention_cli attend` with a text.
 #include "pipeline.hpp"
 
+#include <algorithm>
+
 #include "error.hpp"
 #include "rng.hpp"
 #include "tokenizer.hpp"
@@ -72,7 +74,10 @@ PipelineResult run_pipeline(const std::vector<std::string>& tokens, const Pipeli
 }
 
 PipelineResult run_pipeline(const std::string& text, const PipelineConfig& c, const MhaWeights* weights) {
-  return run_pipeline(tokenize(text), c, weights);
+  std::size_t total = 0;
+  PipelineResult r = run_pipeline(tokenize(text, kMaxTokens, &total), c, weights);
+  r.dropped_tokens = static_cast<int>(std::min<std::size_t>(total - r.tokens.size(), INT32_MAX));
+  return r;
 }
 
 }  // namespace attn
@@ -83,8 +88,10 @@ EncoderPipelineResult run_encoder_pipeline(const std::string& text, const Pipeli
   parse_scheme(scheme_name(c.positions), pipeline_schemes());
   head_dim(c.d_model, c.heads);
   EncoderPipelineResult r;
-  r.tokens = tokenize(text);
-  r.dropped_tokens = cut_tokens(r.tokens);
+  std::size_t total = 0;
+  r.tokens = tokenize(text, kMaxTokens, &total);
+  cut_tokens(r.tokens);  // throws for an empty text
+  r.dropped_tokens = static_cast<int>(std::min<std::size_t>(total - r.tokens.size(), INT32_MAX));
   r.d_ff = d_ff;
   const auto t = static_cast<int>(r.tokens.size());
   const Mat x = add_positions(embed_tokens(r.tokens, c.d_model, c.seed), additive_positions(c, t));

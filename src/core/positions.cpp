@@ -109,6 +109,7 @@ Mat Sinusoidal::table(const std::vector<int>& positions) const {
 Learned::Learned(int s, int d, std::uint64_t seed) : slots(s), d_model(d) {
   require_range(slots, 1, 65536, "the number of learned slots");
   require_range(d_model, 1, kMaxDModel, "d_model");
+  require_weight_count(static_cast<long long>(slots) * d_model, "a learned table (slots x d_model)");
   Rng rng(mix_seed(seed, 0x1ea4edULL));
   weights = rng.normal_matrix(slots, d_model, 0.1f);
 }

@@ -24,10 +24,11 @@ const std::array<std::string, 2>& RefundRouter::labels() {
 
 RouterResult RefundRouter::classify(const std::string& text) const {
   RouterResult r;
-  r.tokens = tokenize(text);
+  std::size_t total = 0;
+  r.tokens = tokenize(text, kMaxTokens, &total);
   if (r.tokens.empty()) throw InputError("the email is empty; type at least one word");
-  if (r.tokens.size() > static_cast<size_t>(kMaxTokens)) {
-    throw InputError("the email has " + std::to_string(r.tokens.size()) + " tokens; allowed: up to " +
+  if (total > static_cast<size_t>(kMaxTokens)) {
+    throw InputError("the email has " + std::to_string(total) + " tokens; allowed: up to " +
                      std::to_string(kMaxTokens));
   }
   const int t = static_cast<int>(r.tokens.size());

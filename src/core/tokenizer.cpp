@@ -71,43 +71,39 @@ std::uint64_t fnv1a(const std::string& s) {
 
 }  // namespace
 
-std::vector<std::string> tokenize(const std::string& text) {
-  // 1. decode every code point first so that invalid text fails before any token is made
-  struct Cp {
-    size_t start, len;
-    Kind kind;
-  };
-  std::vector<Cp> cps;
+std::vector<std::string> tokenize(const std::string& text, std::size_t keep, std::size_t* total) {
+  // One pass over the code points, decoding each once (plus one look-ahead after an apostrophe): words
+  // run on; each mark is its own token; joiners glue to the previous token. Tokens past `keep` are only
+  // counted, so memory stays bounded by the kept ones whatever the text's length.
+  std::vector<std::string> tokens;
+  std::size_t count = 0;  // tokens started so far, kept or not
+  bool in_word = false, glue_next = false;
   for (size_t i = 0; i < text.size();) {
     size_t len = 0;
-    const char32_t cp = decode(text, i, len);
-    cps.push_back({i, len, classify(cp)});
-    i += len;
-  }
-  // 2. group them: words run on; each mark is its own token; joiners glue to the previous token
-  std::vector<std::string> tokens;
-  bool in_word = false, glue_next = false;
-  for (size_t n = 0; n < cps.size(); ++n) {
-    const Cp& c = cps[n];
-    const std::string piece = text.substr(c.start, c.len);
-    Kind kind = c.kind;
+    Kind kind = classify(decode(text, i, len));
+    const size_t next = i + len;
     if (kind == Kind::Apostrophe) {
-      const bool inside = in_word && n + 1 < cps.size() && cps[n + 1].kind == Kind::Word;
+      size_t next_len = 0;
+      const bool inside =
+          in_word && next < text.size() && classify(decode(text, next, next_len)) == Kind::Word;
       kind = inside ? Kind::Word : Kind::Mark;
     }
+    const bool extend_last =
+        count > 0 && (kind == Kind::Joiner || glue_next || (kind == Kind::Word && in_word));
     if (kind == Kind::Space) {
       in_word = glue_next = false;
-    } else if (kind == Kind::Joiner && !tokens.empty()) {
-      tokens.back() += piece;
-      glue_next = text.compare(c.start, c.len, "\u200D") == 0;  // a ZWJ joins the next emoji too
-    } else if (glue_next || (kind == Kind::Word && in_word)) {
-      tokens.back() += piece;
-      glue_next = false;
+    } else if (extend_last) {
+      if (count <= keep) tokens.back().append(text, i, len);  // the last token started was kept
+      glue_next = kind == Kind::Joiner && text.compare(i, len, "\u200D") == 0;  // a ZWJ joins the next emoji
     } else {
-      tokens.push_back(piece);
+      if (count < keep) tokens.emplace_back(text, i, len);
+      ++count;
       in_word = kind == Kind::Word;
+      glue_next = false;
     }
+    i = next;
   }
+  if (total) *total = count;
   return tokens;
 }
 

@@ -1,6 +1,7 @@
 // A UTF-8 word tokenizer for the demo sentences and a seeded token -> embedding lookup.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,7 +14,10 @@ namespace attn {
 // non-ASCII letter counts, so accents stay inside words); an apostrope (' or U+2019) between letters stays
 // in the word; every other punctuation mark, symbol (the rupee sign, emoji) or quote is its own token.
 // Whitespace separates. Throws InputError on invalid UTF-8, naming the byte offset.
-std::vector<std::string> tokenize(const std::string& text);
+// Only the first `keep` tokens are returned; `total`, when given, receives the count of all of them (the
+// rest are counted, not stored, so a huge text costs no more memory than its first `keep` tokens).
+std::vector<std::string> tokenize(const std::string& text, std::size_t keep = SIZE_MAX,
+                                  std::size_t* total = nullptr);
 
 // Deterministic embedding of one token: the same token and seed give the same (d_model,) row on every
 // platform. Case is ignored (Refund and refund share a vector). Entries are normal(0, 1).

@@ -18,5 +18,8 @@ using Batch = std::vector<Mat>;
 inline constexpr int kMaxTokens = 1024;
 // The widest model the core accepts (d_model).
 inline constexpr int kMaxDModel = 4096;
+// The most weights any model, layer or table may have (64 MiB of float32): no setting, input or model
+// file can make the core allocate more for weights.
+inline constexpr long long kMaxWeights = 16777216;
 
 }  // namespace attn

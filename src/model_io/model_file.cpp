@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/input_limits.hpp"
 #include "model_io/model_json.hpp"
 
 namespace attn::model_io {
@@ -21,13 +22,9 @@ void save_model_file(const std::string& path, const train::Model& model, const t
 }
 
 LoadedModel load_model_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError("cannot open the model file '" + path + "'");
-  std::ostringstream s;
-  s << f.rdbuf();
-  if (f.bad()) throw InputError("cannot read the model file '" + path + "'");
+  const std::string text = read_file_capped(path, "the model file");
   try {
-    return model_from_json(s.str());
+    return model_from_json(text);
   } catch (const InputError& e) {
     std::string msg = e.what();
     const std::string prefix = "model file: ";

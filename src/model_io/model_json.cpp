@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "core/error.hpp"
+#include "core/input_limits.hpp"
 
 namespace attn::model_io {
 
@@ -140,13 +141,14 @@ json tensor_json(const std::string& name, const train::MatT<float>& m) {
   return {{"shape", {m.rows(), m.cols()}}, {"data", std::move(data)}};
 }
 
-void tensor_from_json(const json& j, const std::string& name, std::pair<int, int> want,
-                      train::MatT<float>& out) {
+// Checks one tensor's shape and the length of its data against `want`, without allocating anything.
+void check_tensor_json(const json& j, const std::string& name, std::pair<int, int> want) {
   const std::string what = "tensor '" + name + "'";
   if (!j.is_object()) bad(what + " must be an object with \"shape\" and \"data\", not " + type_text(j));
   const json& shape = required(j, "shape", what);
   if (!shape.is_array() || shape.size() != 2)
-    bad(what + " needs \"shape\": [rows, cols], not " + shape.dump());
+    bad(what + " needs \"shape\": [rows, cols], two whole numbers, not a " + type_text(shape) + " of " +
+        std::to_string(shape.is_array() ? shape.size() : 1) + " item(s)");
   const long long rows = integer_value(shape[0], what + " rows");
   const long long cols = integer_value(shape[1], what + " columns");
   if (rows != want.first || cols != want.second) {
@@ -160,12 +162,21 @@ void tensor_from_json(const json& j, const std::string& name, std::pair<int, int
     bad(what + " has " + std::to_string(data.size()) + " numbers in \"data\"; its shape " +
         shape_text(rows, cols) + " needs " + std::to_string(n));
   }
+}
+
+// One tensor (checked by check_tensor_json) into `out`: (rows, cols), every number finite.
+void tensor_from_json(const json& j, const std::string& name, std::pair<int, int> want,
+                      train::MatT<float>& out) {
+  const std::string what = "tensor '" + name + "'";
+  const json& data = j.at("data");
+  const size_t n = static_cast<size_t>(want.first) * static_cast<size_t>(want.second);
   out.resize(want.first, want.second);
   for (size_t i = 0; i < n; ++i) {
     const json& v = data[i];
     if (!v.is_number()) {
       bad(what + " data[" + std::to_string(i) + "] is " +
-          (v.is_null() ? "null (NaN or infinite when saved)" : v.dump()) + ", not a number");
+          (v.is_null() ? "null (NaN or infinite when saved)" : "a " + std::string(type_text(v))) +
+          ", not a number");
     }
     const double d = v.get<double>();
     if (!std::isfinite(d) || std::fabs(d) > static_cast<double>(FLT_MAX)) {
@@ -254,12 +265,15 @@ LoadedModel model_from_json_value(const json& doc) {
           std::to_string(c.layers) + " layer(s) and d_ff " + std::to_string(c.d_ff) + " has no such tensor");
     }
   }
-  Params params = Params::init(c);
-  for (auto& [name, m] : params.named_tensors()) {
+  // every tensor is checked against the config before any weight is allocated
+  for (const auto& [name, shape] : expected) {
     auto it = tensors.find(name);
     if (it == tensors.end()) bad("tensor '" + name + "' is missing");
-    tensor_from_json(*it, name, wanted.at(name), *m);
+    check_tensor_json(*it, name, shape);
   }
+  Params params = Params::init(c);
+  for (auto& [name, m] : params.named_tensors())
+    tensor_from_json(tensors.at(name), name, wanted.at(name), *m);
   try {
     out.model = Model(c, std::move(params));
   } catch (const InputError& e) {
@@ -276,6 +290,11 @@ LoadedModel model_from_json_value(const json& doc) {
 }
 
 LoadedModel model_from_json(const std::string& text) {
+  try {
+    require_json_depth(text, "it");
+  } catch (const InputError& e) {
+    bad(e.what());
+  }
   json doc;
   try {
     doc = json::parse(text);

@@ -49,6 +49,9 @@ struct ModelConfig {
 // attn::parse_scheme(name, trainable_schemes()) and for menus).
 const std::vector<Scheme>& trainable_schemes();
 
+// Number of weights of `config` (every tensor of expected_shapes), computed without allocating.
+long long weight_count(const ModelConfig& config);
+
 // Throws InputError in words unless the config is usable (heads divide d_model, sizes in range,
 // scheme one of none|sinusoidal|learned|rope, vocab >= 1, classes >= 2, ...).
 void validate_config(const ModelConfig& config);

@@ -39,6 +39,23 @@ void validate_config(const ModelConfig& c) {
     throw InputError("the trainable model cannot use '" + scheme_name(c.positions) +
                      "' positions; allowed: none|sinusoidal|learned|rope");
   }
+  const long long weights = weight_count(c);
+  if (weights > kMaxWeights) {
+    throw InputError("this model would have " + std::to_string(weights) + " weights; allowed: up to " +
+                     std::to_string(kMaxWeights) +
+                     " (make the vocabulary, d_model, d_ff, layers or classes smaller)");
+  }
+}
+
+long long weight_count(const ModelConfig& c) {
+  const long long d = c.d_model, f = c.d_ff;
+  long long n = static_cast<long long>(c.vocab) * d;  // token_embedding (vocab, D)
+  if (c.positions == Scheme::Learned) n += static_cast<long long>(c.max_len) * d;  // (max_len, D)
+  long long layer = 4 * d * d + 2 * d;        // w_qkv, w_o, ln1 gain and bias
+  if (f > 0) layer += 2 * d * f + f + 3 * d;  // w1, b1, w2, b2, ln2 gain and bias
+  n += c.layers * layer;
+  n += (d + 1) * c.classes;  // classifier w (D, C) and b (1, C)
+  return n;
 }
 
 // ---------------------------------------------------------------------------------------------------

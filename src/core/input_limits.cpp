@@ -1,0 +1,85 @@
+// Limits on untrusted input: JSON nesting depth and one-line echoes.
+#include "input_limits.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "error.hpp"
+
+namespace attn {
+
+void require_json_depth(std::string_view text, const std::string& what, int max_depth) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) {
+        throw InputError(what + " nests arrays or objects more than " + std::to_string(max_depth) +
+                         " levels deep; allowed: up to " + std::to_string(max_depth));
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
+std::string read_capped(std::istream& in, const std::string& what) {
+  std::string text;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxInputBytes) {
+      throw InputError(what + " is larger than " + std::to_string(kMaxInputBytes >> 20) +
+                       " MiB; allowed: up to " + std::to_string(kMaxInputBytes >> 20) + " MiB");
+    }
+  }
+  if (in.bad()) throw InputError("cannot read " + what);
+  return text;
+}
+
+std::string read_file_capped(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw InputError(what + " '" + one_line(path) + "' is a folder; give a file");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot open " + what + " '" + one_line(path) + "'");
+  return read_capped(in, what + " '" + one_line(path) + "'");
+}
+
+std::string one_line(std::string_view text, std::size_t max_bytes) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size() && i < max_bytes; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (text.size() > max_bytes) out += "...";
+  return out;
+}
+
+}  // namespace attn

@@ -1,0 +1,133 @@
+// Limits on untrusted input: JSON nesting, one-line echoes, capped reads, a tokenizer that keeps only what
+// it needs, weight caps, and results that overflow float32 reported as errors (never silent NaN).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+#include <streambuf>
+#include <string>
+
+#include "core/attention.hpp"
+#include "core/encoder.hpp"
+#include "core/error.hpp"
+#include "core/input_limits.hpp"
+#include "core/positions.hpp"
+#include "core/tokenizer.hpp"
+
+namespace {
+
+using attn::InputError;
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(InputLimits, JsonDepthIsCheckedOutsideStrings) {
+  EXPECT_NO_THROW(attn::require_json_depth(std::string(64, '[') + std::string(64, ']'), "x"));
+  EXPECT_THROW(attn::require_json_depth(std::string(65, '[') + std::string(65, ']'), "x"), InputError);
+  EXPECT_THROW(attn::require_json_depth(std::string(200000, '{'), "x"), InputError);  // unclosed too
+  // brackets inside strings, with escaped quotes, do not count
+  EXPECT_NO_THROW(attn::require_json_depth(
+      "{\"a\": \"" + std::string(100, '[') + "\\\"" + std::string(100, '{') + "\"}", "x"));
+  try {
+    attn::require_json_depth(std::string(70, '['), "the input");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_TRUE(has(e.what(), "the input nests")) << e.what();
+    EXPECT_TRUE(has(e.what(), "64")) << e.what();
+  }
+}
+
+TEST(InputLimits, EchoesStayOnOneLine) {
+  EXPECT_EQ(attn::one_line("a\nerror: forged\r\tx\x01"), "a\\nerror: forged\\r\\tx\\x01");
+  EXPECT_EQ(attn::one_line(std::string(300, 'z'), 10), std::string(10, 'z') + "...");
+  EXPECT_EQ(attn::one_line("caf\xC3\xA9 \xE2\x82\xB9"), "caf\xC3\xA9 \xE2\x82\xB9");  // UTF-8 kept
+}
+
+// An endless stream of zero bytes, like /dev/zero.
+class Zeros : public std::streambuf {
+ public:
+  Zeros() { setg(buf_, buf_, buf_ + sizeof buf_); }
+
+ protected:
+  int_type underflow() override {
+    setg(buf_, buf_, buf_ + sizeof buf_);
+    return 0;
+  }
+
+ private:
+  char buf_[4096] = {};
+};
+
+TEST(InputLimits, ReadsAreCappedEvenForEndlessStreams) {
+  Zeros zeros;
+  std::istream endless(&zeros);
+  try {
+    attn::read_capped(endless, "the input on stdin");
+    FAIL() << "read an endless stream";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(has(e.what(), "larger than 64 MiB")) << e.what();
+  }
+  std::istringstream small("{\"x\": 1}");
+  EXPECT_EQ(attn::read_capped(small, "x"), "{\"x\": 1}");
+  EXPECT_THROW(attn::read_file_capped("/", "the input file"), InputError);  // a folder
+  EXPECT_THROW(attn::read_file_capped("/no/such/file", "the input file"), InputError);
+}
+
+TEST(InputLimits, TokenizerKeepsOnlyWhatItIsAskedFor) {
+  std::string text;
+  for (int i = 0; i < 5000; ++i) text += "w" + std::to_string(i) + (i % 7 == 0 ? "! " : " ");
+  const std::vector<std::string> all = attn::tokenize(text);
+  std::size_t total = 0;
+  const std::vector<std::string> first = attn::tokenize(text, 1024, &total);
+  EXPECT_EQ(total, all.size());
+  ASSERT_EQ(first.size(), 1024u);
+  EXPECT_TRUE(std::equal(first.begin(), first.end(), all.begin()));
+  // a joiner after the cut does not glue onto the last kept token
+  std::size_t n = 0;
+  const auto two = attn::tokenize("a b c\u200D\xF0\x9F\x98\x80", 2, &n);
+  EXPECT_EQ(two, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(n, 3u);
+  // invalid UTF-8 past the cut is still an error
+  EXPECT_THROW(attn::tokenize("a b c \xFF", 1), InputError);
+}
+
+TEST(InputLimits, WeightsAreCapped) {
+  EXPECT_THROW(attn::MhaWeights::random(4096, 8, 1), InputError);  // 4 x 4096^2 = 67 M weights
+  EXPECT_NO_THROW(attn::MhaWeights::random(1024, 8, 1));
+  EXPECT_THROW(attn::Learned(65536, 1024, 1), InputError);
+  EXPECT_THROW(attn::EncoderWeights::random(2048, 8, 8192, 1), InputError);
+}
+
+TEST(InputLimits, OverflowingResultsAreErrorsNotNaN) {
+  // weights of 1e20: the scores overflow float32
+  const attn::Mat x = attn::Mat::Constant(3, 4, 1.0f);
+  attn::MhaWeights w = attn::MhaWeights::random(4, 2, 1);
+  w.w_qkv.setConstant(1e20f);
+  try {
+    attn::multi_head(x, w, {});
+    FAIL() << "an overflowing attention layer returned a result";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(has(e.what(), "overflowed float32")) << e.what();
+  }
+}
+
+TEST(InputLimits, LayerNormOfHugeValuesIsExact) {
+  // a float sum of 3e38 + 3e38 overflows; the mean and variance are summed in double
+  attn::Mat x(2, 4);
+  x << 3e38f, -3e38f, 1.0f, 2.0f, 3e38f, 3e38f, 3e38f, 3e38f;
+  const attn::RowVec gain = attn::RowVec::Ones(4), bias = attn::RowVec::Zero(4);
+  const attn::Mat y = attn::layer_norm(x, gain, bias);
+  ASSERT_TRUE(y.allFinite());
+  // independent float64: row 0 has mean ~0 and standard deviation 3e38 / sqrt(2)
+  double m = 0, v = 0;
+  for (int c = 0; c < 4; ++c) m += static_cast<double>(x(0, c)) / 4;
+  for (int c = 0; c < 4; ++c) v += std::pow(static_cast<double>(x(0, c)) - m, 2) / 4;
+  for (int c = 0; c < 4; ++c) {
+    const double want = (static_cast<double>(x(0, c)) - m) / std::sqrt(v + 1e-5);
+    EXPECT_NEAR(y(0, c), want, 1e-6 + 1e-5 * std::fabs(want)) << "column " << c;
+  }
+  for (int c = 0; c < 4; ++c) EXPECT_EQ(y(1, c), 0.0f) << "a constant row standardises to 0";
+}
+
+}  // namespace
