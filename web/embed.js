@@ -6,11 +6,27 @@
 // or call it yourself:
 //   AttentionDemo.embed(element, "?scene=positions&count=100", { height: 600, chrome: false });
 // The demo is found next to this script (its own URL), so any folder works. data-chrome="1" (or
-// { chrome: true }) keeps the menus and scene list; by default embed=1 hides them.
+// { chrome: true }) keeps the menus and scene list; by default embed=1 hides them. data-src (or
+// { src }) must be an http(s) or a relative URL: any other scheme (javascript:, data:, ...) is refused
+// with a console warning and no iframe is made.
 (function () {
   "use strict";
+
+  // The URL itself when it is relative or http(s), else null. The browser's own parser decides (it drops
+  // tabs, newlines and leading spaces exactly as it would for the iframe), against a dummy http base: a
+  // relative URL comes out as http(s), an absolute one keeps its scheme.
+  function safeUrl(url) {
+    var parsed;
+    try {
+      parsed = new URL(String(url), "https://relative.invalid/");
+    } catch (e) {
+      return null;
+    }
+    return parsed.protocol === "http:" || parsed.protocol === "https:" ? String(url) : null;
+  }
+
   var here = document.currentScript && document.currentScript.src;
-  var base = here ? here.replace(/[^\/]*$/, "") : "";
+  var base = here && safeUrl(here) !== null ? here.replace(/[?#].*$/, "").replace(/[^\/]*$/, "") : "";
 
   // "?a=1&b=2" or "a=1&b=2" or {a: 1, b: 2} -> URLSearchParams
   function params(query) {
@@ -26,8 +42,16 @@
     options = options || {};
     var p = params(query);
     if (!options.chrome && !p.has("embed")) p.set("embed", "1");
+    var folder = options.src === undefined || options.src === null || options.src === "" ? base : options.src;
+    var src = safeUrl(folder + "index.html?" + p.toString());
+    if (src === null || safeUrl(folder) === null) {
+      console.warn("AttentionDemo.embed: refused the demo location " + JSON.stringify(String(folder)) +
+                   ": only http(s) and relative URLs are allowed");
+      element.textContent = "The demo was not embedded: its location must be an http(s) or a relative URL.";
+      return null;
+    }
     var frame = document.createElement("iframe");
-    frame.src = (options.src || base) + "index.html?" + p.toString();
+    frame.src = src;
     frame.title = options.title || "Interactive demo: positional encoding and attention";
     frame.loading = "lazy";
     frame.allow = "fullscreen";

@@ -112,11 +112,13 @@ const CachedPipeline& cached_pipeline(const std::string& text, const attn::Pipel
 }
 
 std::vector<std::string> token_labels(const std::vector<std::string>& tokens) {
+  constexpr std::size_t kMaxLabelBytes = 48;  // a label is for reading: a 100,000-letter "word" is cut
   std::map<std::string, int> seen;
   std::vector<std::string> out;
   for (const std::string& t : tokens) {
-    const int n = ++seen[t];
-    out.push_back(n == 1 ? t : t + "#" + std::to_string(n));
+    const std::string shown = t.size() > kMaxLabelBytes ? utf8_prefix(t, kMaxLabelBytes) + "..." : t;
+    const int n = ++seen[shown];
+    out.push_back(n == 1 ? shown : shown + "#" + std::to_string(n));
   }
   return out;
 }

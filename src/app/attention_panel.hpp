@@ -32,7 +32,8 @@ struct CachedPipeline {
 };
 const CachedPipeline& cached_pipeline(const std::string& text, const attn::PipelineConfig& config);
 
-// Token labels "Refund", "my", ... made unique for display when a token repeats ("the", "the#2").
+// Token labels "Refund", "my", ... made unique for display when a token repeats ("the", "the#2"); a token
+// longer than 48 bytes is shown cut, with "...".
 std::vector<std::string> token_labels(const std::vector<std::string>& tokens);
 
 // A T x T weight grid: queries down, keys across, token labels on both, the weights' colormap on the fixed

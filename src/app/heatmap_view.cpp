@@ -61,17 +61,14 @@ std::string axis_line(const std::string& title, const std::vector<std::string>& 
   return title + " " + std::to_string(i);
 }
 
-// s cut (at a UTF-8 character boundary) and ended with ".." so that it is at most max_w wide.
+// s cut (at a UTF-8 character boundary) and ended with ".." so that it is at most max_w wide. Linear in
+// the length of s, so a 100,000-character token costs one pass.
 std::string fit_text(const std::string& s, float max_w) {
-  if (ImGui::CalcTextSize(s.c_str()).x <= max_w) return s;
-  const float dots = ImGui::CalcTextSize("..").x;
-  size_t n = s.size();
-  while (n > 0) {
-    --n;
-    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-    if (ImGui::CalcTextSize(s.data(), s.data() + n).x + dots <= max_w) break;
-  }
-  return s.substr(0, n) + "..";
+  if (ImGui::CalcTextSize(s.data(), s.data() + s.size()).x <= max_w) return s;
+  const float room = std::max(0.0f, max_w - ImGui::CalcTextSize("..").x);
+  const char* stop = s.data();  // where the text stops fitting in `room` (a character boundary)
+  ImGui::GetFont()->CalcTextSizeA(ImGui::GetFontSize(), room, 0.0f, s.data(), s.data() + s.size(), &stop);
+  return s.substr(0, static_cast<size_t>(stop - s.data())) + "..";
 }
 
 // The smallest of 1, 2, 5, 10, 20, 50, ... that is >= n: label every 1st, 2nd, 5th, 10th, ... row/column.

@@ -1,5 +1,5 @@
-// Browser entry point: SDL2 + WebGL2 (GLES 3.0) + Dear ImGui, the Emscripten main loop and the
-// JavaScript bridge behind window.attentionDemo (see web/index.html).
+// Browser entry point: SDL2 + WebGL2 (GLES 3.0) + Dear ImGui, the Emscripten main loop, WebGL context
+// loss and restore, and the JavaScript bridge behind window.attentionDemo (see web/shell.js).
 #include <GLES3/gl3.h>
 #include <SDL.h>
 #include <emscripten.h>
@@ -37,12 +37,17 @@ EM_JS(char*, js_location_search, (), {
 EM_JS(int, js_inner_width, (), { return Math.max(1, window.innerWidth | 0); });
 EM_JS(int, js_inner_height, (), { return Math.max(1, window.innerHeight | 0); });
 
-// Resolves window.attentionDemo.ready (index.html sets Module.attentionReady).
+// Resolves window.attentionDemo.ready (web/shell.js sets Module.attentionReady).
 EM_JS(void, js_ready, (), {
   if (typeof Module.attentionReady === "function") Module.attentionReady();
 });
 
-// Shows a message in place of the canvas (index.html sets Module.attentionFail).
+// Hides the "graphics interrupted" message once the GL objects exist again (web/shell.js).
+EM_JS(void, js_graphics_restored, (), {
+  if (typeof Module.attentionGraphicsRestored === "function") Module.attentionGraphicsRestored();
+});
+
+// Shows a message in place of the canvas (web/shell.js sets Module.attentionFail).
 EM_JS(void, js_fail, (const char* message), {
   var text = UTF8ToString(message);
   if (typeof Module.attentionFail === "function") Module.attentionFail(text);
@@ -76,6 +81,9 @@ struct WebState {
   double font_ratio = 0.0;   // the ratio the font atlas was built for
   bool ready_sent = false;
   bool error_logged = false;
+  bool context_lost = false;     // between webglcontextlost and webglcontextrestored: no GL calls
+  bool restore_pending = false;  // the context is back: recreate every GL object before the next frame
+  int restores = 0;              // contexts restored so far (state().webgl.restores)
 };
 WebState g;
 
@@ -99,8 +107,50 @@ void follow_browser_size() {
   }
 }
 
+// [SECTION] WebGL context loss
+
+// The context is gone: every GL object is dead. Forget them all now (while lost, the GL calls this makes
+// are no-ops for WebGL and only clear Emscripten's handle tables), so nothing dead is used or deleted later.
+EM_BOOL on_context_lost(int, const void*, void*) {
+  g.context_lost = true;
+  g.restore_pending = false;
+  ImGui_ImplOpenGL3_DestroyDeviceObjects();  // program, buffers, font texture
+  gfx::shutdown_renderer();                  // heatmap program, framebuffer, VAO, textures
+  return EM_TRUE;                            // preventDefault: the browser may restore the context
+}
+
+EM_BOOL on_context_restored(int, const void*, void*) {
+  g.context_lost = false;
+  g.restore_pending = true;
+  return EM_TRUE;
+}
+
+// Rebuilds what on_context_lost dropped; the next frame redraws the same view. "" or what failed.
+std::string recreate_gl_objects() {
+  SDL_GL_MakeCurrent(g.window, g.gl);
+  if (!ImGui_ImplOpenGL3_CreateDeviceObjects()) return "the interface's shaders could not be rebuilt";
+  return gfx::init_renderer();
+}
+
 // One frame: events, UI, draw, stats, URL. Called by the browser at its refresh rate.
 void main_loop() {
+  if (g.context_lost) {  // nothing to draw with: drop the input and wait for the context
+    SDL_Event ignored;
+    while (SDL_PollEvent(&ignored)) {
+    }
+    return;
+  }
+  if (g.restore_pending) {
+    g.restore_pending = false;
+    const std::string error = recreate_gl_objects();
+    if (!error.empty()) {
+      js_fail(("The graphics could not be restored: " + error).c_str());
+      emscripten_cancel_main_loop();
+      return;
+    }
+    ++g.restores;
+    js_graphics_restored();
+  }
   const double t0 = emscripten_get_now();
   follow_browser_size();
 
@@ -153,9 +203,17 @@ const char* keep(std::string& slot, std::string value) {
 
 extern "C" {
 
+// The app's state plus "webgl": {"lost": bool, "restores": n} (whether the context is lost right now).
 EMSCRIPTEN_KEEPALIVE const char* attn_state() {
   static std::string s;
-  return keep(s, g.app ? g.app->state_json() : "null");
+  if (!g.app) return keep(s, "null");
+  std::string json = g.app->state_json();
+  if (json.size() >= 2 && json.front() == '{') {
+    const std::string webgl = std::string(R"("webgl":{"lost":)") + (g.context_lost ? "true" : "false") +
+                              R"(,"restores":)" + std::to_string(g.restores) + "}";
+    json.insert(1, json.size() > 2 ? webgl + "," : webgl);
+  }
+  return keep(s, std::move(json));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* attn_heatmaps(int with_values, const char* only_id) {
@@ -250,6 +308,9 @@ int main(int, char**) {
     js_fail(("The heatmap renderer could not start: " + error).c_str());
     return 1;
   }
+
+  emscripten_set_webglcontextlost_callback("#canvas", nullptr, EM_FALSE, on_context_lost);
+  emscripten_set_webglcontextrestored_callback("#canvas", nullptr, EM_FALSE, on_context_restored);
 
   char* search = js_location_search();
   g.app = std::make_unique<app::App>(search ? search : "");

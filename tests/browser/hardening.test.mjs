@@ -1,0 +1,434 @@
+// Hardening tests of the browser app (issue 9): embed.js refuses script URLs, strings reach the module
+// through its heap, a module crash is shown and stops the API, strict CSP, WebGL context loss and restore,
+// no network after load and no HTML from untrusted text. One browser for the whole file.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  launchBrowser, openDemo, waitReady, waitFrames, setAndWait, api, screenshot, baseUrl, withCleanPage, watchErrors,
+  canvasInfo, cellCentre, heatmapById, rng,
+} from './harness.mjs';
+import { parseColormapTables, expectedColor } from './colormap.mjs';
+
+const tables = parseColormapTables();
+const COLOR_TOLERANCE = 2;  // per channel, as in app.test.mjs (0 measured with SwiftShader)
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:";
+
+let browser;
+before(async () => { browser = await launchBrowser(); });
+after(async () => { if (browser) await browser.close(); });
+
+const withPage = (options, fn) => withCleanPage(browser, options, fn);
+
+// A page whose uncaught errors are expected (the crash tests): the caller checks them itself.
+async function withRawPage(fn) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+  try {
+    const page = await context.newPage();
+    await fn(page, watchErrors(page));
+  } finally {
+    await context.close();
+  }
+}
+
+// What an API call does: {value} or {error: message}.
+function tryApi(page, expression) {
+  return page.evaluate((src) => {
+    try {
+      return { value: (0, eval)(src) };
+    } catch (e) {
+      return { error: String(e && e.message || e), isError: e instanceof Error };
+    }
+  }, expression);
+}
+
+// The screen pixel at the centre of sampled cells (min, max, `random` more) of each heatmap equals the
+// colormap colour of its value. Fails listing every wrong pixel.
+async function assertHeatmapPixels(page, ids, seed = 1) {
+  const info = await canvasInfo(page);
+  const maps = await api(page, 'heatmaps');
+  const shot = await screenshot(page);
+  const bad = [];
+  let compared = 0;
+  for (const id of ids) {
+    const h = heatmapById(maps, id);
+    const cells = [];
+    let lo = null, hi = null;
+    h.values.forEach((row, r) => row.forEach((v, c) => {
+      if (!lo || v < lo.v) lo = { r, c, v };
+      if (!hi || v > hi.v) hi = { r, c, v };
+    }));
+    cells.push(lo, hi);
+    const next = rng(seed);
+    for (let i = 0; i < 6; i++) {
+      const r = Math.floor(next() * h.rows), c = Math.floor(next() * h.cols);
+      cells.push({ r, c, v: h.values[r][c] });
+    }
+    for (const cell of cells) {
+      const p = cellCentre(info, h, cell.r, cell.c);
+      const got = shot.at(Math.floor(p.x * info.dpr), Math.floor(p.y * info.dpr));
+      const want = expectedColor(tables, h.colormap, cell.v, h.range[0], h.range[1]);
+      const diff = Math.max(...got.map((g, i) => Math.abs(g - want[i])));
+      compared++;
+      if (diff > COLOR_TOLERANCE) bad.push(`${id} [${cell.r},${cell.c}] v=${cell.v}: rgb(${got}) instead of rgb(${want})`);
+    }
+  }
+  assert.deepEqual(bad, [], 'heatmap pixels have the colormap colour of their values');
+  return compared;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+const escapeAttr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
+
+test('embed.js: data-src may only be http(s) or relative; javascript:, data: and vbscript: make no iframe', async () => {
+  const bad = [
+    'javascript:alert(document.domain)//',
+    'JavaScript:window.top.pwned=1//',
+    ' \tjava\nscript:window.top.pwned=2//',
+    'data:text/html,<script>parent.pwned=3</script>',
+    'vbscript:msgbox(1)',
+  ];
+  const good = ['', './', baseUrl()];  // the default (next to embed.js), relative, absolute http
+  const divs = [...good, ...bad].map((src, i) =>
+    `<div id="d${i}" data-attention-demo="?scene=clock" data-height="300" data-src="${escapeAttr(src)}"></div>`);
+  const html = `<!doctype html><html><head><meta charset="utf-8"><title>course page</title></head><body>
+${divs.join('\n')}
+<script src="embed.js"></script></body></html>`;
+  await withPage({}, async (page) => {
+    const dialogs = [];
+    page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss().catch(() => {}); });
+    const warnings = [];
+    page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+    await page.route(baseUrl() + 'course-page.html', (route) => route.fulfill({ contentType: 'text/html', body: html }));
+    await page.goto(baseUrl() + 'course-page.html', { waitUntil: 'load' });
+    const want = baseUrl() + 'index.html?scene=clock&embed=1';
+    const frames = await page.evaluate(() => Array.from(document.querySelectorAll('[data-attention-demo]'), (d) => {
+      const f = d.querySelector('iframe');
+      return { id: d.id, src: f ? f.src : null, text: d.textContent };
+    }));
+    good.forEach((src, i) => assert.equal(frames[i].src, want, `data-src ${JSON.stringify(src)} embeds the demo`));
+    bad.forEach((src, i) => {
+      const f = frames[good.length + i];
+      assert.equal(f.src, null, `data-src ${JSON.stringify(src)} makes no iframe`);
+      assert.match(f.text, /http\(s\) or a relative URL/, 'the placeholder says why');
+    });
+    // the API refuses the same, and every refusal is a console warning
+    const viaApi = await page.evaluate(() => {
+      const d = document.createElement('div');
+      document.body.appendChild(d);
+      return window.AttentionDemo.embed(d, '?scene=clock', { src: 'javascript:alert(1)//' }) === null &&
+        d.querySelector('iframe') === null;
+    });
+    assert.equal(viaApi, true, 'AttentionDemo.embed(..., {src: "javascript:..."}) returns null, no iframe');
+    assert.equal(warnings.filter((w) => /refused the demo location/.test(w)).length, bad.length + 1, warnings.join('\n'));
+    // the embedded demo still runs (the relative iframe), and nothing ran a script
+    let frame;
+    for (let t = 0; t < 300 && !frame; t++) {
+      frame = page.frames().find((f) => f.url() === want);
+      if (!frame) await page.waitForTimeout(100);
+    }
+    assert.ok(frame, `the demo iframe loaded (frames: ${page.frames().map((f) => f.url()).join(', ')})`);
+    await frame.waitForFunction(() => window.attentionDemo && document.body.dataset.state === 'ready', null, { timeout: 60000 });
+    assert.equal((await frame.evaluate(() => window.attentionDemo.state())).scene, 'clock');
+    await page.waitForTimeout(300);
+    assert.deepEqual(dialogs, [], 'no dialog opened');
+    assert.equal(await page.evaluate(() => window.pwned), undefined, 'no script ran on the course page');
+  });
+});
+
+test('strings reach the module through its heap: 2 to 6 MB strings in set(), exportCsv(), heatmaps() and loadModel() leave the page answering', async () => {
+  await withPage({}, async (page) => {
+    await openDemo(page, 'scene=mha&heads=2');
+    // 2e6 characters: 8 MB through ccall's stack (5 MB) used to kill the module
+    const big = await tryApi(page, "window.attentionDemo.set(JSON.stringify({text: 'a'.repeat(2e6)}))");
+    assert.equal(big.error, undefined, `set() with a 2 MB text answered: ${big.error}`);
+    assert.equal(typeof big.value.ok, 'boolean', 'set() answers {ok, notes}');
+    await waitFrames(page, 3);
+    // every other string argument takes the same path
+    const csv = await tryApi(page, "window.attentionDemo.exportCsv('x'.repeat(3e6))");
+    assert.match(csv.error || '', /no heatmap/, `exportCsv(3 MB id) is an ordinary error: ${csv.error}`);
+    const one = await tryApi(page, "window.attentionDemo.heatmaps({id: 'x'.repeat(3e6)})");
+    assert.equal(one.error, undefined, `heatmaps({id: 3 MB}) answered: ${one.error}`);
+    const model = await tryApi(page, "window.attentionDemo.loadModel('{' + ' '.repeat(6e6), 'big.json')");
+    assert.equal(model.error, undefined, `loadModel(6 MB) answered: ${model.error}`);
+    assert.equal(model.value.ok, false, 'a broken model file is refused');
+    // still alive: frames continue and settings apply
+    await waitFrames(page, 3);
+    const r = await setAndWait(page, { scene: 'clock', pos: 7 });
+    assert.equal(r.ok, true, JSON.stringify(r));
+    assert.equal((await api(page, 'state')).settings.pos, '7');
+  });
+});
+
+test('set() with JSON nested 100,000 deep is refused with a note, ten times, and the page keeps answering', async () => {
+  await withPage({}, async (page) => {
+    await openDemo(page, 'scene=mha&heads=2');
+    // ten times: the stack overflow it caused used to leak the module's stack and break on the seventh
+    const deep = [
+      "'{\"text\":' + '['.repeat(1e5) + ']'.repeat(1e5) + '}'",         // arrays in a value
+      "'{\"pos\":' + '{\"a\":'.repeat(1e5) + '1' + '}'.repeat(1e5) + '}'",  // objects in a value
+    ];
+    for (let i = 0; i < 10; i++) {
+      const nested = await tryApi(page, `window.attentionDemo.set(${deep[i % 2]})`);
+      assert.equal(nested.error, undefined, `set() with JSON nested 100,000 deep, try ${i + 1}: ${nested.error}`);
+      assert.equal(nested.value.ok, false, 'nested JSON is refused');
+      assert.ok(nested.value.notes.length > 0 && nested.value.notes.every((n) => typeof n === 'string' && n.length < 2000),
+        `with a short note: ${JSON.stringify(nested.value.notes).slice(0, 300)}`);
+    }
+    // still alive: frames continue and settings apply
+    await waitFrames(page, 3);
+    const r = await setAndWait(page, { scene: 'clock', pos: 7 });
+    assert.equal(r.ok, true, JSON.stringify(r));
+    const s = await api(page, 'state');
+    assert.equal(s.scene, 'clock');
+    assert.equal(s.settings.pos, '7');
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'ready');
+  });
+});
+
+test('a crash of the module is shown in place of the canvas, and API calls then say the app stopped', async () => {
+  const stoppedPage = async (page, why) => {
+    await page.waitForFunction(() => document.body.dataset.state === 'crashed', null, { timeout: 15000 });
+    assert.match(await page.locator('#status').innerText(), /stopped unexpectedly/, why);
+    assert.equal(await page.locator('#status').isVisible(), true, `${why}: the message is visible`);
+    assert.equal(await page.locator('#canvas').isVisible(), false, `${why}: no frozen canvas`);
+    for (const call of ['window.attentionDemo.state()', 'window.attentionDemo.set({pos: 3})', "window.attentionDemo.exportCsv('a')"]) {
+      const r = await tryApi(page, call);
+      assert.equal(r.isError, true, `${why}: ${call} throws an Error`);
+      assert.match(r.error, /^attentionDemo: the app stopped/, `${why}: ${call}`);
+    }
+    return page.locator('#detail').innerText();
+  };
+
+  // 1. a trap inside the module outside any API call (as in a frame): a bad pointer
+  await withRawPage(async (page, errors) => {
+    await openDemo(page, 'scene=positions');
+    assert.equal((await api(page, 'state')).scene, 'positions', 'answers before');
+    await page.evaluate(() => setTimeout(() => window.Module._attn_heatmaps(1, -16), 0));
+    const detail = await stoppedPage(page, 'trap');
+    assert.match(detail, /memory access out of bounds/, 'the details name the trap');
+    assert.ok(errors.some((e) => /memory access out of bounds/.test(e)), 'it was an uncaught trap');
+  });
+
+  // 2. abort() of the Emscripten runtime (a global in this non-modular build)
+  await withRawPage(async (page) => {
+    await openDemo(page, 'scene=clock');
+    assert.equal(await page.evaluate(() => typeof window.abort), 'function');
+    await page.evaluate(() => setTimeout(() => window.abort('forced by the hardening test'), 0));
+    assert.match(await stoppedPage(page, 'abort'), /forced by the hardening test/);
+  });
+
+  // 3. a trap during an API call (simulated: the export throws what a trap throws)
+  await withRawPage(async (page, errors) => {
+    await openDemo(page, 'scene=clock');
+    const frame = await tryApi(page, "window.Module._attn_frame_stats = () => { throw new WebAssembly.RuntimeError('memory access out of bounds'); }; window.attentionDemo.frameStats()");
+    assert.match(frame.error, /^attentionDemo: the app stopped/, 'the failing call says the app stopped');
+    await stoppedPage(page, 'trap in a call');
+    assert.deepEqual(errors, [], 'nothing uncaught');
+  });
+});
+
+test('a script error outside the module is shown above the canvas as text, and the demo carries on', async () => {
+  await withRawPage(async (page, errors) => {
+    const dialogs = [];
+    page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss().catch(() => {}); });
+    await openDemo(page, 'scene=clock');
+    assert.equal(await page.locator('#notice').isVisible(), false, 'no note at first');
+    await page.evaluate(() => setTimeout(() => { throw new Error('boom <img src=x onerror=alert(1)>'); }, 0));
+    await page.waitForFunction(() => !document.getElementById('notice').hidden, null, { timeout: 10000 });
+    const text = await page.locator('#notice-text').innerText();
+    assert.match(text, /boom <img src=x onerror=alert\(1\)>/, 'the message, as plain text');
+    assert.equal(await page.locator('img').count(), 0, 'no element made from it');
+    assert.equal(errors.length, 1, errors.join('\n'));
+    // still running
+    await waitFrames(page, 3);
+    assert.equal((await setAndWait(page, { pos: 9 })).ok, true);
+    assert.equal(await page.evaluate(() => document.body.dataset.state), 'ready');
+    // dismissed, then an unhandled rejection shows again
+    await page.locator('#notice-close').click();
+    assert.equal(await page.locator('#notice').isVisible(), false);
+    await page.evaluate(() => { Promise.reject(new Error('rejected on purpose')); });
+    await page.waitForFunction(() => !document.getElementById('notice').hidden, null, { timeout: 10000 });
+    assert.match(await page.locator('#notice-text').innerText(), /rejected on purpose/);
+    assert.deepEqual(dialogs, []);
+  });
+});
+
+test('strict Content-Security-Policy: the page loads, draws the right colours and reports no violation', async () => {
+  const initScript = () => {
+    window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation',
+      (e) => window.cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`));
+  };
+  await withRawPage(async (page, errors) => {
+    await page.addInitScript(initScript);
+    let served = 0;
+    await page.route('**/*', async (route) => {
+      const response = await route.fetch();
+      served++;
+      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CSP } });
+    });
+    await openDemo(page, 'scene=positions&d_model=8&count=12');
+    assert.ok(served >= 5, `every file came with the header (${served} responses)`);
+    await assertHeatmapPixels(page, ['positions/table'], 3);
+    // scene switches, a hover (cursor), an export
+    for (const scene of ['clock', 'mha', 'encoder', 'positions']) assert.equal((await setAndWait(page, { scene })).ok, true);
+    const info = await canvasInfo(page);
+    const h = heatmapById(await api(page, 'heatmaps', { values: false }), 'positions/table');
+    const p = cellCentre(info, h, 2, 3);
+    await page.mouse.move(p.x, p.y);
+    await waitFrames(page, 3);
+    assert.equal((await api(page, 'state')).hover.id, 'positions/table', 'hover works');
+    assert.match(await api(page, 'exportCsv', 'positions/table'), /\n/);
+    assert.deepEqual(await page.evaluate(() => window.cspViolations), [], 'no CSP violation');
+    assert.deepEqual(errors, [], 'no console error');
+    // the header is in force: an inline script is refused
+    await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.inlineRan = true;';
+      document.body.appendChild(s);
+    });
+    await page.waitForFunction(() => window.cspViolations.length > 0, null, { timeout: 5000 });
+    assert.equal(await page.evaluate(() => window.inlineRan), undefined, 'the inline script did not run');
+  });
+});
+
+test('WebGL context loss: drawing stops with a message; on restore the same heatmaps come back, no click needed', async () => {
+  await withPage({}, async (page) => {
+    const glMessages = [];
+    page.on('console', (m) => { if (/WebGL|GL_[A-Z]|INVALID_/.test(m.text())) glMessages.push(`${m.type()}: ${m.text()}`); });
+    await openDemo(page, 'scene=mha&heads=2&d_model=16');
+    const ids = ['mha/head0', 'mha/head1'];
+    await assertHeatmapPixels(page, ids, 5);
+    const before = await api(page, 'heatmaps');
+    glMessages.length = 0;
+    for (let round = 1; round <= 2; round++) {
+      await page.evaluate(() => {
+        window.loseContextExt = document.getElementById('canvas').getContext('webgl2').getExtension('WEBGL_lose_context');
+        window.loseContextExt.loseContext();
+      });
+      await page.waitForFunction(() => document.body.dataset.state === 'context-lost', null, { timeout: 10000 });
+      assert.equal(await page.locator('#status').isVisible(), true, 'the learner is told');
+      assert.match(await page.locator('#message').innerText(), /continues by itself/);
+      const lost = await api(page, 'state');
+      assert.deepEqual(lost.webgl, { lost: true, restores: round - 1 }, 'state() reports the lost context');
+      const frame = (await api(page, 'frameStats')).frame;
+      await page.waitForTimeout(400);
+      assert.equal((await api(page, 'frameStats')).frame, frame, 'no frames (no GL calls) while lost');
+      await page.evaluate(() => window.loseContextExt.restoreContext());
+      await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 10000 });
+      await waitFrames(page, 3);
+      assert.deepEqual((await api(page, 'state')).webgl, { lost: false, restores: round });
+      assert.equal(await page.locator('#status').isVisible(), false, 'the message is gone');
+      const after = await api(page, 'heatmaps');
+      assert.deepEqual(after.map((h) => [h.id, h.values]), before.map((h) => [h.id, h.values]), 'the same view');
+      await assertHeatmapPixels(page, ids, 5 + round);
+    }
+    // and new GL objects work: another scene draws right
+    await setAndWait(page, { scene: 'positions', d_model: 8, count: 12 });
+    await assertHeatmapPixels(page, ['positions/table'], 9);
+    assert.deepEqual(glMessages, [], 'no GL errors or warnings');
+  });
+});
+
+// The text field of the multi-head scene: the first run of one colour, 400+ px wide, above the heatmaps
+// that is neither the background (the commonest colour there) nor reaches the right edge (the settings
+// header does). CSS px of a point inside it, or null.
+async function findTextField(page, aboveY) {
+  const shot = await screenshot(page);
+  const bottom = Math.min(Math.floor(aboveY), shot.height);
+  const counts = new Map();
+  for (let y = 40; y < bottom; y += 3) {
+    for (let x = 0; x < shot.width; x += 3) {
+      const k = shot.at(x, y).join();
+      counts.set(k, (counts.get(k) || 0) + 1);
+    }
+  }
+  const background = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  for (let y = 40; y < bottom; y++) {
+    let start = 0;
+    for (let x = 1; x <= shot.width; x++) {
+      const same = x < shot.width && shot.at(x, y).join() === shot.at(x - 1, y).join();
+      if (same) continue;
+      if (x - start >= 400 && x < shot.width - 100 && shot.at(start, y).join() !== background) {
+        return { x: start + 20, y: y + 8 };
+      }
+      start = x;
+    }
+  }
+  return null;
+}
+
+test('no network after ready (scenes, hovers, set(), exports, typing); hostile URL text never becomes HTML', async () => {
+  const initScript = () => {
+    window.addedElements = [];
+    new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach((n) => {
+      if (n.nodeType === 1) window.addedElements.push(n.tagName + (n.tagName === 'A' ? ' ' + n.href.slice(0, 5) : ''));
+    }))).observe(document, { childList: true, subtree: true });
+  };
+  const hostile = '<img src=x onerror=alert(1)> <script>alert(2)</script> cake';
+  await withPage({ initScript, acceptDownloads: true }, async (page) => {
+    const dialogs = [];
+    page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss().catch(() => {}); });
+    const requests = [];
+    let watching = false;
+    page.on('request', (r) => { if (watching && !/^(blob|data):/.test(r.url())) requests.push(`${r.method()} ${r.url()}`); });
+
+    await openDemo(page, 'scene=mha&heads=2&text=' + encodeURIComponent(hostile));
+    watching = true;
+    await page.evaluate(() => { window.addedElements = []; });
+    assert.equal((await api(page, 'state')).settings.text, hostile, 'the URL text arrives as plain text');
+
+    for (const scene of ['clock', 'positions', 'word', 'order', 'schemes', 'encoder', 'train', 'exercises', 'mha']) {
+      assert.equal((await setAndWait(page, { scene }, 2)).ok, true, scene);
+    }
+    assert.equal((await setAndWait(page, { text: '<script>alert(3)</script><b>bold</b>' })).ok, true);
+    assert.equal((await setAndWait(page, { text: hostile })).ok, true);
+    // hovers over every cell row of head 0
+    const info = await canvasInfo(page);
+    const h = heatmapById(await api(page, 'heatmaps', { values: false }), 'mha/head0');
+    for (let r = 0; r < h.rows; r += 2) {
+      const p = cellCentre(info, h, r, (r * 3) % h.cols);
+      await page.mouse.move(p.x, p.y);
+      await waitFrames(page, 1);
+    }
+    assert.equal((await api(page, 'state')).hover.id, 'mha/head0');
+    // exports: the API's CSV, and the right-click menu's Save CSV and Save PNG (keyboard: down, space)
+    assert.match(await api(page, 'exportCsv', 'mha/head0'), /^query \\ key,<,img,src,/, 'labels are plain text in the CSV');
+    const cell = cellCentre(info, h, 1, 1);
+    for (const [downs, kind] of [[1, '.csv'], [2, '.png']]) {
+      await page.mouse.click(cell.x, cell.y, { button: 'right' });
+      await waitFrames(page, 3);
+      for (let i = 0; i < downs; i++) {
+        await page.keyboard.press('ArrowDown');
+        await waitFrames(page, 2);
+      }
+      const download = page.waitForEvent('download', { timeout: 15000 });
+      await page.keyboard.press('Space');
+      assert.ok((await download).suggestedFilename().endsWith(kind), `Save ${kind} downloaded`);
+      await page.keyboard.press('Escape');
+      await waitFrames(page, 2);
+    }
+    // typing into the text field
+    await page.mouse.move(5, 790);
+    await waitFrames(page, 2);
+    const field = await findTextField(page, h.rect.y + info.top);
+    assert.ok(field, 'found the text field');
+    await page.mouse.click(field.x, field.y);
+    await waitFrames(page, 2);
+    await page.keyboard.press('End');
+    await page.keyboard.type(' <i>typed</i>', { delay: 20 });
+    await page.keyboard.press('Enter');
+    await waitFrames(page, 3);
+    assert.equal((await api(page, 'state')).settings.text, hostile + ' <i>typed</i>', 'the typed text arrived');
+
+    await page.waitForTimeout(1200);  // downloads' anchors are removed after a second
+    assert.deepEqual(requests, [], 'no request after ready');
+    assert.deepEqual(dialogs, [], 'no dialog');
+    const added = await page.evaluate(() => window.addedElements);
+    assert.ok(added.every((t) => t === 'A blob:'), `only download links were added: ${added.join(', ')}`);
+    assert.equal(await page.locator('img, iframe, object, embed').count(), 0, 'no element from the text');
+    const scripts = await page.evaluate(() => Array.from(document.scripts, (s) => s.getAttribute('src')));
+    assert.deepEqual(scripts.sort(), ['attention_demo.js', 'shell.js'], 'only the page\'s own scripts');
+  });
+});

@@ -1,0 +1,384 @@
+// The shell page's script: loads attention_demo.js/.wasm with a progress bar, shows every failure in place
+// (start-up, a crash of the module, a lost graphics context) and defines window.attentionDemo.
+(function () {
+  "use strict";
+  // Every path is relative to this page, so dist/ works from any folder of any static server.
+  var JS_FILE = "attention_demo.js";
+  var WASM_FILE = "attention_demo.wasm";
+
+  var body = document.body;
+  var canvas = document.getElementById("canvas");
+  var statusEl = document.getElementById("status");
+  var bar = document.getElementById("bar");
+  var barFill = document.getElementById("bar-fill");
+  var messageEl = document.getElementById("message");
+  var detailEl = document.getElementById("detail");
+  var noticeEl = document.getElementById("notice");
+  var noticeText = document.getElementById("notice-text");
+
+  // [1] state of the page
+  var resolveReady, rejectReady;
+  var ready = new Promise(function (resolve, reject) { resolveReady = resolve; rejectReady = reject; });
+  ready.catch(function () {});  // a failed start is shown on the page; no unhandled-rejection noise
+  var started = false;   // the module's exports exist
+  var failed = false;    // a message replaced the canvas for good (start-up error or crash)
+  var stopped = "";      // why the module stopped after it had started ("" while it runs)
+  var contextLost = false;
+  var shown = false;     // the first frame was drawn (attentionReady)
+
+  // [2] calls into the module. Strings are copied into the heap (malloc), never onto the 5 MB stack that
+  // ccall would use, so any length is safe; an exception out of the module means it stopped.
+  function ensureRunning() {
+    if (stopped) throw new Error("attentionDemo: the app stopped (" + stopped + "); reload the page to start it again");
+    if (failed) throw new Error("attentionDemo: the demo failed to start");
+    if (!started) throw new Error("attentionDemo: not started yet; await attentionDemo.ready first");
+  }
+
+  function heapString(text, owned) {
+    var n = Module.lengthBytesUTF8(text) + 1;
+    var p = Module._malloc(n);
+    if (!p) throw new Error("attentionDemo: not enough memory for a string of " + n + " bytes");
+    owned.push(p);
+    Module.stringToUTF8(text, p, n);
+    return p;
+  }
+
+  // Calls the export `name` with numbers and strings; returns the C string it answers, as a JS string.
+  function callText(name, args) {
+    ensureRunning();
+    var owned = [];
+    var result;
+    try {
+      var cArgs = (args || []).map(function (a) { return typeof a === "number" ? a : heapString(String(a), owned); });
+      result = Module["_" + name].apply(null, cArgs);
+    } catch (e) {
+      if (e && /^attentionDemo: not enough memory/.test(e.message)) {
+        owned.forEach(function (p) { Module._free(p); });
+        throw e;
+      }
+      moduleStopped(e);  // an exception out of wasm leaves its memory in an unknown state
+      throw new Error("attentionDemo: the app stopped (" + stopped + "); reload the page to start it again");
+    }
+    owned.forEach(function (p) { Module._free(p); });
+    return Module.UTF8ToString(result);
+  }
+
+  function call(name, args) { return JSON.parse(callText(name, args)); }
+
+  // [3] window.attentionDemo: the JavaScript API for course pages and tests.
+  window.attentionDemo = {
+    ready: ready,                                               // resolves after the first frame
+    state: function () { return call("attn_state"); },         // scene, settings, values on screen
+    // heatmaps drawn in the last frame; heatmaps({values: false}) leaves the values out (fast for long
+    // texts), heatmaps({id: "mha/head0"}) returns that one only
+    heatmaps: function (options) {
+      var o = options || {};
+      return call("attn_heatmaps", [o.values === false ? 0 : 1, o.id ? String(o.id) : ""]);
+    },
+    frameStats: function () { return call("attn_frame_stats"); },
+    exportCsv: function (id) {                                  // the CSV the heatmap's "Copy as CSV" gives
+      var r = call("attn_export_csv", [String(id)]);
+      if (!r.ok) throw new Error(r.error);
+      return r.csv;
+    },
+    set: function (settings) {                                  // {"pos": 44, ...} as the URL would
+      var json = typeof settings === "string" ? settings : JSON.stringify(settings || {});
+      return call("attn_set", [json === undefined ? String(settings) : json]);
+    },
+    // The trained refund router (Train scene) as a model file's text, or null before one exists.
+    modelJson: function () {
+      var text = callText("attn_model_json");
+      return text ? text : null;
+    },
+    // Makes a model file's text the trained model, as "Open a model file" does: {ok, error}.
+    loadModel: function (text, name) { return call("attn_load_model", [String(text), name || "loadModel()"]); },
+    // Opens the browser's file picker for a model file (needs a recent click or key press on the page).
+    openModelFile: function () { modelInput.value = ""; modelInput.click(); }
+  };
+
+  // [3b] model files from the page's file picker
+  var modelInput = document.getElementById("model-file");
+  modelInput.addEventListener("change", function () {
+    var file = modelInput.files && modelInput.files[0];
+    if (!file) return;
+    file.text().then(function (text) {
+      var r = window.attentionDemo.loadModel(text, file.name);
+      if (!r.ok) console.warn("attention demo: " + r.error);
+    }, function (e) {
+      window.attentionDemo.loadModel("", file.name + " (could not be read: " + describe(e) + ")");
+    });
+  });
+
+  // [4] messages in place of the canvas (textContent only: nothing from outside ever becomes HTML)
+  function describe(e, fallback) {
+    if (e && typeof e.message === "string" && e.message) return (e.name ? e.name + ": " : "") + e.message;
+    if (typeof e === "string" && e) return e;
+    return fallback || String(e);
+  }
+
+  function setStatus(text, detail) {
+    if (failed) return;  // an error message stays put
+    statusEl.textContent = text;
+    detailEl.textContent = detail || "";
+  }
+
+  function setProgress(fraction) {  // null: unknown
+    if (failed) return;
+    if (fraction === null) {
+      bar.classList.add("busy");
+    } else {
+      bar.classList.remove("busy");
+      barFill.style.width = Math.round(Math.min(1, Math.max(0, fraction)) * 100) + "%";
+    }
+  }
+
+  function showMessage(paragraphs, reloadButton) {
+    messageEl.textContent = "";
+    paragraphs.forEach(function (text) {
+      var p = document.createElement("p");
+      p.textContent = text;
+      messageEl.appendChild(p);
+    });
+    if (!reloadButton) return;
+    var again = document.createElement("button");
+    again.type = "button";
+    again.textContent = "Reload";
+    again.addEventListener("click", function () { location.reload(); });
+    messageEl.appendChild(again);
+  }
+
+  function fail(kind, title, paragraphs, technical) {
+    if (failed) return;
+    setStatus(title, technical ? "Details: " + technical : "");
+    failed = true;
+    body.className = "failed";
+    body.setAttribute("data-state", kind);
+    showMessage(paragraphs, true);
+    rejectReady(new Error(title + (technical ? " (" + technical + ")" : "")));
+  }
+
+  function failLoad(technical) {
+    fail("load-error", "The demo could not be loaded.", [
+      "Part of the demo did not download or could not start. Check the connection and reload the page.",
+      "If you opened the file straight from disk, serve the folder with a web server instead " +
+      "(for example: python3 -m http.server), because browsers do not load WebAssembly from file:// pages."
+    ], technical);
+  }
+
+  // The module stopped (a trap such as "memory access out of bounds", abort(), an exception out of
+  // wasm): its memory can no longer be trusted, so the loop stops and every API call says so.
+  function moduleStopped(e) {
+    if (stopped) return;
+    stopped = describe(e, "unknown error");
+    if (!started) { failLoad(stopped); return; }
+    try { if (typeof Module.pauseMainLoop === "function") Module.pauseMainLoop(); } catch (ignored) { /* stopping anyway */ }
+    fail("crashed", "The demo stopped unexpectedly.", [
+      "Something inside the demo went wrong and it had to stop; what you see no longer updates. " +
+      "Reloading the page starts it again.",
+      "If it keeps happening, please report it with the details below."
+    ], stopped);
+  }
+
+  // A script error that did not come from the module: a note above the canvas, the demo carries on.
+  function notice(text) {
+    noticeText.textContent = "A script on this page failed: " + text +
+      ". The demo may not work correctly; reload the page if it misbehaves.";
+    noticeEl.hidden = false;
+  }
+  document.getElementById("notice-close").addEventListener("click", function () { noticeEl.hidden = true; });
+
+  // [5] uncaught errors and rejections are shown, never silent
+  function fromModule(e, filename) {
+    if (typeof WebAssembly === "object") {
+      if (e instanceof WebAssembly.RuntimeError) return true;  // traps and abort()
+      if (typeof WebAssembly.Exception === "function" && e instanceof WebAssembly.Exception) return true;
+    }
+    var where = String(filename || "") + "\n" + String(e && e.stack || "");
+    return /attention_demo\.(js|wasm)|wasm-function\[/.test(where);
+  }
+
+  function uncaught(e, message, filename) {
+    if (failed) return;
+    if (!started) failLoad(describe(e, message));
+    else if (fromModule(e, filename)) moduleStopped(e || message);
+    else notice(describe(e, message));
+  }
+  window.addEventListener("error", function (event) { uncaught(event.error, event.message, event.filename); });
+  window.addEventListener("unhandledrejection", function (event) { uncaught(event.reason, "a promise failed", ""); });
+
+  // [6] what the browser must offer: WebGL 2 and WebAssembly with SIMD and exceptions
+  function hasWebGL2() {
+    try {
+      var probe = document.createElement("canvas");
+      var gl = probe.getContext("webgl2");
+      if (!gl) return false;
+      var lose = gl.getExtension("WEBGL_lose_context");
+      if (lose) lose.loseContext();
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+
+  function wasmFeatures() {
+    if (typeof WebAssembly !== "object" || typeof WebAssembly.validate !== "function") return "WebAssembly";
+    try {
+      // v128 i8x16.popcnt, and a try / catch_all block (the same probes as wasm-feature-detect)
+      var simd = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10,
+                                 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+      var eh = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 10, 8, 1, 6, 0,
+                               6, 64, 25, 11, 11]);
+      if (!WebAssembly.validate(simd)) return "WebAssembly SIMD";
+      if (!WebAssembly.validate(eh)) return "WebAssembly exception handling";
+    } catch (e) {
+      return "WebAssembly";
+    }
+    return "";
+  }
+
+  if (!hasWebGL2()) {
+    fail("no-webgl2", "This demo needs WebGL 2, and this browser did not provide it.", [
+      "The demo draws its clocks and heatmaps with WebGL 2. Your browser either does not support it, " +
+      "has it turned off, or blocked it for this graphics driver.",
+      "Try a current Firefox, Chrome, Edge or Safari (version 15 or later); check that hardware " +
+      "acceleration is on in the browser settings; or update the graphics driver."
+    ]);
+    return;
+  }
+  var missing = wasmFeatures();
+  if (missing) {
+    fail("no-wasm", "This browser is too old for the demo.", [
+      "The demo needs " + missing + ", which this browser does not support.",
+      "Any current Firefox, Chrome, Edge or Safari (16.4 or later) works."
+    ]);
+    return;
+  }
+
+  // [7] download the .wasm with progress (fetch + stream), while the .js loads alongside
+  function download(url, onProgress) {
+    return fetch(url, { credentials: "same-origin" }).then(function (response) {
+      if (!response.ok) throw new Error(url + ": HTTP " + response.status);
+      // Content-Length counts the compressed bytes when the server compresses: then progress is unknown.
+      var encoded = response.headers.get("Content-Encoding");
+      var total = encoded && encoded !== "identity" ? 0 : Number(response.headers.get("Content-Length")) || 0;
+      if (!response.body || !response.body.getReader) return response.arrayBuffer();
+      var reader = response.body.getReader();
+      var chunks = [];
+      var received = 0;
+      function pump() {
+        return reader.read().then(function (step) {
+          if (step.done) {
+            var bytes = new Uint8Array(received);
+            var at = 0;
+            chunks.forEach(function (c) { bytes.set(c, at); at += c.length; });
+            return bytes.buffer;
+          }
+          chunks.push(step.value);
+          received += step.value.length;
+          onProgress(received, total);
+          return pump();
+        });
+      }
+      return pump();
+    });
+  }
+
+  function kb(n) { return Math.round(n / 1024) + " KB"; }
+
+  setStatus("Downloading the demo…");
+  var wasmBytes = download(WASM_FILE, function (received, total) {
+    if (total > 0 && received <= total) {
+      setProgress(received / total);
+      setStatus("Downloading the demo…", kb(received) + " of " + kb(total));
+    } else {
+      setProgress(null);
+      setStatus("Downloading the demo…", kb(received));
+    }
+  });
+  wasmBytes.catch(function (e) { failLoad(describe(e)); });
+
+  // [8] the Emscripten module (one global Module, -sMODULARIZE=0)
+  window.Module = {
+    canvas: canvas,
+    print: function (text) { console.log(text); },
+    printErr: function (text) { console.warn(text); },
+    locateFile: function (path) { return path; },
+    // Compile the bytes we downloaded ourselves (so the bar shows real progress).
+    instantiateWasm: function (imports, receiveInstance) {
+      wasmBytes.then(function (bytes) {
+        setProgress(null);
+        setStatus("Starting…", "compiling " + kb(bytes.byteLength) + " of WebAssembly");
+        return WebAssembly.instantiate(bytes, imports);
+      }).then(function (result) {
+        receiveInstance(result.instance, result.module);
+      }, function (e) {
+        failLoad("WebAssembly: " + describe(e));
+      });
+      return {};
+    },
+    onAbort: function (what) { moduleStopped(new Error("Aborted(" + String(what) + ")")); },
+    preMainLoop: function () { return !stopped; },  // no frame runs on the memory of a stopped module
+    // Called by the app (src/platform/main_web.cpp) after its first frame, and on a fatal start-up error.
+    attentionReady: function () {
+      if (failed) return;
+      started = true;
+      shown = true;
+      if (!contextLost) {  // else the message stays until the context is back
+        body.className = "ready";
+        body.setAttribute("data-state", "ready");
+        canvas.focus({ preventScroll: true });
+      }
+      resolveReady(window.attentionDemo);
+    },
+    // The app recreated its GL objects after the browser gave a lost WebGL context back.
+    attentionGraphicsRestored: function () {
+      if (failed || !contextLost) return;
+      contextLost = false;
+      messageEl.textContent = "";
+      if (!shown) {  // lost and restored while loading: back to the loading screen
+        body.className = "loading";
+        body.setAttribute("data-state", "loading");
+        setStatus("Starting…", "");
+        return;
+      }
+      body.className = "ready";
+      body.setAttribute("data-state", "ready");
+      setStatus("", "");
+    },
+    // The app's "Open a model file" button (src/platform/io_web.cpp).
+    attentionOpenModelFile: function () { window.attentionDemo.openModelFile(); },
+    attentionFail: function (text) {
+      fail("start-error", "The demo could not start.", [
+        "The page loaded, but the demo could not set up its graphics. Reloading may help; a current " +
+        "browser with hardware acceleration on is the most likely fix."
+      ], text);
+    }
+  };
+  // From here on the exports exist (they answer null until main() has created the app).
+  window.Module.onRuntimeInitialized = function () { started = true; };
+
+  // [9] a lost WebGL context: the app stops drawing (main_web.cpp) and the learner is told; when the
+  // browser restores the context the app rebuilds its GL objects and attentionGraphicsRestored hides this.
+  canvas.addEventListener("webglcontextlost", function (event) {
+    event.preventDefault();  // asks the browser to restore the context
+    if (failed) return;
+    contextLost = true;
+    body.className = "paused";
+    body.setAttribute("data-state", "context-lost");
+    statusEl.textContent = "The graphics were interrupted.";
+    detailEl.textContent = "";
+    showMessage([
+      "The browser took the demo's WebGL context away (the graphics driver restarted, or too many tabs " +
+      "use WebGL). The demo continues by itself as soon as the browser gives it back; your settings are kept.",
+      "If nothing happens within a few seconds, reload the page."
+    ], true);
+  });
+  canvas.addEventListener("contextmenu", function (event) { event.preventDefault(); });
+
+  var script = document.createElement("script");
+  script.src = JS_FILE;
+  script.async = true;
+  script.onerror = function () { failLoad(JS_FILE + " did not load"); };
+  document.body.appendChild(script);
+  body.setAttribute("data-state", "loading");
+})();
