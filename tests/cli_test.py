@@ -243,6 +243,32 @@ class BadInput(unittest.TestCase):
         want = (row - row.mean()) / np.sqrt(row.var() + 1e-5)
         np.testing.assert_allclose(out["norm1"][0], want, atol=1e-6, rtol=1e-5)
 
+    def test_the_same_seed_prints_the_same_bytes(self):
+        doc = json.dumps({"text": "Refund the cake, not the fee.", "d_model": 16, "heads": 4,
+                          "positions": "sinusoidal", "seed": 3}).encode()
+        runs = [
+            ["pe", "--scheme", "learned", "--d-model", "8", "--count", "5", "--seed", "9"],
+            ["router", "--text", "Refund the cake, not the fee.", "--positions", "rope", "--seed", "5"],
+            ["train", "--steps", "30", "--eval-every", "10", "--seed", "4", "--no-timing"],
+        ]
+        for args in runs:
+            a, b = run(*args), run(*args)
+            self.assertEqual(a.returncode, 0, a.stderr)
+            self.assertEqual(a.stdout, b.stdout, args)
+        self.assertNotIn(b"seconds", run(*runs[2]).stdout)
+        for cmd in ["attend", "block"]:
+            a, b = run(cmd, "--input", "-", stdin=doc), run(cmd, "--input", "-", stdin=doc)
+            self.assertEqual(a.returncode, 0, a.stderr)
+            self.assertEqual(a.stdout, b.stdout, cmd)
+        with tempfile.TemporaryDirectory() as tmp:
+            files = []
+            for name in ["a.json", "b.json"]:
+                path = os.path.join(tmp, name)
+                run_json("train", "--steps", "20", "--seed", "4", "--no-timing", "--out", path)
+                with open(path, "rb") as f:
+                    files.append(f.read())
+            self.assertEqual(files[0], files[1], "the same seed writes the same model file")
+
     def test_model_file_with_huge_sizes_is_refused(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "model.json")

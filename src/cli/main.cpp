@@ -79,6 +79,8 @@ int main(int argc, char** argv) {
   train_cmd->add_option("--max-len", train.max_len, "slots of the learned position table")
       ->capture_default_str();
   train_cmd->add_flag("--causal", train.causal, "mask keys after each query");
+  bool no_timing = false;
+  train_cmd->add_flag("--no-timing", no_timing, "leave out the wall-clock fields (byte-identical runs)");
   train_cmd->add_option("--batch", train.batch, "emails per minibatch")->capture_default_str();
   train_cmd->add_option("--lr", train.lr, "Adam learning rate")->capture_default_str();
   train_cmd->add_option("--eval-every", train.eval_every, "test accuracy every K steps")
@@ -106,7 +108,10 @@ int main(int argc, char** argv) {
     if (*router_cmd) {
       out = router_model.empty() ? run_router(router) : run_router_model(router_model, router.text);
     }
-    if (*train_cmd) out = run_train(train);
+    if (*train_cmd) {
+      train.timing = !no_timing;
+      out = run_train(train);
+    }
     if (*block_cmd) out = run_block(block_input);
     std::cout << out.dump() << "\n";
     return 0;

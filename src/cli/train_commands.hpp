@@ -26,6 +26,7 @@ struct TrainOptions {
   int eval_every = 50;  // test accuracy every K steps (and at the end)
   int longer = 40;      // extra filler tokens for the lengthened-email accuracy (0: skip)
   std::string out;      // model file to write ("" : none)
+  bool timing = true;   // false: leave out every wall-clock field, so two runs print the same bytes
 };
 
 // Trains the refund router and returns {config, data, curve, final, flipped pairs, longer emails, timing}.
