@@ -12,7 +12,7 @@
 #   ATTN_FUZZ_JOBS      targets fuzzed at the same time (default: the number of cores)
 #   ATTN_FUZZ_RSS_MB    memory limit of one fuzzing process (default 2048)
 #   ATTN_FUZZ_MALLOC_MB largest single allocation allowed (default 512): more is a finding
-#   ATTN_FUZZ_TIMEOUT   seconds one input may take (default 10): more is a finding
+#   ATTN_FUZZ_TIMEOUT   seconds one input may take (default 25): more is a finding
 # The evolving corpus is kept in build/fuzz/corpus/<target>/ (the seeds in the repo are never written).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -29,7 +29,7 @@ RUNS="${ATTN_FUZZ_RUNS:-}"
 JOBS="${ATTN_FUZZ_JOBS:-$(nproc)}"
 RSS_MB="${ATTN_FUZZ_RSS_MB:-2048}"
 MALLOC_MB="${ATTN_FUZZ_MALLOC_MB:-512}"
-TIMEOUT="${ATTN_FUZZ_TIMEOUT:-10}"
+TIMEOUT="${ATTN_FUZZ_TIMEOUT:-25}"
 
 # Longest input per target: above the largest seed; attend_block and model_json skip bigger ones anyway.
 max_len() {
@@ -103,10 +103,11 @@ for t in "${TARGETS[@]}"; do
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
   [ -z "$execs" ] && execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#' || true)
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
+  took=$(grep -oE '^Done [0-9]+ runs in [0-9]+' "$log" | grep -oE '[0-9]+$' || true)
   corpus=$(find "$OUT/corpus/$t" -type f | wc -l)
   if [ "$status" -eq 0 ]; then
-    printf -- '-- %-12s %10s inputs (%s/s), working corpus %s files: no findings\n' \
-      "$t" "${execs:-?}" "${rate:-?}" "$corpus"
+    printf -- '-- %-12s %10s inputs in %s s (%s/s), working corpus %s files: no findings\n' \
+      "$t" "${execs:-?}" "${took:-?}" "${rate:-?}" "$corpus"
   else
     failed=1
     saved=$(grep -oE '(Test unit written to|written to) [^ ]+' "$log" | tail -1 | awk '{print $NF}')
