@@ -52,6 +52,11 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 OUT="$ROOT/build/fuzz"
 FUZZ_DIR="$ROOT/tests/fuzz"
 limits=(-rss_limit_mb="$RSS_MB" -malloc_limit_mb="$MALLOC_MB" -timeout="$TIMEOUT")
+# libFuzzer's -timeout alarm can land on its memory-watch thread and be missed, so a slow or stuck input is
+# also stopped from outside: SIGABRT makes libFuzzer save the input it is running as a crash file.
+replay_limit=$((TIMEOUT + 10))
+fuzz_limit=0  # 0: none (a run of ATTN_FUZZ_RUNS inputs)
+[ -z "$RUNS" ] && fuzz_limit=$((SECONDS_EACH + 2 * TIMEOUT + 120))
 
 # The first line of a log that says what went wrong.
 first_error() {
@@ -69,8 +74,11 @@ for t in "${TARGETS[@]}"; do
     [ "$(basename "$f")" = README.md ] && continue
     n=$((n + 1))
     status=0
-    "$bin" "${limits[@]}" "$f" >"$OUT/replay.log" 2>&1 || status=$?
-    if [ "$status" -ne 0 ]; then
+    timeout -s ABRT "$replay_limit" "$bin" "${limits[@]}" "$f" >"$OUT/replay.log" 2>&1 || status=$?
+    if [ "$status" -eq 124 ]; then
+      echo "FAIL regression $t: ${f#"$ROOT"/}: still running after $replay_limit s"
+      failed=1
+    elif [ "$status" -ne 0 ]; then
       echo "FAIL regression $t: ${f#"$ROOT"/}: $(first_error "$OUT/replay.log" "$status")"
       failed=1
     fi
@@ -84,7 +92,7 @@ fuzz_one() {
   mkdir -p "$OUT/corpus/$t" "$OUT/findings/$t"
   local stop=(-max_total_time="$SECONDS_EACH")
   [ -n "$RUNS" ] && stop=(-runs="$RUNS")
-  "$OUT/fuzz_$t" "${limits[@]}" "${stop[@]}" -max_len="$(max_len "$t")" \
+  timeout -s ABRT "$fuzz_limit" "$OUT/fuzz_$t" "${limits[@]}" "${stop[@]}" -max_len="$(max_len "$t")" \
     -dict="$FUZZ_DIR/dict/$t.dict" -artifact_prefix="$OUT/findings/$t/" -print_final_stats=1 \
     "$OUT/corpus/$t" "$FUZZ_DIR/corpus/$t" >"$OUT/logs/$t.log" 2>&1
 }
@@ -110,6 +118,7 @@ for t in "${TARGETS[@]}"; do
       "$t" "${execs:-?}" "${took:-?}" "${rate:-?}" "$corpus"
   else
     failed=1
+    [ "$status" -eq 124 ] && echo "FAIL $t: one input ran for minutes (stopped after $fuzz_limit s in all)"
     saved=$(grep -oE '(Test unit written to|written to) [^ ]+' "$log" | tail -1 | awk '{print $NF}')
     printf -- 'FAIL %-12s after %s inputs: %s\n' "$t" "${execs:-?}" "$(first_error "$log" "$status")"
     echo "     input saved as ${saved:-?}; log $log"
