@@ -78,7 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
       const attn::cli::json out =
           command == 0 ? attn::cli::run_attend_document(doc) : attn::cli::run_block_document(doc);
       if (!all_finite(out)) {
-        std::fprintf(stderr, "fuzz_attend_block: %s printed a non-finite number: %.300s\n",
+        std::fprintf(stderr, "finding: fuzz_attend_block: %s printed a non-finite number: %.300s\n",
                      command == 0 ? "attend" : "block", out.dump().c_str());
         std::abort();
       }

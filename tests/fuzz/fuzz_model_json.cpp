@@ -18,7 +18,7 @@ namespace {
 constexpr size_t kMaxInput = 256 * 1024;  // a small real model is ~10 KB; bigger inputs are skipped
 
 void fail(const char* what) {
-  std::fprintf(stderr, "fuzz_model_json: %s\n", what);
+  std::fprintf(stderr, "finding: fuzz_model_json: %s\n", what);
   std::abort();
 }
 
@@ -51,7 +51,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
       fail("a loaded model does not save back to the same file");
     }
   } catch (const attn::InputError& e) {
-    std::fprintf(stderr, "fuzz_model_json: a loaded model saves to a file that does not load: %s\n", e.what());
+    std::fprintf(stderr, "finding: fuzz_model_json: a loaded model saves to a file that does not load: %s\n",
+                 e.what());
     std::abort();
   }
   return 0;

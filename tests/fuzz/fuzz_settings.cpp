@@ -15,7 +15,7 @@ namespace {
 
 void check(bool ok, const char* what, const std::string& detail = "") {
   if (!ok) {
-    std::fprintf(stderr, "fuzz_settings: invariant broken: %s %s\n", what, detail.c_str());
+    std::fprintf(stderr, "finding: fuzz_settings: %s %s\n", what, detail.c_str());
     std::abort();
   }
 }

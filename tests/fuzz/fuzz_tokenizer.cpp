@@ -16,7 +16,7 @@ namespace {
 
 void check(bool ok, const char* what) {
   if (!ok) {
-    std::fprintf(stderr, "fuzz_tokenizer: invariant broken: %s\n", what);
+    std::fprintf(stderr, "finding: fuzz_tokenizer: %s\n", what);
     std::abort();
   }
 }

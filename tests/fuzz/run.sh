@@ -60,7 +60,7 @@ fuzz_limit=0  # 0: none (a run of ATTN_FUZZ_RUNS inputs)
 
 # The first line of a log that says what went wrong.
 first_error() {
-  grep -m1 -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|invariant broken|fuzz_[a-z_]+: ' "$1" ||
+  grep -a -m1 -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|^finding: ' "$1" ||
     echo "exit status $2"
 }
 
@@ -97,7 +97,9 @@ fuzz_one() {
     "$OUT/corpus/$t" "$FUZZ_DIR/corpus/$t" >"$OUT/logs/$t.log" 2>&1
 }
 mkdir -p "$OUT/logs"
-echo "-- fuzzing ${TARGETS[*]}: ${RUNS:+$RUNS inputs}${RUNS:-$SECONDS_EACH s} each, $JOBS at a time"
+budget="$SECONDS_EACH s"
+[ -n "$RUNS" ] && budget="$RUNS inputs"
+echo "-- fuzzing ${TARGETS[*]}: $budget each, $JOBS at a time"
 declare -A pid_of
 for t in "${TARGETS[@]}"; do
   while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
@@ -108,10 +110,10 @@ for t in "${TARGETS[@]}"; do
   status=0
   wait "${pid_of[$t]}" || status=$?
   log="$OUT/logs/$t.log"
-  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
-  [ -z "$execs" ] && execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#' || true)
-  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
-  took=$(grep -oE '^Done [0-9]+ runs in [0-9]+' "$log" | grep -oE '[0-9]+$' || true)
+  execs=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
+  [ -z "$execs" ] && execs=$(grep -aoE '^#[0-9]+' "$log" | tail -1 | tr -d '#' || true)
+  rate=$(grep -ao 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
+  took=$(grep -aoE '^Done [0-9]+ runs in [0-9]+' "$log" | grep -oE '[0-9]+$' || true)
   corpus=$(find "$OUT/corpus/$t" -type f | wc -l)
   if [ "$status" -eq 0 ]; then
     printf -- '-- %-12s %10s inputs in %s s (%s/s), working corpus %s files: no findings\n' \
@@ -119,7 +121,7 @@ for t in "${TARGETS[@]}"; do
   else
     failed=1
     [ "$status" -eq 124 ] && echo "FAIL $t: one input ran for minutes (stopped after $fuzz_limit s in all)"
-    saved=$(grep -oE '(Test unit written to|written to) [^ ]+' "$log" | tail -1 | awk '{print $NF}')
+    saved=$(grep -aoE '(Test unit written to|written to) [^ ]+' "$log" | tail -1 | awk '{print $NF}')
     printf -- 'FAIL %-12s after %s inputs: %s\n' "$t" "${execs:-?}" "$(first_error "$log" "$status")"
     echo "     input saved as ${saved:-?}; log $log"
     echo "     reproduce: $OUT/fuzz_$t ${limits[*]} ${saved:-FILE}"
