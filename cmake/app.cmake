@@ -90,28 +90,20 @@ else()
 endif()
 
 # [SECTION] the app
+# The scenes, the widgets and the frame; the logic without UI is attention_app_logic (root CMakeLists.txt).
 file(GLOB ATTN_APP_SOURCES CONFIGURE_DEPENDS
-     "${CMAKE_SOURCE_DIR}/src/app/*.cpp" "${CMAKE_SOURCE_DIR}/src/gfx/*.cpp")
-if(TARGET attention_settings)  # the root builds the URL table as its own library (for the tests too)
-  list(REMOVE_ITEM ATTN_APP_SOURCES "${CMAKE_SOURCE_DIR}/src/app/settings.cpp")
-endif()
-if(TARGET attention_app_text)  # text.cpp and captions.cpp: their own library (for the tests too)
-  list(REMOVE_ITEM ATTN_APP_SOURCES "${CMAKE_SOURCE_DIR}/src/app/text.cpp" "${CMAKE_SOURCE_DIR}/src/app/captions.cpp")
-endif()
+     "${CMAKE_SOURCE_DIR}/src/app/*.cpp" "${CMAKE_SOURCE_DIR}/src/app/widgets/*.cpp"
+     "${CMAKE_SOURCE_DIR}/src/app/scenes/*.cpp" "${CMAKE_SOURCE_DIR}/src/app/scenes/*/*.cpp"
+     "${CMAKE_SOURCE_DIR}/src/gfx/*.cpp")
 if(EMSCRIPTEN)
   set(_attn_main src/platform/main_web.cpp src/platform/io_web.cpp)
 else()
   set(_attn_main src/platform/main_desktop.cpp src/platform/png.cpp src/platform/io_desktop.cpp)
 endif()
-add_executable(attention_demo ${ATTN_APP_SOURCES} src/platform/font.cpp ${_attn_main})
+add_executable(attention_demo ${ATTN_APP_SOURCES} src/platform/font.cpp src/platform/imgui_host.cpp ${_attn_main})
 target_include_directories(attention_demo PRIVATE "${CMAKE_SOURCE_DIR}/src" "${CMAKE_SOURCE_DIR}/src/platform")
-target_link_libraries(attention_demo PRIVATE attention_core attention_model_io attn_imgui nlohmann_json::nlohmann_json)
-if(TARGET attention_settings)
-  target_link_libraries(attention_demo PRIVATE attention_settings)
-endif()
-if(TARGET attention_app_text)
-  target_link_libraries(attention_demo PRIVATE attention_app_text)
-endif()
+target_link_libraries(attention_demo PRIVATE attention_app_logic attention_core attention_model_io attn_imgui
+                                             nlohmann_json::nlohmann_json)
 target_compile_options(attention_demo PRIVATE ${ATTN_WARNINGS})
 
 include("${CMAKE_SOURCE_DIR}/cmake/font.cmake")

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/settings.hpp"
+#include "app/logic/settings.hpp"
 
 namespace {
 

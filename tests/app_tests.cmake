@@ -1,6 +1,6 @@
-# Native tests of the app's pure C++ parts (URL state and the README's parameter table).
+# Native tests of the app's logic without UI (URL state, the README's parameter table, exercises, captions).
 add_executable(app_settings_test ${CMAKE_CURRENT_SOURCE_DIR}/app_settings_test.cpp)
-target_link_libraries(app_settings_test PRIVATE attention_settings GTest::gtest GTest::gtest_main)
+target_link_libraries(app_settings_test PRIVATE attention_app_logic GTest::gtest GTest::gtest_main)
 target_compile_definitions(app_settings_test PRIVATE ATTN_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_compile_options(app_settings_test PRIVATE -Wall -Wextra -Wpedantic)
 gtest_discover_tests(app_settings_test DISCOVERY_MODE PRE_TEST)
@@ -13,23 +13,23 @@ if(TARGET attention_demo)
 endif()
 
 # The exercises' questions and answers (computed by the core), without the UI.
-add_executable(exercises_test ${CMAKE_CURRENT_SOURCE_DIR}/test_exercises.cpp ${CMAKE_SOURCE_DIR}/src/app/exercises.cpp)
-target_link_libraries(exercises_test PRIVATE attention_core attention_settings attention_app_text GTest::gtest GTest::gtest_main)
+add_executable(exercises_test ${CMAKE_CURRENT_SOURCE_DIR}/test_exercises.cpp)
+target_link_libraries(exercises_test PRIVATE attention_app_logic GTest::gtest GTest::gtest_main)
 target_compile_options(exercises_test PRIVATE -Wall -Wextra -Wpedantic)
 gtest_discover_tests(exercises_test DISCOVERY_MODE PRE_TEST)
 
 # The captions computed from the core, the text helpers and the learned-table presets (no UI).
 add_executable(app_text_tests ${CMAKE_CURRENT_SOURCE_DIR}/test_captions.cpp)
-target_link_libraries(app_text_tests PRIVATE attention_app_text attention_settings attention_core GTest::gtest GTest::gtest_main)
+target_link_libraries(app_text_tests PRIVATE attention_app_logic GTest::gtest GTest::gtest_main)
 target_compile_options(app_text_tests PRIVATE ${ATTN_WARNINGS})
 gtest_discover_tests(app_text_tests DISCOVERY_MODE PRE_TEST)
 
 # The app's long texts wrapped with the app's own font (Dear ImGui's atlas, no window): no number split.
 if(TARGET attn_imgui)
-  add_executable(wrap_font_test ${CMAKE_CURRENT_SOURCE_DIR}/test_wrap_font.cpp ${CMAKE_SOURCE_DIR}/src/app/exercises.cpp
+  add_executable(wrap_font_test ${CMAKE_CURRENT_SOURCE_DIR}/test_wrap_font.cpp
                                 ${CMAKE_SOURCE_DIR}/src/platform/font.cpp)
   target_include_directories(wrap_font_test PRIVATE ${CMAKE_SOURCE_DIR}/src/platform)
-  target_link_libraries(wrap_font_test PRIVATE attention_app_text attention_settings attention_core attn_imgui
+  target_link_libraries(wrap_font_test PRIVATE attention_app_logic attn_imgui
                                                GTest::gtest GTest::gtest_main)
   target_compile_options(wrap_font_test PRIVATE ${ATTN_WARNINGS})
   attn_embed_font(wrap_font_test)

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <string>
 
-#include "app/captions.hpp"
-#include "app/settings.hpp"
-#include "app/text.hpp"
+#include "app/logic/captions.hpp"
+#include "app/logic/settings.hpp"
+#include "app/logic/text.hpp"
 #include "core/analysis.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "app/exercises.hpp"
-#include "app/settings.hpp"
+#include "app/logic/exercises.hpp"
+#include "app/logic/settings.hpp"
 #include "core/clock.hpp"
 
 namespace {

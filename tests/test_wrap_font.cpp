@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "app/captions.hpp"
-#include "app/exercises.hpp"
-#include "app/settings.hpp"
-#include "app/text.hpp"
+#include "app/logic/captions.hpp"
+#include "app/logic/exercises.hpp"
+#include "app/logic/settings.hpp"
+#include "app/logic/text.hpp"
 #include "core/pipeline.hpp"
 #include "core/row_stats.hpp"
 #include "font.hpp"

@@ -1,5 +1,5 @@
 // The app frame (menu, scene list, notes, current scene) and the JSON API behind window.attentionDemo.
-#include "app.hpp"
+#include "app/app.hpp"
 
 #include <imgui.h>
 
@@ -7,9 +7,9 @@
 
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
-#include "heatmap_view.hpp"
-#include "scenes.hpp"
-#include "widgets.hpp"
+#include "app/widgets/heatmap_view.hpp"
+#include "app/scenes/scenes.hpp"
+#include "app/widgets/widgets.hpp"
 
 namespace app {
 namespace {

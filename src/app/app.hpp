@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "settings.hpp"
+#include "app/logic/settings.hpp"
 
 namespace app {
 

@@ -12,25 +12,18 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cfloat>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <exception>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "app/app.hpp"
-#include "app/heatmap_view.hpp"
+#include "app/logic/trained_model.hpp"
 #include "app/platform_io.hpp"
-#include "app/trained_model.hpp"
-#include "font.hpp"
-#include "gfx/heatmap_renderer.hpp"
-#include "imgui.h"
-#include "imgui_impl_opengl3.h"
+#include "imgui_host.hpp"
 #include "imgui_impl_sdl2.h"
-#include "imgui_internal.h"  // ImGui::ErrorCheckEndFrameRecover
 #include "png.hpp"
 
 namespace {
@@ -121,25 +114,17 @@ int main(int argc, char** argv) {
   SDL_GL_MakeCurrent(window, gl);
   SDL_GL_SetSwapInterval(opt.frames > 0 ? 0 : 1);  // scripted runs go as fast as they can
 
-  // 2. Dear ImGui
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;  // the URL (--url) holds the state, as in the browser
-  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-  ImGui::StyleColorsDark();
+  // 2. Dear ImGui and the heatmap renderer
   {
     int win_w = 0, fb_w = 0, h = 0;
     SDL_GetWindowSize(window, &win_w, &h);
     SDL_GL_GetDrawableSize(window, &fb_w, &h);
-    platform::load_font(win_w > 0 ? static_cast<float>(fb_w) / static_cast<float>(win_w) : 1.0f);
-  }
-  ImGui_ImplSDL2_InitForOpenGL(window, gl);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
-  const std::string error = gfx::init_renderer();  // "" or the shader log
-  if (!error.empty()) {
-    std::fprintf(stderr, "error: the heatmap renderer could not start: %s\n", error.c_str());
-    return 1;
+    const float ratio = win_w > 0 ? static_cast<float>(fb_w) / static_cast<float>(win_w) : 1.0f;
+    const std::string error = platform::start_imgui(window, gl, "#version 330 core", ratio);
+    if (!error.empty()) {
+      std::fprintf(stderr, "error: the interface could not start: %s\n", error.c_str());
+      return 1;
+    }
   }
 
   // 3. the app and the loop
@@ -147,7 +132,6 @@ int main(int argc, char** argv) {
   {
     app::App the_app(opt.url);
     bool quit = false;
-    bool error_logged = false;
     for (long long frame = 1; !quit; ++frame) {
       const auto t0 = std::chrono::steady_clock::now();
       SDL_Event event;
@@ -160,33 +144,18 @@ int main(int argc, char** argv) {
       }
       if (opt.frames > 0 && frame >= opt.frames) quit = true;  // this is the last frame
 
-      ImGui_ImplOpenGL3_NewFrame();
-      ImGui_ImplSDL2_NewFrame();
       // Scripted runs ignore the pointer (under Xvfb it rests mid-screen), so screenshots are repeatable.
-      if (opt.frames > 0) io.AddMousePosEvent(-FLT_MAX, -FLT_MAX);
-      ImGui::NewFrame();
-      try {
-        the_app.frame();
-      } catch (const std::exception& e) {
-        if (!error_logged) std::fprintf(stderr, "error: frame failed: %s\n", e.what());
-        error_logged = true;
-        ImGui::ErrorCheckEndFrameRecover(nullptr);
-      }
-      ImGui::Render();
+      platform::build_frame(the_app, opt.frames > 0);
       // CPU time of the frame up to here (events, scenes, heatmap uploads, layout), as in the browser.
       const double cpu_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      int fb_w = 0, fb_h = 0;
-      SDL_GL_GetDrawableSize(window, &fb_w, &fb_h);
-      glBindFramebuffer(GL_FRAMEBUFFER, 0);
-      glViewport(0, 0, fb_w, fb_h);
-      glClearColor(0.10f, 0.10f, 0.12f, 1.0f);
-      glClear(GL_COLOR_BUFFER_BIT);
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      platform::draw_frame(window);
       the_app.finish_frame(cpu_ms);
 
       if (quit && !opt.screenshot.empty()) {
         std::string why;
+        int fb_w = 0, fb_h = 0;
+        SDL_GL_GetDrawableSize(window, &fb_w, &fb_h);
         if (!platform::write_png_rgba(opt.screenshot, fb_w, fb_h, read_framebuffer(fb_w, fb_h), &why)) {
           std::fprintf(stderr, "error: screenshot: %s\n", why.c_str());
           status = 1;
@@ -210,10 +179,7 @@ int main(int argc, char** argv) {
   }
 
   // 4. shut down: GPU resources before the context goes away
-  app::shutdown_heatmaps();
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplSDL2_Shutdown();
-  ImGui::DestroyContext();
+  platform::stop_imgui();
   SDL_GL_DeleteContext(gl);
   SDL_DestroyWindow(window);
   SDL_Quit();

@@ -13,13 +13,12 @@
 #include <string>
 
 #include "app/app.hpp"
-#include "app/trained_model.hpp"
+#include "app/logic/trained_model.hpp"
 #include "font.hpp"
 #include "gfx/heatmap_renderer.hpp"
-#include "imgui.h"
 #include "imgui_impl_opengl3.h"
+#include "imgui_host.hpp"
 #include "imgui_impl_sdl2.h"
-#include "imgui_internal.h"  // ImGui::ErrorCheckEndFrameRecover
 
 // [SECTION] JavaScript side (EM_JS bodies are JavaScript; commas are fine here, unlike EM_ASM)
 // clang-format off
@@ -80,7 +79,6 @@ struct WebState {
   double ratio = 0.0;        // devicePixelRatio at that time
   double font_ratio = 0.0;   // the ratio the font atlas was built for
   bool ready_sent = false;
-  bool error_logged = false;
   bool context_lost = false;     // between webglcontextlost and webglcontextrestored: no GL calls
   bool restore_pending = false;  // the context is back: recreate every GL object before the next frame
   int restores = 0;              // contexts restored so far (state().webgl.restores)
@@ -157,29 +155,11 @@ void main_loop() {
   SDL_Event event;
   while (SDL_PollEvent(&event)) ImGui_ImplSDL2_ProcessEvent(&event);
 
-  ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplSDL2_NewFrame();
-  ImGui::NewFrame();
-  try {
-    g.app->frame();
-  } catch (const std::exception& e) {
-    // The app reports bad input itself; anything reaching here is a bug. Keep the page alive.
-    if (!g.error_logged) std::fprintf(stderr, "attention demo: frame failed: %s\n", e.what());
-    g.error_logged = true;
-    ImGui::ErrorCheckEndFrameRecover(nullptr);
-  }
-  ImGui::Render();
+  platform::build_frame(*g.app, false);
   // CPU time: events, scenes, heatmap uploads, ImGui layout. The final draw submission below is left
   // out: with a software GL (SwiftShader) it mostly waits for the previous frame, which is noise.
   const double cpu_ms = emscripten_get_now() - t0;
-
-  int fb_w = 0, fb_h = 0;
-  SDL_GL_GetDrawableSize(g.window, &fb_w, &fb_h);
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  glViewport(0, 0, fb_w, fb_h);
-  glClearColor(0.10f, 0.10f, 0.12f, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  platform::draw_frame(g.window);
   SDL_GL_SwapWindow(g.window);  // a no-op for WebGL: the browser presents after this callback
 
   g.app->finish_frame(cpu_ms);
@@ -292,20 +272,10 @@ int main(int, char**) {
   }
   SDL_GL_MakeCurrent(g.window, g.gl);
 
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;  // no file system in the browser; the URL holds the state
-  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-  ImGui::StyleColorsDark();
-  platform::load_font(static_cast<float>(g.ratio));
+  const std::string error = platform::start_imgui(g.window, g.gl, "#version 300 es", static_cast<float>(g.ratio));
   g.font_ratio = g.ratio;
-
-  ImGui_ImplSDL2_InitForOpenGL(g.window, g.gl);
-  ImGui_ImplOpenGL3_Init("#version 300 es");
-  const std::string error = gfx::init_renderer();  // "" or the shader log
   if (!error.empty()) {
-    js_fail(("The heatmap renderer could not start: " + error).c_str());
+    js_fail(("The interface could not start: " + error).c_str());
     return 1;
   }
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/settings.hpp"
+#include "app/logic/settings.hpp"
 
 namespace {
 

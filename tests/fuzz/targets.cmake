@@ -17,7 +17,7 @@ attn_fuzz_target(tokenizer)
 target_link_libraries(fuzz_tokenizer PRIVATE attention_core)
 
 attn_fuzz_target(settings)
-target_link_libraries(fuzz_settings PRIVATE attention_settings)
+target_link_libraries(fuzz_settings PRIVATE attention_app_logic)
 
 # The CLI's attend/block from a JSON text: the CLI's own sources, without main.cpp.
 attn_fuzz_target(attend_block ${CMAKE_SOURCE_DIR}/src/cli/commands.cpp ${CMAKE_SOURCE_DIR}/src/cli/json_io.cpp)

@@ -1,0 +1,89 @@
+// The attention scenes' pipeline: Settings -> core config, one cached result per input, token labels.
+#include "app/logic/pipeline_cache.hpp"
+
+#include <chrono>
+#include <map>
+#include <new>
+#include <tuple>
+
+#include "core/error.hpp"
+
+namespace app {
+namespace {
+
+using Key = std::tuple<std::string, int, int, int, bool, std::uint64_t, int, double>;
+
+Key key_of(const std::string& text, const attn::PipelineConfig& c) {
+  return {text, c.d_model, c.heads, static_cast<int>(c.positions), c.causal, c.seed, c.learned_slots, c.base};
+}
+
+}  // namespace
+
+attn::PipelineConfig pipeline_config(const Settings& s, attn::Scheme scheme) {
+  attn::PipelineConfig c;
+  c.d_model = s.d_model;
+  c.heads = s.heads;
+  c.positions = scheme;
+  c.causal = s.causal;
+  c.seed = static_cast<std::uint64_t>(s.seed);
+  c.learned_slots = s.slots;
+  return c;
+}
+
+attn::PipelineConfig pipeline_config(const Settings& s) {
+  attn::Scheme scheme = attn::Scheme::None;
+  try {
+    scheme = attn::parse_scheme(s.positions, attn::pipeline_schemes());
+  } catch (const attn::InputError&) {
+    // settings only hold valid names (the URL table checks them); keep "none" otherwise
+  }
+  return pipeline_config(s, scheme);
+}
+
+const CachedPipeline& cached_pipeline(const std::string& text, const attn::PipelineConfig& config) {
+  // A few entries: the schemes scene keeps one per scheme alive at once.
+  static std::map<Key, CachedPipeline> cache;
+  static std::vector<Key> order;
+  const Key key = key_of(text, config);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  CachedPipeline entry;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    // The weights depend on d_model, heads and seed only: editing the text reuses them.
+    static std::tuple<int, int, std::uint64_t> weights_key{-1, -1, 0};
+    static attn::MhaWeights weights;
+    const std::tuple<int, int, std::uint64_t> wk{config.d_model, config.heads, config.seed};
+    if (wk != weights_key) {
+      attn::head_dim(config.d_model, config.heads);  // a clear error before drawing any weights
+      weights = attn::scene_weights(config);
+      weights_key = wk;
+    }
+    entry.result = attn::run_pipeline(text, config, &weights);
+  } catch (const attn::InputError& e) {
+    entry.error = e.what();
+  } catch (const std::bad_alloc&) {
+    entry.error = "this is too large to compute here; try fewer tokens or a smaller d_model";
+  }
+  entry.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (order.size() >= 12) {
+    cache.erase(order.front());
+    order.erase(order.begin());
+  }
+  order.push_back(key);
+  return cache.emplace(key, std::move(entry)).first->second;
+}
+
+std::vector<std::string> token_labels(const std::vector<std::string>& tokens) {
+  constexpr std::size_t kMaxLabelBytes = 48;  // a label is for reading: a 100,000-letter "word" is cut
+  std::map<std::string, int> seen;
+  std::vector<std::string> out;
+  for (const std::string& t : tokens) {
+    const std::string shown = t.size() > kMaxLabelBytes ? utf8_prefix(t, kMaxLabelBytes) + "..." : t;
+    const int n = ++seen[shown];
+    out.push_back(n == 1 ? shown : shown + "#" + std::to_string(n));
+  }
+  return out;
+}
+
+}  // namespace app

@@ -1,0 +1,427 @@
+// URL parameters <-> Settings: the one table the app, the JavaScript API and the README share.
+#include "app/logic/settings.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <sstream>
+
+#include "app/logic/scene_list.hpp"
+#include "core/input_limits.hpp"
+
+namespace app {
+namespace {
+
+const char* const kEnumSchemes = "none|sinusoidal|learned|rope|alibi";
+const char* const kPanels =
+    "controls|readings|compare|exercise|naive|similarity|notes|stats|rows|params|shuffle|mistake|offsets|"
+    "rope|limits|"
+    "heads|curves|predict|pair|file|breaks|longer";
+
+bool parse_int(const std::string& v, long long lo, long long hi, int& out) {
+  long long x = 0;
+  const char* end = v.data() + v.size();
+  auto [p, ec] = std::from_chars(v.data(), end, x);
+  if (ec != std::errc() || p != end || x < lo || x > hi) return false;
+  out = static_cast<int>(x);
+  return true;
+}
+
+bool parse_number(const std::string& v, double lo, double hi, double& out) {
+  if (v.empty()) return false;
+  char* end = nullptr;
+  const double x = std::strtod(v.c_str(), &end);
+  if (end != v.c_str() + v.size() || !std::isfinite(x) || x < lo || x > hi) return false;
+  out = x;
+  return true;
+}
+
+bool parse_bool(const std::string& v, bool& out) {
+  if (v == "1" || v == "true") return out = true, true;
+  if (v == "0" || v == "false") return out = false, true;
+  return false;
+}
+
+bool one_of(const std::string& v, const std::string& allowed) {
+  std::stringstream ss(allowed);
+  for (std::string item; std::getline(ss, item, '|');) {
+    if (item == v) return true;
+  }
+  return false;
+}
+
+std::string format_number(double x) {
+  std::ostringstream os;
+  os.precision(10);
+  os << x;
+  return os.str();
+}
+
+// How one parameter is read and written.
+struct Param {
+  ParamInfo info;
+  std::function<bool(Settings&, const std::string&)> read;
+  std::function<std::string(const Settings&)> write;
+};
+
+std::string scene_list() {
+  std::string s;
+  for (const SceneInfo& sc : scene_table()) s += (s.empty() ? "" : "|") + std::string(sc.id);
+  return s;
+}
+
+const std::vector<Param>& params() {
+  static const std::string scenes_allowed = scene_list();
+  static const std::vector<Param> table = {
+      {{"scene", scenes_allowed.c_str(), "*", "which scene is open"},
+       [](Settings& s, const std::string& v) { return is_scene(v) ? (s.scene = v, true) : false; },
+       [](const Settings& s) { return s.scene; }},
+      {{"d_model", "2 to 1024", "clock,positions,mha,order,schemes,encoder,train",
+        "width of each position or token vector"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 2, 1024, s.d_model); },
+       [](const Settings& s) { return std::to_string(s.d_model); }},
+      {{"base", "a number from 2 to 1000000000", "clock,positions,word",
+        "the sinusoidal base (10000 in the original transformer)"},
+       [](Settings& s, const std::string& v) { return parse_number(v, 2.0, 1e9, s.base); },
+       [](const Settings& s) { return format_number(s.base); }},
+      {{"pos", "0 to 100000", "clock,word,schemes",
+        "the position on the clock, where the word sits, or RoPE's query position"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 0, 100000, s.pos); },
+       [](const Settings& s) { return std::to_string(s.pos); }},
+      {{"pos2", "0 to 100000", "clock,word,schemes", "the second position to compare with (RoPE: the key's)"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 0, 100000, s.pos2); },
+       [](const Settings& s) { return std::to_string(s.pos2); }},
+      {{"count", "1 to 2048", "positions", "how many positions the table shows"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 1, 2048, s.count); },
+       [](const Settings& s) { return std::to_string(s.count); }},
+      {{"length", "1 to 100000", "positions,schemes",
+        "text length in tokens (naive schemes; the long email)"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 1, 100000, s.length); },
+       [](const Settings& s) { return std::to_string(s.length); }},
+      {{"emb", "1 to 16 comma-separated numbers", "word", "the word's embedding"},
+       [](Settings& s, const std::string& v) {
+         std::stringstream ss(v);
+         int n = 0;
+         for (std::string item; std::getline(ss, item, ',');) {
+           double x = 0;
+           if (!parse_number(item, -1e6, 1e6, x) || ++n > 16) return false;
+         }
+         return n >= 1 ? (s.emb = v, true) : false;
+       },
+       [](const Settings& s) { return s.emb; }},
+      {{"heads", "1 to 16", "mha,order,schemes,encoder,train", "number of attention heads"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 1, 16, s.heads); },
+       [](const Settings& s) { return std::to_string(s.heads); }},
+      {{"text", "any UTF-8 text (up to 1024 tokens are used)", "mha,order,schemes,encoder,train",
+        "the input sentence"},
+       [](Settings& s, const std::string& v) {
+         s.text = utf8_prefix(v, kMaxTextBytes);  // longer texts are cut (apply_param notes it)
+         return true;
+       },
+       [](const Settings& s) { return s.text; }},
+      {{"positions", kEnumSchemes, "mha,order,encoder,train",
+        "the position scheme (train: none, sinusoidal, learned or rope)"},
+       [](Settings& s, const std::string& v) {
+         return one_of(v, kEnumSchemes) ? (s.positions = v, true) : false;
+       },
+       [](const Settings& s) { return s.positions; }},
+      {{"causal", "0|1", "mha,schemes,encoder", "hide keys after each query"},
+       [](Settings& s, const std::string& v) { return parse_bool(v, s.causal); },
+       [](const Settings& s) { return std::string(s.causal ? "1" : "0"); }},
+      {{"seed", "0 to 2147483647", "mha,order,schemes,encoder,train",
+        "seed of the random weights (train: initial weights and batch order)"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 0, 2147483647, s.seed); },
+       [](const Settings& s) { return std::to_string(s.seed); }},
+      {{"head", "-1 to 15 (-1: none)", "mha,schemes",
+        "the enlarged head (mha) or the head shown per scheme (schemes)"},
+       [](Settings& s, const std::string& v) { return parse_int(v, -1, 15, s.head); },
+       [](const Settings& s) { return std::to_string(s.head); }},
+      {{"row", "0 to 1023", "mha", "the query token whose row every head shows side by side"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 0, 1023, s.row); },
+       [](const Settings& s) { return std::to_string(s.row); }},
+      {{"perm", "empty (random from seed) or a permutation such as 2,0,1", "order",
+        "the shuffle test's new order"},
+       [](Settings& s, const std::string& v) {
+         std::stringstream ss(v);
+         int n = 0;
+         for (std::string item; std::getline(ss, item, ',');) {
+           int x = 0;
+           if (!parse_int(item, 0, 1023, x) || ++n > 1024) return false;
+         }
+         s.perm = v;
+         return true;
+       },
+       [](const Settings& s) { return s.perm; }},
+      {{"slots", "1 to 4096", "mha,schemes,order", "slots of the learned position table"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 1, 4096, s.slots); },
+       [](const Settings& s) { return std::to_string(s.slots); }},
+      {{"layers", "1 to 4", "train", "attention layers of the model to train"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 1, 4, s.layers); },
+       [](const Settings& s) { return std::to_string(s.layers); }},
+      {{"train", "run|pause|reset", "train",
+        "training runs or pauses; reset starts over with fresh weights, paused"},
+       [](Settings& s, const std::string& v) {
+         return one_of(v, "run|pause|reset") ? (s.train = v, true) : false;
+       },
+       [](const Settings& s) { return s.train; }},
+      {{"max_steps", "1 to 100000", "train",
+        "training stops at this step (it also stops once 99% test accuracy holds)"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 1, 100000, s.max_steps); },
+       [](const Settings& s) { return std::to_string(s.max_steps); }},
+      {{"model", "random|trained", "mha", "random (seeded) weights, or the model trained in the train scene"},
+       [](Settings& s, const std::string& v) {
+         return one_of(v, "random|trained") ? (s.model = v, true) : false;
+       },
+       [](const Settings& s) { return s.model; }},
+      {{"layer", "0 to 3", "mha", "with model=trained: the layer whose heads are shown"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 0, 3, s.layer); },
+       [](const Settings& s) { return std::to_string(s.layer); }},
+      {{"answer", "0 to 100000", "clock", "the learner's answer to the scene's exercise"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 0, 100000, s.answer); },
+       [](const Settings& s) { return std::to_string(s.answer); }},
+      {{"colormap", "viridis|cividis", "*", "colours of weight heatmaps (signed tables use a diverging map)"},
+       [](Settings& s, const std::string& v) {
+         return one_of(v, "viridis|cividis") ? (s.colormap = v, true) : false;
+       },
+       [](const Settings& s) { return s.colormap; }},
+      {{"embed", "0|1", "*", "1 hides the menus and the scene list, for iframes"},
+       [](Settings& s, const std::string& v) { return parse_bool(v, s.embed); },
+       [](const Settings& s) { return std::string(s.embed ? "1" : "0"); }},
+      {{"hide",
+        "comma-separated panel names: "
+        "controls,readings,compare,exercise,naive,similarity,notes,stats,rows,params,shuffle,mistake,offsets,"
+        "rope,limits,heads,curves,predict,pair,file,breaks,longer",
+        "*", "panels to hide"},
+       [](Settings& s, const std::string& v) {
+         std::stringstream ss(v);
+         for (std::string item; std::getline(ss, item, ',');) {
+           if (!one_of(item, kPanels)) return false;
+         }
+         s.hide = v;
+         return true;
+       },
+       [](const Settings& s) { return s.hide; }},
+  };
+  return table;
+}
+
+const Param* find_param(const std::string& name) {
+  for (const Param& p : params()) {
+    if (name == p.info.name) return &p;
+  }
+  return nullptr;
+}
+
+bool used_by(const ParamInfo& info, const std::string& scene) {
+  if (std::string(info.scenes) == "*") return true;
+  std::stringstream ss(info.scenes);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (item == scene) return true;
+  }
+  return false;
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string percent_decode(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '+') {
+      out += ' ';
+    } else if (s[i] == '%' && i + 2 < s.size() + 0 && hex_value(s[i + 1]) >= 0 && hex_value(s[i + 2]) >= 0) {
+      out += static_cast<char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2]));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+std::string percent_encode(const std::string& s) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+        c == '.' || c == '~' || c == ',') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool Settings::operator==(const Settings& o) const {
+  for (const Param& p : params()) {
+    if (p.write(*this) != p.write(o)) return false;
+  }
+  return true;
+}
+
+Settings defaults_for(const std::string& scene) {
+  Settings s;
+  s.scene = is_scene(scene) ? scene : "clock";
+  if (s.scene == "positions") s.d_model = 64, s.count = 100;
+  if (s.scene == "word") s.pos = 1, s.pos2 = 3;
+  if (s.scene == "mha") s.d_model = 16, s.heads = 4;
+  if (s.scene == "order") s.d_model = 16, s.heads = 4;
+  if (s.scene == "schemes") s.d_model = 16, s.heads = 2, s.head = 0, s.length = 400, s.pos = 10, s.pos2 = 7;
+  if (s.scene == "encoder") s.d_model = 16, s.heads = 2;
+  if (s.scene == "train") {
+    s.d_model = 32, s.heads = 4, s.layers = 1, s.seed = 1;
+    s.text = "Please refund the balloons, not the cake.";
+  }
+  return s;
+}
+
+const std::vector<ParamInfo>& param_table() {
+  static const std::vector<ParamInfo> infos = [] {
+    std::vector<ParamInfo> v;
+    for (const Param& p : params()) v.push_back(p.info);
+    return v;
+  }();
+  return infos;
+}
+
+const std::vector<SceneInfo>& scene_table() {
+#define ATTN_SCENE_INFO(id, title, draw) {#id, title},
+  static const std::vector<SceneInfo> scenes = {ATTN_SCENE_LIST(ATTN_SCENE_INFO)};
+#undef ATTN_SCENE_INFO
+  return scenes;
+}
+
+bool is_scene(const std::string& id) {
+  for (const SceneInfo& s : scene_table()) {
+    if (id == s.id) return true;
+  }
+  return false;
+}
+
+bool apply_param(Settings& s, const std::string& name, const std::string& value, std::string& note) {
+  note.clear();
+  const Param* p = find_param(name);
+  if (!p) {
+    note = "ignored unknown setting '" + attn::one_line(name, 60) + "'";
+    return false;
+  }
+  Settings trial = s;
+  if (!p->read(trial, value)) {
+    note = "ignored " + name + "=" + attn::one_line(value, 60) + ": allowed " + p->info.allowed;
+    return false;
+  }
+  if (name == "text" && value.size() > kMaxTextBytes) {
+    note = "the text was cut to its first " + std::to_string(kMaxTextBytes) + " bytes of " +
+           std::to_string(value.size()) + " (the core reads at most its first 1024 tokens)";
+  }
+  s = trial;
+  return true;
+}
+
+std::string utf8_prefix(const std::string& text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t end = max_bytes;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;  // not inside a character
+  return text.substr(0, end);
+}
+
+Settings parse_query(const std::string& query, std::vector<std::string>& notes) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  std::string q = (!query.empty() && query[0] == '?') ? query.substr(1) : query;
+  std::stringstream ss(q);
+  std::string scene = "clock";
+  for (std::string item; std::getline(ss, item, '&');) {
+    if (item.empty()) continue;
+    const size_t eq = item.find('=');
+    std::string name = percent_decode(item.substr(0, eq));
+    std::string value = eq == std::string::npos ? "" : percent_decode(item.substr(eq + 1));
+    if (name == "scene") {
+      if (is_scene(value)) {
+        scene = value;
+      } else {
+        notes.push_back("ignored scene=" + attn::one_line(value, 60) + ": allowed " + scene_list());
+      }
+      continue;
+    }
+    pairs.emplace_back(std::move(name), std::move(value));
+  }
+  Settings s = defaults_for(scene);
+  for (const auto& [name, value] : pairs) {
+    std::string note;
+    apply_param(s, name, value, note);
+    if (!note.empty()) notes.push_back(note);
+  }
+  return s;
+}
+
+std::string to_query(const Settings& s) {
+  std::string out;
+  const Settings defaults = defaults_for(s.scene);
+  for (const Param& p : params()) {
+    if (!used_by(p.info, s.scene)) continue;
+    const std::string v = p.write(s);
+    // global switches appear only when set, so a plain link stays short
+    const std::string n = p.info.name;
+    if ((n == "embed" || n == "hide" || n == "colormap") && v == p.write(defaults)) continue;
+    out += (out.empty() ? "" : "&") + n + "=" + percent_encode(v);
+  }
+  return out;
+}
+
+std::string param_value(const Settings& s, const std::string& name) {
+  const Param* p = find_param(name);
+  return p ? p->write(s) : "";
+}
+
+const std::vector<SlotPreset>& learned_slot_presets() {
+  static const std::vector<SlotPreset> presets = {
+      {"Arjun's router: 128 slots", 128}, {"BERT: 512 slots", 512}, {"GPT-2: 1,024 slots", 1024}};
+  return presets;
+}
+
+void apply_slot_preset(Settings& s, const SlotPreset& p) {
+  s.slots = p.slots;
+  s.length = p.slots + 1;
+}
+
+bool hidden(const Settings& s, const char* name) {
+  std::stringstream ss(s.hide);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (item == name) return true;
+  }
+  return false;
+}
+
+std::string url_reference_markdown() {
+  std::string md = "| scene | what it shows |\n|---|---|\n";
+  for (const SceneInfo& s : scene_table()) md += "| `" + std::string(s.id) + "` | " + s.title + " |\n";
+  md += "\n| setting | allowed | used by | meaning |\n|---|---|---|---|\n";
+  for (const ParamInfo& p : param_table()) {
+    std::string allowed = p.allowed;
+    for (size_t i = 0; (i = allowed.find('|', i)) != std::string::npos; i += 2) allowed.replace(i, 1, "\\|");
+    std::string scenes;
+    if (std::string(p.scenes) == "*") {
+      scenes = "all";
+    } else {
+      std::stringstream ss(p.scenes);
+      for (std::string item; std::getline(ss, item, ',');) {
+        if (is_scene(item)) scenes += (scenes.empty() ? "" : ", ") + item;
+      }
+      if (scenes.empty()) scenes = "reserved for the attention scenes";
+    }
+    md += "| `" + std::string(p.name) + "` | " + allowed + " | " + scenes + " | " + p.meaning + " |\n";
+  }
+  return md;
+}
+
+}  // namespace app

@@ -1,0 +1,242 @@
+// The Train scene's session: trains the refund router in time slices between frames and evaluates it in
+// small chunks, so the page keeps drawing at full speed while it learns. No ImGui code.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/error.hpp"
+#include "app/logic/train_session.hpp"
+
+namespace app::train_ui {
+namespace {
+
+using attn::train::Example;
+using Clock = std::chrono::steady_clock;
+constexpr size_t kChunk = 32;  // emails per evaluation chunk (well under a millisecond natively)
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Held-out emails in chunks that keep both orders of a (pair, template) twin together, so the per-chunk
+// twin measures add up to the whole set's.
+std::vector<std::vector<Example>> twin_chunks(const std::vector<Example>& emails) {
+  std::map<std::pair<int, int>, std::vector<size_t>> twins;
+  std::vector<std::pair<int, int>> order;
+  for (size_t i = 0; i < emails.size(); ++i) {
+    auto& list = twins[{emails[i].pair, emails[i].template_id}];
+    if (list.empty()) order.emplace_back(emails[i].pair, emails[i].template_id);
+    list.push_back(i);
+  }
+  std::vector<std::vector<Example>> chunks(1);
+  for (const auto& k : order) {
+    if (chunks.back().size() >= kChunk) chunks.emplace_back();
+    for (size_t i : twins[k]) chunks.back().push_back(emails[i]);
+  }
+  return chunks;
+}
+
+std::vector<std::vector<Example>> plain_chunks(const std::vector<Example>& emails) {
+  std::vector<std::vector<Example>> chunks;
+  for (size_t i = 0; i < emails.size(); i += kChunk)
+    chunks.emplace_back(emails.begin() + static_cast<long>(i),
+                        emails.begin() + static_cast<long>(std::min(emails.size(), i + kChunk)));
+  return chunks;
+}
+
+const std::vector<std::vector<Example>>& test_chunks() {
+  static const auto chunks = twin_chunks(refund_data().test);
+  return chunks;
+}
+
+const std::vector<std::vector<Example>>& train_chunks() {
+  static const auto chunks = plain_chunks(refund_data().train);
+  return chunks;
+}
+
+int rounded(float fraction, int n) {
+  return static_cast<int>(std::lround(fraction * static_cast<float>(n)));
+}
+
+float ratio(int a, int b) {
+  return b > 0 ? static_cast<float>(a) / static_cast<float>(b) : 0.0f;
+}
+
+}  // namespace
+
+SessionKey session_key(const Settings& s) {
+  return {s.positions, s.d_model, s.heads, s.layers, s.seed};
+}
+
+const attn::train::Dataset& refund_data() {
+  static const attn::train::Dataset data = attn::train::make_refund_dataset();
+  return data;
+}
+
+void Session::reset(const SessionKey& key) {
+  *this = Session{};
+  key_ = key;
+  attn::train::ModelConfig mc;
+  mc.d_model = key.d_model;
+  mc.heads = key.heads;
+  mc.layers = key.layers;
+  mc.seed = static_cast<std::uint64_t>(key.seed);
+  mc.positions = attn::parse_scheme(key.positions, {attn::Scheme::None, attn::Scheme::Sinusoidal,
+                                                    attn::Scheme::Learned, attn::Scheme::Rope});
+  trainer_ = std::make_unique<attn::train::Trainer>(mc, attn::train::TrainConfig{}, refund_data());
+  start_eval(true);
+}
+
+void Session::detach(const SessionKey& key) {
+  *this = Session{};
+  key_ = key;
+}
+
+void Session::start_eval(bool scheduled) {
+  const int step = steps();
+  job_ = EvalJob{};
+  job_.active = true;
+  job_.scheduled = scheduled;
+  job_.step = step;
+  job_.with_train = !scheduled || step % kTrainEvalEvery == 0;
+}
+
+void Session::evaluate_now() {
+  if (trainer_ && !job_.active && (metrics_step_ != steps() || train_step_ != steps())) start_eval(false);
+}
+
+Stop Session::eval_chunk() {
+  const auto& tests = test_chunks();
+  const size_t total = tests.size() + (job_.with_train ? train_chunks().size() : 0);
+  const bool is_test = job_.next < tests.size();
+  const auto& chunk = is_test ? tests[job_.next] : train_chunks()[job_.next - tests.size()];
+  const attn::train::SetMetrics m = attn::train::evaluate_set(trainer_->model(), trainer_->vocab(), chunk);
+  if (is_test) {
+    job_.n += m.examples;
+    job_.right += rounded(m.accuracy, m.examples);
+    job_.loss += static_cast<double>(m.loss) * m.examples;
+    job_.twins += m.twins;
+    job_.both += rounded(m.pair_accuracy, m.twins);
+    job_.max_diff = std::max(job_.max_diff, m.max_pair_difference);
+  } else {
+    job_.train_n += m.examples;
+    job_.train_right += rounded(m.accuracy, m.examples);
+  }
+  return ++job_.next >= total ? finish_eval() : Stop::None;
+}
+
+Stop Session::finish_eval() {
+  job_.active = false;
+  metrics_.test_accuracy = ratio(job_.right, job_.n);
+  metrics_.flipped_pair_accuracy = ratio(job_.both, job_.twins);
+  metrics_.max_pair_difference = job_.max_diff;
+  metrics_.test_loss = job_.n ? static_cast<float>(job_.loss / job_.n) : 0.0f;
+  if (job_.with_train) {
+    metrics_.train_accuracy = ratio(job_.train_right, job_.train_n);
+    train_step_ = job_.step;
+    curves_.train_step.push_back(static_cast<float>(job_.step));
+    curves_.train_accuracy.push_back(metrics_.train_accuracy);
+  }
+  metrics_step_ = job_.step;
+  if (curves_.eval_step.empty() || curves_.eval_step.back() != static_cast<float>(job_.step)) {
+    curves_.eval_step.push_back(static_cast<float>(job_.step));
+    curves_.test_accuracy.push_back(metrics_.test_accuracy);
+    curves_.flipped.push_back(metrics_.flipped_pair_accuracy);
+  }
+  publish();
+  if (!job_.scheduled || job_.step == 0) return Stop::None;
+  held_ = metrics_.test_accuracy >= kTarget ? held_ + 1 : 0;
+  if (held_ >= kTargetHeld && target_step_ < 0) {
+    target_step_ = job_.step;
+    target_seconds_ = seconds_;
+    return Stop::Target;
+  }
+  return Stop::None;
+}
+
+void Session::track_time(bool running) {
+  const Clock::time_point now = Clock::now();
+  if (running && was_running_) {
+    // Frames are ~16 ms apart; a longer gap means the tab was hidden or the scene left: not training time.
+    seconds_ += std::min(0.25, std::chrono::duration<double>(now - last_tick_).count());
+  }
+  was_running_ = running;
+  last_tick_ = now;
+  rate_.emplace_back(seconds_, steps());
+  while (rate_.size() > 2 && rate_.front().first < seconds_ - 1.0) rate_.pop_front();
+}
+
+double Session::steps_per_second() const {
+  if (rate_.size() < 2) return 0.0;
+  const double dt = rate_.back().first - rate_.front().first;
+  return dt > 0.05 ? (rate_.back().second - rate_.front().second) / dt : 0.0;
+}
+
+Stop Session::tick(double budget_ms, bool run, int max_steps) {
+  if (!trainer_) return Stop::None;
+  bool running = run && steps() < max_steps;
+  track_time(running);
+  Stop result = run && !running ? Stop::MaxSteps : Stop::None;
+  if (result == Stop::MaxSteps) evaluate_now();
+  const Clock::time_point t0 = Clock::now();
+  try {
+    do {
+      if (job_.active) {
+        const Stop stop = eval_chunk();
+        if (stop != Stop::None) return stop;
+      } else if (running) {
+        trainer_->step();
+        curves_.loss.push_back(trainer_->last_loss());
+        if (steps() % kEvalEvery == 0) start_eval(true);
+        if (steps() >= max_steps) {
+          evaluate_now();
+          running = false;
+          result = Stop::MaxSteps;
+        }
+      } else {
+        break;
+      }
+    } while (ms_since(t0) < budget_ms);
+  } catch (const attn::InputError& e) {
+    error_ = e.what();
+    job_.active = false;
+    return Stop::Error;
+  }
+  return result;
+}
+
+nlohmann::json Session::info() const {
+  nlohmann::json j = {{"trained_by", "attention_demo Train scene"},
+                      {"positions", key_.positions},
+                      {"d_model", key_.d_model},
+                      {"heads", key_.heads},
+                      {"layers", key_.layers},
+                      {"seed", key_.seed},
+                      {"steps", metrics_step_},
+                      {"seconds", seconds_},
+                      {"learning_rate", trainer_ ? trainer_->train_config().learning_rate : 0.0f},
+                      {"batch", trainer_ ? trainer_->train_config().batch : 0}};
+  j["metrics"] = {{"train_accuracy", metrics_.train_accuracy},
+                  {"train_accuracy_step", train_step_},
+                  {"test_accuracy", metrics_.test_accuracy},
+                  {"flipped_pair_accuracy", metrics_.flipped_pair_accuracy},
+                  {"max_pair_difference", metrics_.max_pair_difference},
+                  {"test_loss", metrics_.test_loss}};
+  return j;
+}
+
+void Session::publish() {
+  snapshot_.model = trainer_->model();
+  if (snapshot_.vocab.size() == 0) snapshot_.vocab = trainer_->vocab();
+  snapshot_.labels = refund_data().label_names();
+  snapshot_.info = info();
+  snapshot_.source = "trained in this session";
+  if (steps() > 0) {
+    published_ = publish_trained_model(snapshot_);
+    snapshot_.version = published_;
+  } else {
+    snapshot_.version = next_model_version();
+  }
+}
+
+}  // namespace app::train_ui

@@ -1,0 +1,117 @@
+// The Train scene's session (no UI code): trains the refund router in time slices between frames and
+// evaluates it in chunks, so the page keeps drawing at full speed while it learns.
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/logic/settings.hpp"
+#include "app/logic/trained_model.hpp"
+#include "core/train/trainer.hpp"
+
+namespace app::train_ui {
+
+inline constexpr int kEvalEvery = 25;        // steps between evaluations on the held-out emails
+inline constexpr int kTrainEvalEvery = 100;  // steps between evaluations on the training emails too
+inline constexpr float kTarget = 0.99f;      // test accuracy at which training stops by itself ...
+inline constexpr int kTargetHeld = 2;        // ... once this many evaluations in a row reached it
+// Training work per frame (at least one step or evaluation chunk): this fraction of the frame interval
+// measured while not training, within these bounds; so a training frame takes at most ~1.5 idle frames.
+inline constexpr double kBudgetShare = 0.5, kMinBudgetMs = 4.0, kMaxBudgetMs = 25.0;
+
+// What a model is built from; a change starts a new training run.
+struct SessionKey {
+  std::string positions;
+  int d_model = 0, heads = 0, layers = 0, seed = 0;
+  bool operator==(const SessionKey& o) const {
+    return positions == o.positions && d_model == o.d_model && heads == o.heads && layers == o.layers &&
+           seed == o.seed;
+  }
+  bool operator!=(const SessionKey& o) const { return !(*this == o); }
+};
+SessionKey session_key(const Settings& s);
+
+// The refund data set (built once) and its class names.
+const attn::train::Dataset& refund_data();
+
+// Why tick() stopped the run (the scene then sets train=pause).
+enum class Stop { None, Target, MaxSteps, Error };
+
+// The learning curves: the loss of every step, the accuracies at every evaluation.
+struct Curves {
+  std::vector<float> loss;                        // (steps) mean cross-entropy of each minibatch
+  std::vector<float> eval_step;                   // (E) step of each evaluation
+  std::vector<float> test_accuracy, flipped;      // (E)
+  std::vector<float> train_step, train_accuracy;  // (E') evaluations that covered the training emails
+};
+
+class Session {
+ public:
+  // Starts over: a fresh trainer for `key` (throws InputError for an unusable model), empty curves and an
+  // evaluation of the untrained model queued.
+  void reset(const SessionKey& key);
+  // Drops the trainer but remembers `key` (used when a model file replaced the trained model).
+  void detach(const SessionKey& key);
+  // One frame's work, about budget_ms: evaluation chunks first, then (when `run`) training steps. Stops
+  // at the target (once per run; afterwards training may continue) or at max_steps.
+  Stop tick(double budget_ms, bool run, int max_steps);
+  // Queues an evaluation of the current step on the held-out and training emails (on pause), unless the
+  // last one covered both at this step.
+  void evaluate_now();
+
+  bool has_trainer() const { return trainer_ != nullptr; }
+  const SessionKey& key() const { return key_; }
+  int steps() const { return trainer_ ? trainer_->steps() : 0; }
+  float last_loss() const { return trainer_ ? trainer_->last_loss() : 0.0f; }
+  const attn::train::Metrics& metrics() const { return metrics_; }
+  int metrics_step() const { return metrics_step_; }      // -1: not evaluated yet
+  int train_metrics_step() const { return train_step_; }  // step of metrics().train_accuracy
+  bool evaluating() const { return job_.active; }
+  bool target_reached() const { return target_step_ >= 0; }
+  int target_step() const { return target_step_; }
+  double target_seconds() const { return target_seconds_; }
+  double seconds() const { return seconds_; }  // wall time spent running
+  double steps_per_second() const;
+  const Curves& curves() const { return curves_; }
+  const std::string& error() const { return error_; }
+  long long published_version() const { return published_; }
+  // The model as of the last evaluation (published app-wide once it has trained at least one step).
+  const TrainedModel& snapshot() const { return snapshot_; }
+  nlohmann::json info() const;  // the training info written into a model file
+
+ private:
+  struct EvalJob {
+    bool active = false, scheduled = false, with_train = false;
+    int step = 0;
+    size_t next = 0;  // next chunk: test chunks first, then training chunks
+    int n = 0, right = 0, twins = 0, both = 0, train_n = 0, train_right = 0;
+    double loss = 0.0;
+    float max_diff = 0.0f;
+  };
+  void start_eval(bool scheduled);
+  Stop eval_chunk();
+  Stop finish_eval();
+  void publish();
+  void track_time(bool running);
+
+  SessionKey key_;
+  std::unique_ptr<attn::train::Trainer> trainer_;
+  attn::train::Metrics metrics_{};
+  int metrics_step_ = -1, train_step_ = -1, held_ = 0, target_step_ = -1;
+  double target_seconds_ = 0.0, seconds_ = 0.0;
+  EvalJob job_;
+  Curves curves_;
+  std::string error_;
+  TrainedModel snapshot_;
+  long long published_ = 0;
+  bool was_running_ = false;
+  std::chrono::steady_clock::time_point last_tick_{};
+  std::deque<std::pair<double, int>> rate_;  // (seconds, steps) samples of the last second or so
+};
+
+}  // namespace app::train_ui

@@ -1,0 +1,183 @@
+// The app-wide trained refund router, its model file, and its attention as the attention scenes draw it.
+#include "app/logic/trained_model.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <new>
+
+#include "core/analysis.hpp"
+#include "core/error.hpp"
+#include "model_io/model_json.hpp"
+
+namespace app {
+namespace {
+
+std::unique_ptr<TrainedModel>& current() {
+  static std::unique_ptr<TrainedModel> model;
+  return model;
+}
+
+long long& version_counter() {
+  static long long v = 0;
+  return v;
+}
+
+ModelLoadStatus& load_status() {
+  static ModelLoadStatus s;
+  return s;
+}
+
+// Scores (T, T) of head h from a layer's fused q/k (already rotated for RoPE): q k^T / sqrt(d_k), keys after
+// the query masked with -inf when the model is causal.
+attn::Mat head_scores(const attn::Mat& qkv, int d_model, int d_k, int h, bool causal) {
+  const Eigen::Index t = qkv.rows();
+  const attn::Mat q = qkv.block(0, h * d_k, t, d_k);
+  const attn::Mat k = qkv.block(0, d_model + h * d_k, t, d_k);
+  attn::Mat scores = (q * k.transpose()) / std::sqrt(static_cast<float>(d_k));
+  if (causal) {
+    for (Eigen::Index i = 0; i < t; ++i) {
+      for (Eigen::Index j = i + 1; j < t; ++j) scores(i, j) = -std::numeric_limits<float>::infinity();
+    }
+  }
+  return scores;
+}
+
+attn::PipelineResult run_trained(const TrainedModel& m, const std::string& text, int layer) {
+  attn::PipelineResult r;
+  r.tokens = attn::train::Vocab::tokens(text);
+  if (static_cast<int>(r.tokens.size()) > attn::kMaxTokens) {
+    r.dropped_tokens = static_cast<int>(r.tokens.size()) - attn::kMaxTokens;
+    r.tokens.resize(static_cast<size_t>(attn::kMaxTokens));
+  }
+  std::vector<int> ids;
+  for (const std::string& t : r.tokens) ids.push_back(m.vocab.id(t));
+  const attn::train::Forward f = m.model.forward(ids);  // InputError for an empty or too long email
+  const attn::train::ModelConfig& c = m.model.config;
+  const int d_k = c.d_model / c.heads;
+  const auto& L = f.layers[static_cast<size_t>(layer)];
+  r.embeddings = f.embedded;
+  r.inputs = L.input;
+  r.mha.concat = L.concat;
+  r.mha.output = L.residual1;
+  for (int h = 0; h < c.heads; ++h) {
+    attn::HeadResult head;
+    head.weights = L.weights[static_cast<size_t>(h)];
+    head.scores = head_scores(L.qkv, c.d_model, d_k, h, c.causal);
+    head.output = L.concat.block(0, h * d_k, L.concat.rows(), d_k);
+    r.stats.push_back(attn::head_stats(head.weights));
+    r.mha.head.push_back(std::move(head));
+  }
+  return r;
+}
+
+}  // namespace
+
+const TrainedModel* trained_model() {
+  return current().get();
+}
+
+long long next_model_version() {
+  return ++version_counter();
+}
+
+long long publish_trained_model(TrainedModel m) {
+  m.version = next_model_version();
+  current() = std::make_unique<TrainedModel>(std::move(m));
+  return current()->version;
+}
+
+std::string model_file_text(const TrainedModel& m) {
+  const nlohmann::json info = m.info.is_object() ? m.info : nlohmann::json();
+  return attn::model_io::model_to_json(m.model, m.vocab, m.labels, info, 1);
+}
+
+std::string trained_model_file_text() {
+  const TrainedModel* m = trained_model();
+  if (!m) return "";
+  try {
+    return model_file_text(*m);
+  } catch (const attn::InputError&) {
+    return "";
+  }
+}
+
+std::string load_trained_model(const std::string& text, const std::string& source) {
+  ModelLoadStatus& st = load_status();
+  ++st.attempt;
+  try {
+    attn::model_io::LoadedModel loaded = attn::model_io::model_from_json(text);
+    TrainedModel m;
+    m.model = std::move(loaded.model);
+    m.vocab = std::move(loaded.vocab);
+    m.labels = std::move(loaded.labels);
+    m.info = loaded.training_info.is_object() ? loaded.training_info : nlohmann::json::object();
+    m.source = source;
+    m.from_file = true;
+    st.version = publish_trained_model(std::move(m));
+    st.ok = true;
+    st.message = "loaded " + source;
+    return "";
+  } catch (const attn::InputError& e) {
+    st.ok = false;
+    st.message = source + ": " + e.what();
+  } catch (const std::bad_alloc&) {
+    st.ok = false;
+    st.message = source + ": the file is too large to load";
+  }
+  return st.message;
+}
+
+const ModelLoadStatus& last_model_load() {
+  return load_status();
+}
+
+const CachedPipeline& trained_pipeline(const std::string& text, int layer) {
+  static CachedPipeline cache;
+  static std::string cached_text;
+  static int cached_layer = -1;
+  static long long cached_version = -1;
+  const TrainedModel* m = trained_model();
+  const long long version = m ? m->version : 0;
+  if (version == cached_version && layer == cached_layer && text == cached_text) return cache;
+  cached_version = version, cached_layer = layer, cached_text = text;
+  cache = CachedPipeline{};
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!m) {
+    cache.error = "no trained model yet: train one in the Train scene (or load a model file there)";
+    return cache;
+  }
+  try {
+    const int layers = m->model.config.layers;
+    if (layer < 0 || layer >= layers) {
+      throw attn::InputError(
+          "layer " + std::to_string(layer) + " does not exist: the trained model has " +
+          std::to_string(layers) +
+          (layers == 1 ? " layer (0)" : " layers (0 to " + std::to_string(layers - 1) + ")"));
+    }
+    cache.result = run_trained(*m, text, layer);
+  } catch (const attn::InputError& e) {
+    cache.error = e.what();
+  } catch (const std::bad_alloc&) {
+    cache.error = "this is too large to compute here; try a shorter text";
+  }
+  cache.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return cache;
+}
+
+attn::PipelineConfig trained_pipeline_config() {
+  attn::PipelineConfig c;
+  const TrainedModel* m = trained_model();
+  if (!m) return c;
+  const attn::train::ModelConfig& mc = m->model.config;
+  c.d_model = mc.d_model;
+  c.heads = mc.heads;
+  c.positions = mc.positions;
+  c.causal = mc.causal;
+  c.seed = mc.seed;
+  c.learned_slots = mc.max_len;
+  return c;
+}
+
+}  // namespace app

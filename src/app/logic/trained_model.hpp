@@ -1,0 +1,58 @@
+// The app-wide trained refund router: set by the Train scene (or a loaded model file), read by the Train
+// scene and by the multi-head attention scene's "trained" mode. No ImGui code.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "app/widgets/attention_controls.hpp"
+#include "core/train/model.hpp"
+#include "core/train/vocab.hpp"
+
+namespace app {
+
+struct TrainedModel {
+  attn::train::Model model;
+  attn::train::Vocab vocab;
+  std::vector<std::string> labels;  // (classes) class index -> item name
+  nlohmann::json info;              // how it was trained: {"steps", "seconds", "metrics", ...} or null
+  std::string source;               // "trained in this session", or the file it came from
+  bool from_file = false;
+  long long version = 0;  // grows with every new model, so caches know when to recompute
+};
+
+// The current model, or nullptr before one was trained or loaded.
+const TrainedModel* trained_model();
+// Makes `m` the current model (its version is set here) and returns the new version.
+long long publish_trained_model(TrainedModel m);
+// A new version number for a model that is shown but not published (e.g. an untrained one).
+long long next_model_version();
+
+// A model as a model file's text (attn::model_io format, with its training info). Throws InputError when
+// a weight is not finite.
+std::string model_file_text(const TrainedModel& m);
+// The current model's file text; "" if there is none (or it cannot be written).
+std::string trained_model_file_text();
+
+// Reads a model file's text and makes it the current model (from_file, source = `source`). Returns "" or
+// the reason it could not be read (the current model then stays). Also kept in last_model_load().
+std::string load_trained_model(const std::string& text, const std::string& source);
+
+// What the last load attempt said, for display: ok, a message, and the model version it produced.
+struct ModelLoadStatus {
+  bool ok = false;
+  std::string message;  // "" before any load
+  long long version = 0;
+  long long attempt = 0;  // counts load attempts, so a panel can tell that a new one happened
+};
+const ModelLoadStatus& last_model_load();
+
+// The current model on `text` as the attention scenes draw it: tokens, the (T, T) scores and weights of
+// every head of layer `layer`, and their head_stats. Recomputed only when the text, layer or model
+// changes. Fills an error (InputError's message) for unusable text or when there is no model.
+const CachedPipeline& trained_pipeline(const std::string& text, int layer);
+// The model's sizes and scheme in the pipeline's terms (seed and slots from its config).
+attn::PipelineConfig trained_pipeline_config();
+
+}  // namespace app

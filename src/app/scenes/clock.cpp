@@ -1,0 +1,297 @@
+// Clock scene: one dial per hand of the sinusoidal clock, the readings, two positions compared, the exercise.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "app/logic/exercises.hpp"
+#include "app/scenes/scenes.hpp"
+#include "app/widgets/widgets.hpp"
+
+namespace app {
+namespace {
+
+// What the scene computed for the current settings; rebuilt only when they change.
+struct ClockData {
+  int d_model = -1, pos = -1, pos2 = -1;
+  double base = 0.0;
+  std::optional<attn::Sinusoidal> clock;
+  attn::Mat readings;                        // (2, D): rows pos and pos2
+  std::vector<attn::HandReading> compare;    // (hands,)
+  ClockExercise exercise;                    // the lesson's exercise on this clock, computed by the core
+  double rotation_check =
+      0.0;               // largest |R(k speed) reading(start) - reading(start + k)| over hands, 2 starts
+  int second_start = 0;  // the second start of that check
+  std::string error;
+};
+
+struct ExerciseState {
+  bool checked = false, hint = false, revealed = false;
+};
+
+// rows: (2, D) readings at some p and p + k. Turns each hand's (sin, cos) at p by k x the hand's speed and
+// returns the largest difference from the reading at p + k (an unpaired last dimension is left out).
+double rotation_error(const attn::Mat& rows, const std::vector<attn::HandReading>& hands, int k) {
+  double worst = 0.0;
+  for (const attn::HandReading& h : hands) {
+    const Eigen::Index d = 2 * h.hand;
+    const double t = k * h.speed, sn = rows(0, d), cs = rows(0, d + 1);
+    worst = std::max({worst, std::fabs(sn * std::cos(t) + cs * std::sin(t) - rows(1, d)),
+                      std::fabs(cs * std::cos(t) - sn * std::sin(t) - rows(1, d + 1))});
+  }
+  return worst;
+}
+
+void update(ClockData& c, const Settings& s) {
+  if (c.d_model == s.d_model && c.base == s.base && c.pos == s.pos && c.pos2 == s.pos2) return;
+  c.d_model = s.d_model, c.base = s.base, c.pos = s.pos, c.pos2 = s.pos2;
+  c.error.clear();
+  try {
+    c.clock.emplace(s.d_model, s.base);
+    c.readings = c.clock->table({s.pos, s.pos2});
+    c.compare = attn::compare_positions(*c.clock, s.pos, s.pos2);
+    c.exercise = clock_exercise(*c.clock);
+    // The same step k = pos2 - pos taken from position 0 turns every hand by the same angle.
+    // The fixed rotation: turning each hand of a reading by k x its speed (k = pos2 - pos) gives the reading
+    // k tokens later, from pos and from a second start (0, or -k when stepping back).
+    const int k = s.pos2 - s.pos;
+    const int from2 = k >= 0 ? 0 : -k;
+    const attn::Mat second = c.clock->table({from2, from2 + k});  // (2, D)
+    c.rotation_check =
+        std::max(rotation_error(c.readings, c.compare, k), rotation_error(second, c.compare, k));
+    c.second_start = from2;
+  } catch (const attn::InputError& e) {
+    c.clock.reset();
+    c.error = e.what();
+  }
+}
+
+// One dial: the hand at pos (bright) and at pos2 (orange), pointing at 12 o'clock for angle 0.
+void draw_dial(const attn::HandReading& h, float size) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float r = size * 0.42f;
+  const ImVec2 c(p.x + size * 0.5f, p.y + size * 0.5f);
+  dl->AddCircleFilled(c, r, IM_COL32(40, 44, 52, 255), 48);
+  dl->AddCircle(c, r, IM_COL32(150, 150, 160, 255), 48, 1.5f);
+  for (int tick = 0; tick < 12; ++tick) {
+    const float a = static_cast<float>(tick) * 3.14159265f / 6.0f;
+    dl->AddLine(ImVec2(c.x + std::sin(a) * r * 0.85f, c.y - std::cos(a) * r * 0.85f),
+                ImVec2(c.x + std::sin(a) * r, c.y - std::cos(a) * r), IM_COL32(120, 120, 130, 255));
+  }
+  auto hand = [&](double angle, ImU32 col, float thick) {
+    const float a = static_cast<float>(angle);
+    dl->AddLine(c, ImVec2(c.x + std::sin(a) * r * 0.9f, c.y - std::cos(a) * r * 0.9f), col, thick);
+  };
+  hand(h.angle_b, IM_COL32(240, 150, 60, 200), 2.0f);
+  hand(h.angle_a, IM_COL32(120, 200, 255, 255), 3.0f);
+  dl->AddCircleFilled(c, 3.0f, IM_COL32(230, 230, 230, 255));
+  ImGui::Dummy(ImVec2(size, size));
+}
+
+void draw_controls(Settings& s) {
+  ImGui::SetNextItemWidth(220);
+  ImGui::SliderInt("d_model", &s.d_model, 2, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  help_marker("Width of the position vector: d_model numbers make d_model / 2 hands (sine, cosine pairs).");
+  ImGui::SetNextItemWidth(220);
+  ImGui::InputDouble("base", &s.base, 0, 0, "%.0f");
+  help_marker("Hand i turns base^(-2i / d_model) radians per token. The original transformer used 10000.");
+  s.base = std::max(2.0, std::min(1e9, s.base));
+  ImGui::SetNextItemWidth(220);
+  ImGui::SliderInt("position", &s.pos, 0, 2047, "%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SetNextItemWidth(220);
+  ImGui::SliderInt("compare with", &s.pos2, 0, 2047, "%d", ImGuiSliderFlags_AlwaysClamp);
+  help_marker("Orange hands show this second position. Try 0 and 44 at d_model 4.");
+}
+
+void draw_dials(const ClockData& c) {
+  const float size = 96.0f, label_h = ImGui::GetTextLineHeightWithSpacing() * 2.0f;
+  const int per_row = std::max(1, static_cast<int>(ImGui::GetContentRegionAvail().x / (size + 70.0f)));
+  const int n = static_cast<int>(c.compare.size());
+  const int rows = (n + per_row - 1) / per_row;
+  const float height = std::min(static_cast<float>(rows), 2.3f) * (size + label_h + 8.0f);
+  ImGui::BeginChild("dials", ImVec2(0, height), false);
+  ImGuiListClipper clip;
+  clip.Begin(rows, size + label_h + 8.0f);
+  while (clip.Step()) {
+    for (int row = clip.DisplayStart; row < clip.DisplayEnd; ++row) {
+      for (int k = 0; k < per_row && row * per_row + k < n; ++k) {
+        const attn::HandReading& h = c.compare[static_cast<size_t>(row * per_row + k)];
+        if (k) ImGui::SameLine();
+        ImGui::BeginGroup();
+        draw_dial(h, size);
+        ImGui::Text("hand %d: %.4g rad/token", h.hand, h.speed);
+        ImGui::Text("one turn every %.4g tokens", h.wavelength);
+        ImGui::EndGroup();
+        if (ImGui::IsItemHovered()) {
+          ImGui::SetTooltip("hand %d (dimensions %d, %d)\nangle at position %d: %.3f rad\nangle at position %d: %.3f rad",
+                            h.hand, 2 * h.hand, 2 * h.hand + 1, c.pos, h.angle_a, c.pos2, h.angle_b);
+        }
+      }
+    }
+  }
+  ImGui::EndChild();
+}
+
+void draw_readings(const ClockData& c) {
+  const int d = c.d_model;
+  const float h = std::min(static_cast<float>(d) + 1.5f, 10.5f) * ImGui::GetTextLineHeightWithSpacing();
+  if (!ImGui::BeginTable("readings", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
+                         ImVec2(520, h))) {
+    return;
+  }
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("dimension");
+  ImGui::TableSetupColumn("hand");
+  ImGui::TableSetupColumn("wave");
+  ImGui::TableSetupColumn(("position " + std::to_string(c.pos)).c_str());
+  ImGui::TableSetupColumn(("position " + std::to_string(c.pos2)).c_str());
+  ImGui::TableHeadersRow();
+  ImGuiListClipper clip;
+  clip.Begin(d);
+  while (clip.Step()) {
+    for (int dim = clip.DisplayStart; dim < clip.DisplayEnd; ++dim) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", dim);
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", dim / 2);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(dim % 2 == 0 ? "sin" : "cos");
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3f", static_cast<double>(c.readings(0, dim)));
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3f", static_cast<double>(c.readings(1, dim)));
+    }
+  }
+  ImGui::EndTable();
+}
+
+void draw_compare(const ClockData& c) {
+  text_wrapped(
+      "Positions %d and %d, hand by hand. A hand that nearly repeats cannot tell them apart; "
+      "a slower hand can.",
+      c.pos, c.pos2);
+  const int n = std::min<int>(static_cast<int>(c.compare.size()), 8);
+  if (!ImGui::BeginTable("compare", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg, ImVec2(520, 0))) return;
+  ImGui::TableSetupColumn("hand");
+  ImGui::TableSetupColumn("phase difference (rad)");
+  ImGui::TableSetupColumn("reading distance");
+  ImGui::TableSetupColumn("verdict");
+  ImGui::TableHeadersRow();
+  for (int i = 0; i < n; ++i) {
+    const attn::HandReading& h = c.compare[static_cast<size_t>(i)];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", h.hand);
+    ImGui::TableNextColumn();
+    ImGui::Text("%+.3f", h.phase_diff);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3f", h.distance);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(h.distance < attn::kNearlyRepeats ? "nearly repeats" : "differs");
+  }
+  ImGui::EndTable();
+  if (static_cast<int>(c.compare.size()) > n) ImGui::TextDisabled("(first %d of %zu hands)", n, c.compare.size());
+}
+
+void draw_exercise(Settings& s, const ClockData& c, ExerciseState& ex) {
+  const ClockExercise& e = c.exercise;
+  paragraph(e.prompt);
+  ImGui::SetNextItemWidth(120);
+  if (ImGui::InputInt("your answer", &s.answer)) ex.checked = false;
+  s.answer = std::max(0, std::min(100000, s.answer));
+  ImGui::SameLine();
+  if (ImGui::Button("Check")) ex.checked = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Hint")) ex.hint = !ex.hint;
+  ImGui::SameLine();
+  if (ImGui::Button("Reveal")) ex.revealed = !ex.revealed;
+  if (ex.checked) {
+    if (s.answer == e.answer) {
+      text_wrapped_colored(ImVec4(0.4f, 0.9f, 0.4f, 1),
+                           "Right: position %d. Set 'compare with' to it and look "
+                           "at the slow hand: is it close too?",
+                           e.answer);
+    } else {
+      text_wrapped_colored(ImVec4(1.0f, 0.6f, 0.3f, 1),
+                           "Not quite: position %d is not the closest. Try again.", s.answer);
+    }
+  }
+  if (ex.hint) text_wrapped("Hint: %s", e.hint.c_str());
+  if (ex.revealed) text_wrapped("Answer: %s", e.why.c_str());
+}
+
+// Next to the dials: what a radian is, and that a step of k tokens turns every hand by a fixed angle.
+void draw_rotation(const ClockData& c) {
+  const int k = c.pos2 - c.pos;
+  const attn::HandReading& fast = c.compare.front();
+  constexpr double kDegrees = 180.0 / M_PI;
+  text_wrapped(
+      "Angles are in radians: one radian is about %.1f degrees, and a full turn is 2 pi = 6.283 radians. "
+      "Moving k tokens turns hand i by k times its speed, wherever you start: from position %d to %d (k = "
+      "%d) "
+      "hand 0 turns by %d x %.4g = %.3f rad (%.1f degrees, %+.3f once whole turns are taken off). Turning "
+      "every hand of position %d's reading by k x its speed gives position %d's reading, and the same turns "
+      "take position %d to %d (largest difference %.1g, float rounding). This fixed rotation, the same at "
+      "every position, is what lets attention read relative offsets such as \"two tokens back\".",
+      kDegrees, c.pos, c.pos2, k, k, fast.speed, k * fast.speed, k * fast.speed * kDegrees, fast.phase_diff,
+      c.pos, c.pos2, c.second_start, c.second_start + k, c.rotation_check);
+}
+
+}  // namespace
+
+void draw_clock_scene(SceneContext& ctx) {
+  static ClockData data;
+  static ExerciseState ex;
+  Settings& s = ctx.settings;
+  text_wrapped(
+      "Each position gets a clock reading: pairs of sine and cosine hands turning at different "
+      "speeds. Fast hands tell neighbours apart but come back round; slow hands barely move but "
+      "never repeat within a text.");
+  if (section("Settings", "controls", s.hide)) draw_controls(s);
+  update(data, s);
+  if (!data.error.empty()) {
+    ctx.fail(data.error);
+    return;
+  }
+  if (section("Hands", "readings", s.hide)) {
+    ImGui::TextColored(ImVec4(0.47f, 0.78f, 1.0f, 1.0f), "blue: position %d", s.pos);
+    ImGui::SameLine(0, 20);
+    ImGui::TextColored(ImVec4(0.94f, 0.59f, 0.24f, 1.0f), "orange: position %d", s.pos2);
+    draw_dials(data);
+    draw_rotation(data);
+  }
+  if (section("Readings", "readings", s.hide)) draw_readings(data);
+  if (section("Two positions, hand by hand", "compare", s.hide)) draw_compare(data);
+  if (section("Exercise", "exercise", s.hide)) draw_exercise(s, data, ex);
+
+  nlohmann::json hands = nlohmann::json::array();
+  for (const attn::HandReading& h : data.compare) {
+    hands.push_back({{"hand", h.hand}, {"speed", h.speed}, {"wavelength", h.wavelength}, {"angle", h.angle_a},
+                     {"angle2", h.angle_b}, {"phase_diff", h.phase_diff}, {"distance", h.distance}});
+  }
+  auto row = [&](int r) {
+    return std::vector<float>(data.readings.row(r).data(), data.readings.row(r).data() + data.readings.cols());
+  };
+  ctx.shown = {{"d_model", s.d_model},
+               {"base", s.base},
+               {"pos", s.pos},
+               {"pos2", s.pos2},
+               {"readings", row(0)},
+               {"readings2", row(1)},
+               {"hands", hands},
+               {"rotation_check", data.rotation_check},
+               {"exercise",
+                {{"answer", s.answer},
+                 {"checked", ex.checked},
+                 {"correct", ex.checked && s.answer == data.exercise.answer},
+                 {"hint", ex.hint},
+                 {"revealed", ex.revealed}}}};
+  if (ex.revealed) ctx.shown["exercise"]["solution"] = data.exercise.answer;
+}
+
+}  // namespace app

@@ -1,0 +1,174 @@
+// Exercises scene: the lesson's questions and more, each checked, hinted and revealed with a link to its
+// scene.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/error.hpp"
+#include "app/logic/exercises.hpp"
+#include "app/scenes/scenes.hpp"
+#include "app/widgets/widgets.hpp"
+
+namespace app {
+namespace {
+
+// The learner's side of one question; kept for the session in the scene's static state, not in the URL.
+struct AnswerState {
+  std::string number;  // what was typed (number questions)
+  int choice = -1;     // the picked option (choice questions), -1: none
+  bool answered = false, hint = false, revealed = false;
+  Feedback feedback;  // from the last Check; cleared when the answer changes
+};
+
+struct ExercisesData {
+  bool built = false;
+  std::vector<Question> questions;
+  std::vector<AnswerState> answers;
+  std::string error;
+};
+
+const ImVec4 kRight(0.45f, 0.9f, 0.45f, 1.0f), kWrong(1.0f, 0.62f, 0.3f, 1.0f),
+    kLink(0.45f, 0.72f, 1.0f, 1.0f);
+
+// A button drawn as a link: blue text, no frame, underlined on hover.
+bool link_button(const std::string& label) {
+  ImGui::PushStyleColor(ImGuiCol_Text, kLink);
+  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImVec4(0, 0, 0, 0));
+  const bool clicked = ImGui::Button(("-> " + label).c_str());
+  if (ImGui::IsItemHovered()) {
+    const ImVec2 mn = ImGui::GetItemRectMin(), mx = ImGui::GetItemRectMax();
+    const float pad = ImGui::GetStyle().FramePadding.y;
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(mn.x + ImGui::GetStyle().FramePadding.x, mx.y - pad),
+                                        ImVec2(mx.x - ImGui::GetStyle().FramePadding.x, mx.y - pad),
+                                        ImGui::GetColorU32(kLink));
+    ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+  }
+  ImGui::PopStyleColor(4);
+  return clicked;
+}
+
+// Reads the typed or picked answer and checks it; an unreadable number gets a message instead.
+void check(const Question& q, AnswerState& a) {
+  long long given = a.choice;
+  if (q.kind == AnswerKind::Number && !parse_number_answer(a.number, given)) {
+    a.answered = false;
+    a.feedback = {false, "Type a whole number first (commas are fine, e.g. 1,024)."};
+    return;
+  }
+  a.feedback = check_answer(q, given);
+  a.answered = q.kind == AnswerKind::Number || a.choice >= 0;
+}
+
+void draw_input(const Question& q, AnswerState& a) {
+  if (q.kind == AnswerKind::Number) {
+    ImGui::SetNextItemWidth(180);
+    if (ImGui::InputTextWithHint("##answer", "your answer", &a.number)) a.answered = false, a.feedback = {};
+    if (ImGui::IsItemFocused() && ImGui::IsKeyPressed(ImGuiKey_Enter)) check(q, a);
+    ImGui::SameLine();
+    return;
+  }
+  for (size_t k = 0; k < q.choices.size(); ++k) {
+    if (ImGui::RadioButton(q.choices[k].c_str(), &a.choice, static_cast<int>(k)))
+      a.answered = false, a.feedback = {};
+  }
+}
+
+void open_link(Settings& s, const Question& q) {
+  std::vector<std::string> notes;
+  Settings next = parse_query(q.link_query, notes);
+  next.colormap = s.colormap;
+  next.embed = s.embed;
+  s = next;
+}
+
+void draw_question(Settings& s, size_t i, const Question& q, AnswerState& a) {
+  ImGui::PushID(static_cast<int>(i));
+  char title[64];
+  std::snprintf(title, sizeof title, "Question %c", static_cast<char>('a' + i));
+  ImGui::SeparatorText(title);
+  text_wrapped("%s", q.prompt.c_str());
+  draw_input(q, a);
+  if (ImGui::Button("Check")) check(q, a);
+  ImGui::SameLine();
+  if (ImGui::Button(a.hint ? "Hide hint" : "Hint")) a.hint = !a.hint;
+  ImGui::SameLine();
+  if (ImGui::Button(a.revealed ? "Hide answer" : "Reveal")) a.revealed = !a.revealed;
+  if (!a.feedback.text.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, a.feedback.correct ? kRight : kWrong);
+    text_wrapped("%s", a.feedback.text.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (a.hint) text_wrapped("Hint: %s", q.hint.c_str());
+  if (a.revealed) {
+    if (a.answered && a.feedback.correct) {
+      text_wrapped("Answer: %s (as explained above).", answer_text(q).c_str());
+    } else {
+      text_wrapped("Answer: %s. %s", answer_text(q).c_str(), q.why.c_str());
+    }
+    if (link_button(q.link_label)) open_link(s, q);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("?%s", q.link_query.c_str());
+  }
+  ImGui::Spacing();
+  ImGui::PopID();
+}
+
+void build(ExercisesData& d) {
+  if (d.built) return;
+  d.built = true;
+  try {
+    d.questions = build_questions();
+  } catch (const attn::InputError& e) {
+    d.error = e.what();
+  }
+  d.answers.assign(d.questions.size(), AnswerState{});
+}
+
+void report(SceneContext& ctx, const ExercisesData& d) {
+  nlohmann::json list = nlohmann::json::array();
+  int score = 0;
+  for (size_t i = 0; i < d.questions.size(); ++i) {
+    const AnswerState& a = d.answers[i];
+    const bool correct = a.answered && a.feedback.correct;
+    score += correct ? 1 : 0;
+    nlohmann::json item = {{"id", d.questions[i].id},
+                           {"answered", a.answered},
+                           {"correct", correct},
+                           {"revealed", a.revealed},
+                           {"hint_shown", a.hint}};
+    if (a.revealed) item["solution"] = d.questions[i].answer;
+    list.push_back(item);
+  }
+  ctx.shown = {{"questions", list}, {"score", score}, {"total", d.questions.size()}};
+}
+
+}  // namespace
+
+void draw_exercises_scene(SceneContext& ctx) {
+  static ExercisesData data;
+  Settings& s = ctx.settings;
+  build(data);
+  if (!data.error.empty()) {
+    ctx.fail(data.error);
+    ctx.shown = {{"error", data.error}};
+    return;
+  }
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(ImGui::GetContentRegionAvail().x, 900.0f));
+  text_wrapped(
+      "Try these on your own first. Check tells you whether you are right and why; Hint nudges; "
+      "Reveal shows the answer with a link to the scene where you can see it happen. Every answer "
+      "here is computed live by the same code that draws the other scenes.");
+  int score = 0;
+  for (const AnswerState& a : data.answers) score += a.answered && a.feedback.correct ? 1 : 0;
+  ImGui::Text("Score: %d of %zu right", score, data.questions.size());
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Start over")) data.answers.assign(data.questions.size(), AnswerState{});
+  for (size_t i = 0; i < data.questions.size(); ++i) draw_question(s, i, data.questions[i], data.answers[i]);
+  ImGui::PopTextWrapPos();
+  report(ctx, data);
+}
+
+}  // namespace app

@@ -1,0 +1,87 @@
+// The multi-head scene's "Where heads break" panel: emergent roles, spare heads, narrower heads, hints.
+#include <imgui.h>
+
+#include "app/logic/captions.hpp"
+#include "core/attention.hpp"
+#include "core/error.hpp"
+#include "app/scenes/mha/panels.hpp"
+#include "app/logic/text.hpp"
+#include "app/widgets/widgets.hpp"
+
+namespace app::mha {
+namespace {
+
+// d_k and the layer's weights for every head count up to 16 that divides d_model.
+void draw_width_table(const Settings& s) {
+  if (!ImGui::BeginTable("head_widths", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg, ImVec2(420, 0)))
+    return;
+  ImGui::TableSetupColumn("heads");
+  ImGui::TableSetupColumn("d_k per head");
+  ImGui::TableSetupColumn("weights of the layer");
+  ImGui::TableHeadersRow();
+  for (int h = 1; h <= 16; ++h) {
+    if (s.d_model % h != 0) continue;
+    const attn::ParameterCount pc = attn::count_parameters(s.d_model, h);
+    const ImVec4 col =
+        h == s.heads ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextColored(col, "%d%s", h, h == s.heads ? " (now)" : "");
+    ImGui::TableNextColumn();
+    ImGui::TextColored(col, "%d", pc.d_k);
+    ImGui::TableNextColumn();
+    ImGui::TextColored(col, "%s", grouped(pc.fused).c_str());
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+bool draw_breaks(const Settings& s, bool offer_example) {
+  text_wrapped(
+      "Nobody assigns a head its job. In the lesson's tasting panel Meera gives each taster a question "
+      "(sweetness, packaging, price); a model's heads get none. Roles such as \"look at the previous word\" "
+      "or \"link a pronoun to its noun\" emerge in training, where they emerge at all, and many heads do "
+      "things nobody has neatly explained. %s",
+      offer_example
+          ? "The heads here are untrained: their patterns come from the seed, the words and the "
+            "positions (the Train scene's model shows what training made of its heads)."
+          : "These heads were trained on the refund emails: whatever roles they show emerged there, "
+            "and nobody chose them.");
+  paragraph(
+      "Many heads are spare: researchers pruned trained models and lost only a little quality with a good "
+      "fraction of the heads gone, because heads overlap and some do very little. That is one reason later "
+      "designs let a group of query heads share one set of keys and values (multi-query and grouped-query "
+      "attention), which saves memory.");
+  text_wrapped("More heads at the same width means narrower heads: d_k = d_model / heads. At d_model %d:",
+               s.d_model);
+  draw_width_table(s);
+  long long cost = 0;
+  try {
+    cost = attn::count_parameters(s.d_model, 1).fused;
+  } catch (const attn::InputError&) {
+    cost = 0;
+  }
+  text_wrapped(
+      "Every row costs the same %s weights (4 x d_model x d_model): more heads do not buy more numbers, they "
+      "buy h separate d_k-wide subspaces, each with its own queries, keys and pattern, instead of one wide "
+      "one. Past a point each head is too thin to be useful: its score q . k adds up only d_k products, and "
+      "at d_k = 1 it is a single product q x k, so (without RoPE or ALiBi) every query ranks the keys in the "
+      "same order, or in the reverse order when its q is negative: each row peaks on one of the same two "
+      "keys, "
+      "whatever the words around it; only how sharp the peak is changes with the size of q.",
+      grouped(cost).c_str());
+  const bool example = offer_example && ImGui::SmallButton("See d_k = 1: d_model 16 with 16 heads");
+  paragraph(
+      "Attention maps are hints, not proofs: a bright cell says where a head's weight went, not why the "
+      "model decided what it did. To learn whether a head matters, change it (remove it, or scramble its "
+      "weights) and measure what happens to the output.");
+  return example;
+}
+
+void show_narrowest_heads(Settings& s) {
+  s.d_model = 16, s.heads = 16, s.head = -1;
+  if (s.positions == "rope" || s.positions == "alibi") s.positions = "sinusoidal";
+}
+
+}  // namespace app::mha

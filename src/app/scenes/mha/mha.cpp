@@ -1,0 +1,320 @@
+// Multi-head attention scene: one weight grid per head (click to enlarge), row view, statistics, parameters.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <tuple>
+
+#include "app/widgets/attention_controls.hpp"
+#include "app/logic/captions.hpp"
+#include "core/analysis.hpp"
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "app/widgets/heatmap_view.hpp"
+#include "app/scenes/mha/panels.hpp"
+#include "app/scenes/train/train.hpp"
+#include "app/scenes/scenes.hpp"
+#include "app/widgets/widgets.hpp"
+
+namespace app {
+namespace {
+
+constexpr int kMaxShownTokens = 64;  // full (H, T, T) weights go into ctx.shown only up to this T
+constexpr int kTooltipHands = 4;     // clock hands listed in a hovered cell's tooltip
+constexpr float kMinSide = 56.0f, kMaxSide = 420.0f, kGap = 14.0f;
+
+// The last entry tells the weights apart: -1 for the seeded ones, else the trained model's version and layer.
+using Key = std::tuple<std::string, int, int, int, bool, std::uint64_t, int, double, long long>;
+
+Key key_of(const std::string& text, const attn::PipelineConfig& c, long long model) {
+  return {text,   c.d_model, c.heads, static_cast<int>(c.positions), c.causal, c.seed, c.learned_slots,
+          c.base, model};
+}
+
+long long model_key(const Settings& s) {
+  const TrainedModel* m = trained_model();
+  return s.model == "trained" && m ? m->version * 8 + s.layer : -1;
+}
+
+// What the scene derives from one pipeline result; rebuilt only when the result or the chosen row changes.
+struct MhaData {
+  Key key;
+  bool valid = false;
+  std::vector<std::string> labels;             // (T,) token labels, unique
+  float label_w = 0.0f;                        // widest row label as heatmap_view draws it (cut at 90 px)
+  mha::RowView rows;                           // (H, T) row of the chosen query token
+  nlohmann::json weights, stats, row_weights;  // for ctx.shown; weights only when T <= kMaxShownTokens
+  attn::HeadStats even{};                      // the statistics of even attention (the baselines)
+};
+
+nlohmann::json matrix_json(const attn::Mat& m) {
+  nlohmann::json out = nlohmann::json::array();
+  for (Eigen::Index r = 0; r < m.rows(); ++r)
+    out.push_back(std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols()));
+  return out;
+}
+
+void update(MhaData& d, const Key& key, const attn::PipelineResult& r, int row) {
+  const bool same = d.valid && d.key == key;
+  if (same && d.rows.token == row) return;
+  if (!same) {
+    d.key = key;
+    d.valid = true;
+    d.labels = token_labels(r.tokens);
+    d.label_w = ImGui::CalcTextSize("query").x;
+    for (const std::string& l : d.labels)
+      d.label_w = std::max(d.label_w, std::min(90.0f, ImGui::CalcTextSize(l.c_str()).x));
+    d.stats = mha::stats_json(r.stats);
+    d.even = attn::head_stats(attn::even_weights(static_cast<int>(r.tokens.size()), std::get<4>(key)));
+    d.weights = nullptr;
+    if (static_cast<int>(r.tokens.size()) <= kMaxShownTokens) {
+      d.weights = nlohmann::json::array();
+      for (const attn::HeadResult& h : r.mha.head) d.weights.push_back(matrix_json(h.weights));
+    }
+  }
+  d.rows = mha::make_row_view(r, row);
+  d.row_weights = matrix_json(d.rows.weights);
+}
+
+// Tooltip lines of cell (i, j) of head h: the raw score and, with sinusoidal positions, both clock readings.
+std::vector<std::string> cell_lines(const attn::PipelineResult& r, const attn::PipelineConfig& c, int h,
+                                    int i, int j) {
+  std::vector<std::string> lines;
+  char buf[200];
+  const float score = r.mha.head[static_cast<size_t>(h)].scores(i, j);
+  if (std::isfinite(score)) {
+    std::snprintf(
+        buf, sizeof buf, "raw score %.4f (%s, before softmax)", static_cast<double>(score),
+        c.positions == attn::Scheme::Alibi ? "q.k / sqrt(d_k) - slope x |i - j|" : "q.k / sqrt(d_k)");
+  } else {
+    std::snprintf(buf, sizeof buf, "raw score -inf: masked, the key comes after the query");
+  }
+  lines.emplace_back(buf);
+  if (c.positions != attn::Scheme::Sinusoidal) return lines;
+  const std::vector<attn::HandReading> hands =
+      attn::compare_positions(attn::Sinusoidal(c.d_model, c.base), i, j);
+  std::snprintf(buf, sizeof buf, "clock hands at query position %d and key position %d:", i, j);
+  lines.emplace_back(buf);
+  const size_t n = std::min(hands.size(), static_cast<size_t>(kTooltipHands));
+  for (size_t k = 0; k < n; ++k) {
+    const attn::HandReading& hr = hands[k];
+    std::snprintf(buf, sizeof buf, "  hand %d: %.2f rad vs %.2f rad, phase difference %+.2f rad", hr.hand,
+                  hr.angle_a, hr.angle_b, hr.phase_diff);
+    lines.emplace_back(buf);
+  }
+  if (hands.size() > n) {
+    std::snprintf(buf, sizeof buf, "  (first %zu of %zu hands; the Clock scene shows them all)", n,
+                  hands.size());
+    lines.emplace_back(buf);
+  }
+  return lines;
+}
+
+HeatmapSpec head_spec(const Settings& s, const attn::PipelineResult& r, const attn::PipelineConfig& c,
+                      const MhaData& d, int h, float side) {
+  HeatmapSpec spec =
+      weight_grid_spec("mha/head" + std::to_string(h), r.mha.head[static_cast<size_t>(h)].weights, d.labels, s, side);
+  spec.extra_tooltip = [&r, c, h](int i, int j) { return cell_lines(r, c, h, i, j); };
+  return spec;
+}
+
+struct GridLayout {
+  int cols = 1;
+  float side = kMinSide;
+  bool stats_beside = false;  // statistics to the right of each grid instead of under it
+};
+
+// Room a grid needs around its square: row labels, gap, and the statistics under or beside it.
+struct CellExtra {
+  float w, h;
+};
+
+// Columns, square side and where the statistics go for `heads` grids in avail_w x avail_h; each line of
+// grids ends with one colour bar (bar_w). Picks the arrangement with the largest squares.
+GridLayout grid_layout(int heads, float avail_w, float avail_h, float bar_w, CellExtra under,
+                       CellExtra beside, bool try_beside) {
+  GridLayout best{1, 0.0f, false};
+  for (int mode = 0; mode < (try_beside ? 2 : 1); ++mode) {
+    const CellExtra e = mode ? beside : under;
+    for (int c = 1; c <= heads; ++c) {
+      const int rows = (heads + c - 1) / c;
+      const float by_w = (avail_w - bar_w) / static_cast<float>(c) - e.w;
+      const float by_h = avail_h / static_cast<float>(rows) - e.h;
+      const float side = std::min({by_w, by_h, kMaxSide});
+      if (side > best.side + 0.5f) best = {c, side, mode == 1};
+    }
+  }
+  if (best.side >= kMinSide) return best;
+  // Too little room: the smallest readable squares, as many to a line as fit; the page scrolls.
+  const int c = std::clamp(static_cast<int>((avail_w - bar_w) / (kMinSide + under.w)), 1, heads);
+  return {c, std::clamp((avail_w - bar_w) / static_cast<float>(c) - under.w, kMinSide, kMaxSide), false};
+}
+
+float colorbar_width() {
+  return 8.0f + 12.0f + 4.0f + ImGui::CalcTextSize("0").x + 4.0f;
+}
+// Height below the cursor that is on screen when the page is scrolled to the top (stable while scrolling:
+// GetCursorPosY counts from the top of the content, not of the visible part).
+float grid_height() {
+  return std::max(260.0f,
+                  ImGui::GetWindowHeight() - ImGui::GetCursorPosY() - ImGui::GetStyle().WindowPadding.y);
+}
+
+void draw_grid(Settings& s, const attn::PipelineResult& r, const attn::PipelineConfig& c, const MhaData& d) {
+  const auto heads = static_cast<int>(r.mha.head.size());
+  const bool stats = !hidden(s, "stats");
+  const float line = ImGui::GetTextLineHeightWithSpacing(), spacing = ImGui::GetStyle().ItemSpacing.y;
+  const float labels_h = 2.0f * ImGui::GetTextLineHeight() + 2.0f;  // axis titles and column labels
+  const float stats_w = ImGui::CalcTextSize("first token 0.00").x + 10.0f;
+  const CellExtra under{d.label_w + 4.0f + kGap, line * (stats ? 4.0f : 1.0f) + labels_h + 3.0f * spacing};
+  const CellExtra beside{under.w + stats_w, line + labels_h + 2.0f * spacing};
+  const GridLayout g = grid_layout(heads, ImGui::GetContentRegionAvail().x, grid_height(), colorbar_width(),
+                                   under, beside, stats);
+  for (int h = 0; h < heads; ++h) {
+    if (h % g.cols) {
+      ImGui::SameLine(0, kGap);
+    } else if (h > 0) {
+      ImGui::Spacing();  // a little air between lines of grids
+    }
+    ImGui::BeginGroup();
+    ImGui::BeginGroup();
+    ImGui::Text("head %d", h);
+    HeatmapSpec spec = head_spec(s, r, c, d, h, g.side);
+    spec.show_colorbar = h % g.cols == g.cols - 1 || h == heads - 1;
+    if (heatmap_view(spec).clicked) s.head = h;
+    ImGui::EndGroup();
+    if (stats && g.stats_beside) {
+      ImGui::SameLine(0, 8.0f);
+      ImGui::BeginGroup();
+      ImGui::Dummy(ImVec2(1.0f, line + labels_h));  // level with the top of the grid
+      mha::draw_head_stats(r.stats[static_cast<size_t>(h)], stats_w);
+      ImGui::EndGroup();
+    } else if (stats) {
+      mha::draw_head_stats(r.stats[static_cast<size_t>(h)], d.label_w + g.side);
+    }
+    ImGui::EndGroup();
+  }
+}
+
+void draw_enlarged(Settings& s, const attn::PipelineResult& r, const attn::PipelineConfig& c,
+                   const MhaData& d) {
+  const int h = s.head, heads = static_cast<int>(r.mha.head.size()), t = static_cast<int>(r.tokens.size());
+  if (ImGui::Button("Back to all heads")) s.head = -1;
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) s.head = (h + heads - 1) % heads;
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##next", ImGuiDir_Right)) s.head = (h + 1) % heads;
+  ImGui::SameLine();
+  ImGui::Text("head %d of %d (click the grid to go back)", h, heads);
+  const bool stats = !hidden(s, "stats");
+  const float stats_w = stats ? 380.0f : 0.0f, avail = ImGui::GetContentRegionAvail().x;
+  const bool beside = avail - stats_w > 420.0f;
+  const float room_w = avail - d.label_w - colorbar_width() - 20.0f - (beside ? stats_w : 0.0f);
+  const float room_h = grid_height() - 2.0f * ImGui::GetTextLineHeight() - 4.0f;
+  const float side = std::clamp(std::min(room_w, room_h), 200.0f, 760.0f);
+  if (heatmap_view(head_spec(s, r, c, d, h, side)).clicked) s.head = -1;
+  if (!stats) return;
+  if (beside) ImGui::SameLine(0, 24);
+  ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(beside ? ImGui::GetCursorPosX() + stats_w - 10.0f : 0.0f);
+  text_wrapped("What this head does, averaged over its rows:");
+  mha::draw_head_stats_long(r.stats[static_cast<size_t>(h)], t, c.causal, d.even);
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+}
+
+void draw_heads(Settings& s, const attn::PipelineResult& r, const attn::PipelineConfig& c, const MhaData& d) {
+  const auto t = static_cast<int>(r.tokens.size());
+  ImGui::TextDisabled(
+      "Rows are queries, columns are keys; brighter = more weight (0 to 1, the same scale for "
+      "every head). Hover a cell for its score; click a head to enlarge it.");
+  if (!hidden(s, "stats")) {
+    text_wrapped_disabled("%s", stats_legend(t, c.causal, d.even).c_str());
+    help_marker(
+        "Entropy: 0 when every query looks at a single key, ln T when it spreads evenly over all T keys "
+        "(with "
+        "the causal mask row i has only i + 1 keys to spread over). Distance: how many tokens away a query "
+        "looks on average. First token: the mean weight the queries give token 0.");
+  }
+  if (s.head >= 0) {
+    draw_enlarged(s, r, c, d);
+  } else {
+    draw_grid(s, r, c, d);
+  }
+}
+
+void report(SceneContext& ctx, const CachedPipeline* pipe, const MhaData* d, int enlarged) {
+  const Settings s = train_ui::with_model_sizes(ctx.settings);
+  const nlohmann::json params = mha::parameters_json(s);
+  ctx.shown = {
+      {"d_model", s.d_model},     {"heads", s.heads},     {"d_k", params["d_k"]},
+      {"positions", s.positions}, {"causal", s.causal},   {"seed", s.seed},
+      {"parameters", params},     {"enlarged", enlarged}, {"compute_ms", pipe ? pipe->compute_ms : 0.0},
+      {"model", s.model}};
+  if (s.model == "trained") {
+    ctx.shown["trained_model"] = train_ui::trained_model_json_summary();
+    ctx.shown["layer"] = s.layer;
+  }
+  if (!pipe || !pipe->ok() || !d) return;
+  const attn::PipelineResult& r = pipe->result;
+  ctx.shown["tokens"] = r.tokens;
+  ctx.shown["dropped_tokens"] = r.dropped_tokens;
+  ctx.shown["stats"] = d->stats;
+  ctx.shown["row"] = {{"token", d->rows.token}, {"weights", d->row_weights}};
+  if (!d->weights.is_null()) ctx.shown["weights"] = d->weights;
+}
+
+// "Where heads break" for the sizes shown (the trained model's in trained mode, without the d_k = 1 button).
+void draw_breaks_section(Settings& s, const Settings& view, bool trained) {
+  if (section("Where heads break", "breaks", s.hide) && mha::draw_breaks(view, !trained))
+    mha::show_narrowest_heads(s);
+}
+
+}  // namespace
+
+void draw_mha_scene(SceneContext& ctx) {
+  static MhaData data;
+  Settings& s = ctx.settings;
+  paragraph(heads_intro(s.model == "trained"));
+  if (section("Settings", "controls", s.hide) && !train_ui::draw_model_switch(s)) attention_controls(s);
+
+  const bool trained = s.model == "trained";
+  if (trained && !trained_model()) {
+    train_ui::draw_no_model_note(s);
+    report(ctx, nullptr, nullptr, -1);
+    return;
+  }
+  const Settings view = train_ui::with_model_sizes(s);  // the trained model's sizes in trained mode
+  const attn::PipelineConfig config = trained ? trained_pipeline_config() : pipeline_config(s);
+  const CachedPipeline& pipe = trained ? trained_pipeline(s.text, s.layer) : cached_pipeline(s.text, config);
+  if (!pipe.ok()) {
+    ctx.fail(pipe.error);
+    if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
+    draw_breaks_section(s, view, trained);
+    report(ctx, &pipe, nullptr, -1);
+    return;
+  }
+  const attn::PipelineResult& r = pipe.result;
+  const auto t = static_cast<int>(r.tokens.size()), heads = static_cast<int>(r.mha.head.size());
+  truncation_note(r.dropped_tokens);
+  s.row = std::clamp(s.row, 0, t - 1);
+  if (s.head >= heads) s.head = -1;
+  update(data, key_of(s.text, config, model_key(s)), r, s.row);
+  ImGui::Text("%d tokens, %d heads of d_k = %d, positions: %s%s  (computed in %.1f ms)", t, heads,
+              view.d_model / heads, view.positions.c_str(), view.causal ? ", causal" : "", pipe.compute_ms);
+  text_wrapped_disabled(
+      "The steps run one by one, as the lesson writes them: scores = Q K^T / sqrt(d_k), softmax, weights x "
+      "V. "
+      "PyTorch's F.scaled_dot_product_attention and other fused kernels compute the same maths in one call, "
+      "faster, without keeping the T x T grids shown here.");
+
+  const int enlarged = s.head;  // what this frame draws (a click changes s.head for the next frame)
+  draw_heads(s, r, config, data);
+  if (section("Where one token looks", "rows", s.hide)) mha::draw_row_view(s, data.rows, data.labels);
+  if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
+  draw_breaks_section(s, view, trained);
+  report(ctx, &pipe, &data, enlarged);
+}
+
+}  // namespace app

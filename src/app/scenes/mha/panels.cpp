@@ -1,0 +1,237 @@
+// The multi-head attention scene's panels: per-head statistics, the row view, the parameter accounting.
+#include "app/scenes/mha/panels.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/logic/captions.hpp"
+#include "core/attention.hpp"
+#include "core/error.hpp"
+#include "app/widgets/heatmap_view.hpp"
+#include "app/logic/text.hpp"
+#include "app/widgets/widgets.hpp"
+
+namespace app::mha {
+namespace {
+
+std::string quoted(const std::vector<std::string>& labels, int i) {
+  return "'" + labels[static_cast<size_t>(i)] + "'";
+}
+
+// "Heads disagree on where 'Refund' looks: head 0 puts most weight on 'cake' (0.41), head 1 on ..."
+std::string row_sentence(const RowView& v, const std::vector<std::string>& labels) {
+  const std::string who = quoted(labels, v.token);
+  const auto heads = static_cast<int>(v.top_key.size());
+  char buf[64];
+  auto weight = [&](int h) {
+    std::snprintf(buf, sizeof buf, " (%.2f)",
+                  static_cast<double>(v.weights(h, v.top_key[static_cast<size_t>(h)])));
+    return std::string(buf);
+  };
+  const bool agree =
+      std::all_of(v.top_key.begin(), v.top_key.end(), [&](int k) { return k == v.top_key[0]; });
+  if (heads == 1)
+    return "The only head puts most of " + who + "'s weight on " + quoted(labels, v.top_key[0]) + weight(0) +
+           ".";
+  if (agree) {
+    return "All " + std::to_string(heads) + " heads agree on where " + who + " looks: most weight on " +
+           quoted(labels, v.top_key[0]) + ".";
+  }
+  std::string s = "Heads disagree on where " + who + " looks: ";
+  for (int h = 0; h < heads; ++h) {
+    s += h == 0 ? "head 0 puts most weight on " : ", head " + std::to_string(h) + " on ";
+    s += quoted(labels, v.top_key[static_cast<size_t>(h)]) + weight(h);
+  }
+  return s + ".";
+}
+
+// A combo of "3: cake" items (clipped, so 1024 tokens stay fast); writes the chosen index into `token`.
+void token_combo(const char* label, int& token, const std::vector<std::string>& labels) {
+  const auto t = static_cast<int>(labels.size());
+  const std::string preview = std::to_string(token) + ": " + labels[static_cast<size_t>(token)];
+  ImGui::SetNextItemWidth(220);
+  if (!ImGui::BeginCombo(label, preview.c_str())) return;
+  ImGuiListClipper clip;
+  clip.Begin(t);
+  while (clip.Step()) {
+    for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
+      const std::string item = std::to_string(i) + ": " + labels[static_cast<size_t>(i)];
+      ImGui::PushID(i);
+      if (ImGui::Selectable(item.c_str(), i == token)) token = i;
+      if (i == token) ImGui::SetItemDefaultFocus();
+      ImGui::PopID();
+    }
+  }
+  ImGui::EndCombo();
+}
+
+// What the parameter panel shows, rebuilt only when d_model or heads change.
+struct ParamData {
+  int d_model = -1, heads = -1;
+  bool ok = false;
+  attn::ParameterCount count{};
+  long long single = -1;         // one full-width head, from count_parameters(d_model, 1)
+  std::string error;             // the core's message when heads do not divide d_model
+  std::vector<int> valid_heads;  // 1..16 that divide d_model
+};
+
+const ParamData& param_data(int d_model, int heads) {
+  static ParamData p;
+  if (p.d_model == d_model && p.heads == heads) return p;
+  p = ParamData{};
+  p.d_model = d_model, p.heads = heads;
+  try {
+    p.count = attn::count_parameters(d_model, heads);
+    p.ok = true;
+  } catch (const attn::InputError& e) {
+    p.error = e.what();
+  }
+  try {
+    p.single = attn::count_parameters(d_model, 1).single_head;
+  } catch (const attn::InputError&) {
+    p.single = -1;
+  }
+  for (int h = 1; h <= 16; ++h) {
+    if (d_model % h == 0) p.valid_heads.push_back(h);
+  }
+  return p;
+}
+
+std::string single_line(int d) {
+  const std::string ds = std::to_string(d);
+  return "4 x " + ds + " x " + ds + " = ";
+}
+
+void draw_reference() {
+  static const attn::ParameterCount a = attn::count_parameters(512, 8), b = attn::count_parameters(768, 12);
+  ImGui::TextDisabled("The lesson's numbers:");
+  ImGui::BulletText("d_model 512, 8 heads (the original transformer): d_k = %d, %s parameters either way",
+                    a.d_k, grouped(a.fused).c_str());
+  ImGui::BulletText(
+      "d_model 768, 12 heads (BERT-base, GPT-2 small): d_k = 768 / 12 = %d numbers per head's query", b.d_k);
+}
+
+}  // namespace
+
+RowView make_row_view(const attn::PipelineResult& r, int token) {
+  RowView v;
+  v.token = token;
+  const auto heads = static_cast<int>(r.mha.head.size());
+  const auto t = static_cast<int>(r.tokens.size());
+  v.weights.resize(heads, t);
+  for (int h = 0; h < heads; ++h) {
+    const attn::Mat& w = r.mha.head[static_cast<size_t>(h)].weights;  // (T, T)
+    v.weights.row(h) = w.row(token);
+    Eigen::Index best = 0;
+    v.weights.row(h).maxCoeff(&best);
+    v.top_key.push_back(static_cast<int>(best));
+  }
+  v.head_labels = index_labels(heads);
+  return v;
+}
+
+void draw_row_view(Settings& s, const RowView& view, const std::vector<std::string>& labels) {
+  text_wrapped(
+      "Pick one query token and compare its row in every head: one line per head, one column "
+      "per key. Each line sums to 1.");
+  token_combo("query token", s.row, labels);
+  help_marker(
+      "The same row can be read in the grids above (row = query). Here every head's row sits in one "
+      "picture, so you can see whether the heads agree.");
+  const auto t = static_cast<int>(labels.size()), heads = static_cast<int>(view.top_key.size());
+  const float avail = ImGui::GetContentRegionAvail().x;
+  HeatmapSpec spec;
+  spec.id = "mha/rows";
+  spec.values = &view.weights;
+  spec.row_labels = view.head_labels;
+  spec.col_labels = labels;
+  spec.row_title = "head";
+  spec.col_title = "key";
+  const std::string query_line =
+      "query '" + labels[static_cast<size_t>(view.token)] + "' (" + std::to_string(view.token) + ")";
+  spec.extra_tooltip = [&query_line](int, int) { return std::vector<std::string>{query_line}; };
+  spec.colormap = sequential_colormap(s);
+  spec.auto_range = false;
+  spec.lo = 0.0f, spec.hi = 1.0f;
+  spec.width = std::clamp(static_cast<float>(t) * 44.0f, 240.0f, std::max(240.0f, avail - 150.0f));
+  spec.height = std::max(48.0f, static_cast<float>(heads) * 24.0f);
+  heatmap_view(spec);
+  text_wrapped("%s", row_sentence(view, labels).c_str());
+}
+
+void draw_head_stats(const attn::HeadStats& st, float wrap_width) {
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap_width);
+  text_wrapped("entropy %.2f", static_cast<double>(st.entropy));
+  text_wrapped("distance %.2f", static_cast<double>(st.mean_distance));
+  text_wrapped("first token %.2f", static_cast<double>(st.first_token_mass));
+  ImGui::PopTextWrapPos();
+}
+
+void draw_head_stats_long(const attn::HeadStats& st, int tokens, bool causal, const attn::HeadStats& even) {
+  text_wrapped("entropy of the weights: %.3f nats", static_cast<double>(st.entropy));
+  text_wrapped_disabled("%s", entropy_baseline(tokens, causal, even).c_str());
+  text_wrapped("mean attended distance |i - j|: %.3f tokens", static_cast<double>(st.mean_distance));
+  text_wrapped("mass on the first token: %.3f %s", static_cast<double>(st.first_token_mass),
+               first_token_baseline(causal, even).c_str());
+}
+
+nlohmann::json stats_json(const std::vector<attn::HeadStats>& stats) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const attn::HeadStats& st : stats) {
+    out.push_back({{"entropy", st.entropy},
+                   {"mean_distance", st.mean_distance},
+                   {"first_token_mass", st.first_token_mass}});
+  }
+  return out;
+}
+
+nlohmann::json parameters_json(const Settings& s) {
+  const ParamData& p = param_data(s.d_model, s.heads);
+  if (p.ok) return {{"fused", p.count.fused}, {"single_head", p.count.single_head}, {"d_k", p.count.d_k}};
+  return {{"fused", nullptr},
+          {"single_head", p.single >= 0 ? nlohmann::json(p.single) : nlohmann::json(nullptr)},
+          {"d_k", nullptr}};
+}
+
+void draw_parameters(const Settings& s) {
+  const ParamData& p = param_data(s.d_model, s.heads);
+  const std::string d = std::to_string(s.d_model), h = std::to_string(s.heads);
+  const long long dd = static_cast<long long>(s.d_model) * s.d_model;
+  text_wrapped(
+      "Splitting d_model among the heads costs nothing extra: every head projects to d_k = "
+      "d_model / heads numbers, so all heads together need exactly what one full-width head needs.");
+  if (p.ok) {
+    const std::string dk = std::to_string(p.count.d_k);
+    const long long qkv = static_cast<long long>(s.heads) * 3 * s.d_model * p.count.d_k;
+    ImGui::Text("d_k = d_model / heads = %s / %s = %s", d.c_str(), h.c_str(), dk.c_str());
+    ImGui::TextUnformatted("multi-head (fused):");
+    ImGui::SameLine(170);
+    ImGui::Text("%s heads x 3 x %s x %s = %s for Q, K, V + %s x %s = %s for W_O = %s", h.c_str(), d.c_str(),
+                dk.c_str(), grouped(qkv).c_str(), d.c_str(), d.c_str(), grouped(dd).c_str(),
+                grouped(p.count.fused).c_str());
+    ImGui::Text("one full-width head:");
+    ImGui::SameLine(170);
+    ImGui::Text("%s%s  (W_Q, W_K, W_V and W_O, each %s x %s)", single_line(s.d_model).c_str(),
+                grouped(p.count.single_head).c_str(), d.c_str(), d.c_str());
+  } else {
+    std::string valid;
+    for (int v : p.valid_heads) valid += (valid.empty() ? "" : ", ") + std::to_string(v);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.4f, 1.0f));
+    text_wrapped(
+        "There is no d_k: %s / %s = %.2f is not a whole number, so %s heads cannot split d_model %s "
+        "evenly, and the layer cannot be built.",
+        d.c_str(), h.c_str(), static_cast<double>(s.d_model) / s.heads, h.c_str(), d.c_str());
+    ImGui::PopStyleColor();
+    text_wrapped("Head counts up to 16 that work with d_model %s: %s.", d.c_str(), valid.c_str());
+    if (p.single >= 0) {
+      ImGui::Text("One full-width head would have %s%s.", single_line(s.d_model).c_str(),
+                  grouped(p.single).c_str());
+    }
+  }
+  draw_reference();
+}
+
+}  // namespace app::mha

@@ -1,0 +1,46 @@
+// The multi-head attention scene's panels: per-head statistics, the row view, the parameter accounting.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/pipeline.hpp"
+#include "app/logic/settings.hpp"
+
+namespace app::mha {
+
+// One query token's row from every head, side by side; rebuilt only when the pipeline or the token changes.
+struct RowView {
+  int token = -1;
+  attn::Mat weights;                     // (H, T): row `token` of each head's (T, T) weights
+  std::vector<int> top_key;              // (H,): the key each head gives the most weight
+  std::vector<std::string> head_labels;  // (H,): "0", "1", ... (the row title says "head")
+};
+RowView make_row_view(const attn::PipelineResult& r, int token);
+
+// The row view: a token combo (writes s.row), the (H, T) heatmap "mha/rows" and a sentence saying where
+// each head looks. labels: (T,) token labels.
+void draw_row_view(Settings& s, const RowView& view, const std::vector<std::string>& labels);
+
+// Three short lines under a head's grid: entropy (nats), mean |i - j|, first-token mass.
+void draw_head_stats(const attn::HeadStats& st, float wrap_width);
+// The same numbers with words, for the enlarged head, beside the baselines of even attention
+// (even = attn::head_stats(attn::even_weights(tokens, causal))).
+void draw_head_stats_long(const attn::HeadStats& st, int tokens, bool causal, const attn::HeadStats& even);
+// {"entropy", "mean_distance", "first_token_mass"} per head.
+nlohmann::json stats_json(const std::vector<attn::HeadStats>& stats);
+
+// Fused multi-head vs one full-width head for s.d_model and s.heads, with the arithmetic written out
+// (numbers from attn::count_parameters, recomputed only when d_model or heads change).
+void draw_parameters(const Settings& s);
+// "Where heads break": roles emerge, spare heads and shared keys/values, d_k shrinking as heads grow
+// (with what d_k = 1 does), attention maps as hints. With offer_example, a button to see d_k = 1: returns
+// true when it was clicked (then call show_narrowest_heads).
+bool draw_breaks(const Settings& s, bool offer_example);
+// d_model 16 with 16 heads (d_k = 1), with a position scheme that leaves the d_k = 1 argument as it is.
+void show_narrowest_heads(Settings& s);
+// {"fused", "single_head", "d_k"}; fused and d_k are null when the heads do not divide d_model.
+nlohmann::json parameters_json(const Settings& s);
+
+}  // namespace app::mha

@@ -1,0 +1,105 @@
+// The multi-head attention scene's "trained model" mode: the weights switch, the text and layer controls,
+// and what the scene reports about the model it shows (the grids themselves come from trained_pipeline()).
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "app/scenes/train/train.hpp"
+#include "app/widgets/widgets.hpp"
+
+namespace app::train_ui {
+namespace {
+
+void open_train_scene(Settings& s) {
+  Settings next = defaults_for("train");
+  next.text = s.text;
+  next.colormap = s.colormap;
+  next.embed = s.embed;
+  s = next;
+}
+
+std::string model_line(const TrainedModel& m) {
+  const attn::train::ModelConfig& c = m.model.config;
+  char buf[240];
+  std::snprintf(buf, sizeof buf, "The model: %s positions, d_model %d, %d heads, %d layer%s; %s",
+                attn::scheme_name(c.positions).c_str(), c.d_model, c.heads, c.layers,
+                c.layers == 1 ? "" : "s", m.source.c_str());
+  std::string out = buf;
+  const nlohmann::json& info = m.info;
+  if (info.is_object() && info.contains("steps") && info["steps"].is_number())
+    out += ", " + info["steps"].dump() + " training steps";
+  // The Train scene writes {"metrics": {"test_accuracy"}}, attention_cli a top-level "test_accuracy".
+  const bool nested = info.is_object() && info.contains("metrics") && info["metrics"].is_object();
+  const nlohmann::json& mt = nested ? info["metrics"] : info;
+  if (mt.is_object() && mt.contains("test_accuracy") && mt["test_accuracy"].is_number()) {
+    std::snprintf(buf, sizeof buf, ", held-out accuracy %.1f%%", 100.0 * mt["test_accuracy"].get<double>());
+    out += buf;
+  }
+  return out + ".";
+}
+
+}  // namespace
+
+bool draw_model_switch(Settings& s) {
+  ImGui::TextUnformatted("weights:");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("random (seeded)", s.model == "random")) s.model = "random";
+  ImGui::SameLine();
+  if (ImGui::RadioButton("trained in the Train scene", s.model == "trained")) s.model = "trained";
+  help_marker(
+      "Random weights show the mechanics. The trained model is the refund router from the Train scene "
+      "(or a model file loaded there): its heads learned where to look.");
+  if (s.model != "trained") return false;
+  const TrainedModel* m = trained_model();
+  ImGui::SetNextItemWidth(-180);
+  ImGui::InputTextWithHint("text", "type an email", &s.text);
+  if (m && m->model.config.layers > 1) {
+    ImGui::SetNextItemWidth(160);
+    ImGui::SliderInt("layer", &s.layer, 0, m->model.config.layers - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
+  }
+  if (m) {
+    s.layer = std::clamp(s.layer, 0, m->model.config.layers - 1);
+    ImGui::TextDisabled("%s", model_line(*m).c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Open the Train scene")) open_train_scene(s);
+  }
+  return true;
+}
+
+void draw_no_model_note(Settings& s) {
+  note_box(
+      "No model has been trained yet. Open the Train scene and press Train (it takes a few seconds), or "
+      "load a model file there; then come back to see what its heads learned.");
+  if (ImGui::Button("Open the Train scene")) open_train_scene(s);
+}
+
+Settings with_model_sizes(const Settings& s) {
+  const TrainedModel* m = trained_model();
+  if (s.model != "trained" || !m) return s;
+  Settings v = s;
+  const attn::train::ModelConfig& c = m->model.config;
+  v.d_model = c.d_model;
+  v.heads = c.heads;
+  v.positions = attn::scheme_name(c.positions);
+  v.causal = c.causal;
+  return v;
+}
+
+nlohmann::json trained_model_json_summary() {
+  const TrainedModel* m = trained_model();
+  if (!m) return nullptr;
+  const attn::train::ModelConfig& c = m->model.config;
+  nlohmann::json j = {{"positions", attn::scheme_name(c.positions)},
+                      {"d_model", c.d_model},
+                      {"heads", c.heads},
+                      {"layers", c.layers},
+                      {"source", m->source},
+                      {"from_file", m->from_file},
+                      {"version", m->version}};
+  j["steps"] = m->info.is_object() && m->info.contains("steps") ? m->info["steps"] : nlohmann::json(nullptr);
+  return j;
+}
+
+}  // namespace app::train_ui

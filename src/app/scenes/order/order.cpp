@@ -1,0 +1,261 @@
+// Order blindness scene: the refund pair through the router, the shuffle test and the common mistake.
+#include <imgui.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include "app/widgets/attention_controls.hpp"
+#include "core/error.hpp"
+#include "core/tokenizer.hpp"
+#include "core/train/trainer.hpp"
+#include "app/scenes/order/panels.hpp"
+#include "app/scenes/scenes.hpp"
+#include "app/logic/trained_model.hpp"
+#include "app/widgets/widgets.hpp"
+
+namespace app {
+
+const std::array<std::string, 2>& refund_emails() {
+  static const std::array<std::string, 2> emails = {"Refund the delivery fee, not the cake.",
+                                                    "Refund the cake, not the delivery fee."};
+  return emails;
+}
+
+attn::Scheme router_scheme(const std::string& positions, std::string& note) {
+  note.clear();
+  if (positions == "sinusoidal") return attn::Scheme::Sinusoidal;
+  if (positions == "learned") return attn::Scheme::Learned;
+  if (positions == "rope") return attn::Scheme::Rope;
+  if (positions == "alibi") {
+    note =
+        "ALiBi is not one of the router's schemes (it takes none, sinusoidal, learned or rope), so the "
+        "router's second column uses sinusoidal positions. The shuffle test below does use ALiBi.";
+  }
+  return attn::Scheme::Sinusoidal;
+}
+
+attn::Scheme shuffle_scheme(const std::string& positions) {
+  if (positions == "learned") return attn::Scheme::Learned;
+  if (positions == "rope") return attn::Scheme::Rope;
+  if (positions == "alibi") return attn::Scheme::Alibi;
+  return attn::Scheme::Sinusoidal;
+}
+
+namespace {
+
+// The confidences a trained router without positions (from the Train scene or a file) gives the two refund
+// emails, or {-1, -1} when the current trained model has positions, a causal mask, or is missing.
+std::array<float, 2> trained_blind_confidences() {
+  static long long version = -1;
+  static std::array<float, 2> confidence = {-1.0f, -1.0f};
+  const TrainedModel* m = trained_model();
+  if (!m) return {-1.0f, -1.0f};
+  if (m->version == version) return confidence;
+  version = m->version;
+  confidence = {-1.0f, -1.0f};
+  const attn::train::ModelConfig& c = m->model.config;
+  if (c.positions != attn::Scheme::None || c.causal) return confidence;
+  try {
+    for (size_t i = 0; i < 2; ++i)
+      confidence[i] = attn::train::predict_text(m->model, m->vocab, refund_emails()[i]).prediction.confidence;
+  } catch (const attn::InputError&) {
+    confidence = {-1.0f, -1.0f};
+  }
+  return confidence;
+}
+
+// Both emails through one router; the error is kept in the column.
+RouterColumn run_column(const Settings& s, attn::Scheme scheme) {
+  RouterColumn col;
+  col.scheme = scheme;
+  attn::RouterConfig c;
+  c.d_model = s.d_model;
+  c.heads = s.heads;
+  c.positions = scheme;
+  c.seed = static_cast<std::uint64_t>(s.seed);
+  c.learned_slots = s.slots;
+  try {
+    const attn::RefundRouter router(c);
+    for (size_t i = 0; i < 2; ++i) col.emails[i] = router.classify(refund_emails()[i]);
+    for (size_t k = 0; k < 2; ++k) {
+      const double d = std::fabs(static_cast<double>(col.emails[0].probabilities[k]) -
+                                 static_cast<double>(col.emails[1].probabilities[k]));
+      col.difference = std::max(col.difference, d);
+    }
+  } catch (const attn::InputError& e) {
+    col.error = e.what();
+  }
+  return col;
+}
+
+void update_router(RouterData& r, const Settings& s) {
+  if (r.d_model == s.d_model && r.heads == s.heads && r.seed == s.seed && r.slots == s.slots &&
+      r.positions == s.positions) {
+    return;
+  }
+  r.d_model = s.d_model, r.heads = s.heads, r.seed = s.seed, r.slots = s.slots, r.positions = s.positions;
+  const attn::Scheme scheme = router_scheme(s.positions, r.note);
+  r.plain = run_column(s, attn::Scheme::None);
+  r.positioned = run_column(s, scheme);
+  std::array<std::vector<std::string>, 2> bags = {attn::tokenize(refund_emails()[0]),
+                                                  attn::tokenize(refund_emails()[1])};
+  for (auto& b : bags) std::sort(b.begin(), b.end());
+  r.same_bag = bags[0] == bags[1];
+}
+
+// "2, 0,1" -> {2, 0, 1}; throws InputError naming the entry it could not read.
+std::vector<int> parse_perm(const std::string& text) {
+  std::vector<int> perm;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    int x = 0;
+    const char* end = item.data() + item.size();
+    const auto [p, ec] = std::from_chars(item.data(), end, x);
+    if (item.empty() || ec != std::errc() || p != end) {
+      throw attn::InputError("could not read '" + item +
+                             "' in the permutation; write token indices separated "
+                             "by commas, e.g. 2,0,1");
+    }
+    perm.push_back(x);
+  }
+  return perm;
+}
+
+// The largest |value| over every output the shuffle panels draw, so they share one colour scale.
+float common_range(const attn::ShuffleStudy& st) {
+  float m = 0.0f;
+  for (const attn::ShuffleCase* c : {&st.none, &st.slots, &st.words}) {
+    m = std::max({m, c->original.cwiseAbs().maxCoeff(), c->shuffled.cwiseAbs().maxCoeff()});
+  }
+  return m > 0.0f ? m : 1.0f;
+}
+
+void update_shuffle(ShuffleData& d, const Settings& s) {
+  if (d.text == s.text && d.perm_text == s.perm && d.positions == s.positions && d.d_model == s.d_model &&
+      d.heads == s.heads && d.seed == s.seed && d.slots == s.slots) {
+    return;
+  }
+  d.text = s.text, d.perm_text = s.perm, d.positions = s.positions;
+  d.d_model = s.d_model, d.heads = s.heads, d.seed = s.seed, d.slots = s.slots;
+  d.error.clear();
+  d.t = 0;
+  d.perm.clear();
+  try {
+    std::vector<std::string> tokens = attn::tokenize(s.text);
+    if (tokens.empty()) throw attn::InputError("the text is empty; type at least one word");
+    d.t = std::min(static_cast<int>(tokens.size()), attn::kMaxTokens);
+    d.from_seed = s.perm.empty();
+    const std::vector<int> perm =
+        d.from_seed ? attn::random_permutation(d.t, static_cast<std::uint64_t>(s.seed)) : parse_perm(s.perm);
+    attn::require_permutation(perm, d.t);
+    attn::PipelineConfig c = pipeline_config(s, shuffle_scheme(s.positions));
+    c.causal = false;  // a causal mask is itself an order signal; the lesson's test has none
+    d.study = attn::shuffle_study(tokens, c, perm);
+    d.perm = perm;
+    d.labels = token_labels(d.study.tokens);
+    d.shuffled_labels.clear();
+    for (int p : perm) d.shuffled_labels.push_back(d.labels[static_cast<size_t>(p)]);
+    d.dim_labels = index_labels(s.d_model);
+    d.range = common_range(d.study);
+  } catch (const attn::InputError& e) {
+    d.error = e.what();
+  } catch (const std::bad_alloc&) {
+    d.error = "this is too large to compute here; try fewer tokens or a smaller d_model";
+  }
+}
+
+nlohmann::json email_json(const attn::RouterResult& r, const std::string& text, attn::Scheme scheme) {
+  return {{"text", text},
+          {"positions", attn::scheme_name(scheme)},
+          {"tokens", r.tokens},
+          {"label", attn::RefundRouter::labels()[static_cast<size_t>(r.label)]},
+          {"confidence", r.confidence},
+          {"probabilities", r.probabilities}};
+}
+
+nlohmann::json check_json(const attn::ShuffleCase& c) {
+  return {{"max_diff", c.check.max_diff}, {"allclose", c.check.allclose}};
+}
+
+void report(SceneContext& ctx, const RouterData& r, const ShuffleData& d) {
+  const Settings& s = ctx.settings;
+  nlohmann::json& j = ctx.shown;
+  j = {{"d_model", s.d_model}, {"heads", s.heads}, {"seed", s.seed}, {"text", s.text}};
+  j["scheme"] = attn::scheme_name(r.positioned.scheme);
+  j["same_bag_of_words"] = r.same_bag;
+  nlohmann::json emails = nlohmann::json::array();
+  for (const RouterColumn* col : {&r.plain, &r.positioned}) {
+    if (!col->error.empty()) continue;
+    for (size_t i = 0; i < 2; ++i)
+      emails.push_back(email_json(col->emails[i], refund_emails()[i], col->scheme));
+  }
+  j["emails"] = emails;
+  if (r.plain.error.empty()) {
+    j["no_positions_difference"] = r.plain.difference;
+    j["same_label_without"] = r.plain.emails[0].label == r.plain.emails[1].label;
+  } else {
+    j["no_positions_error"] = r.plain.error;
+  }
+  if (r.positioned.error.empty()) {
+    j["with_positions_difference"] = r.positioned.difference;
+    j["same_label_with"] = r.positioned.emails[0].label == r.positioned.emails[1].label;
+  } else {
+    j["with_positions_error"] = r.positioned.error;
+  }
+  if (!r.note.empty()) j["scheme_note"] = r.note;
+  j["shuffle_scheme"] = attn::scheme_name(shuffle_scheme(s.positions));
+  j["perm_from_seed"] = d.from_seed;
+  if (!d.error.empty()) {
+    j["shuffle_error"] = d.error;
+    return;
+  }
+  j["perm"] = d.perm;
+  j["tokens"] = d.study.tokens;
+  j["shuffled_tokens"] = d.study.shuffled;
+  j["dropped_tokens"] = d.study.dropped_tokens;
+  j["shuffle"] = {{"none", check_json(d.study.none)},
+                  {"slots", check_json(d.study.slots)},
+                  {"words", check_json(d.study.words)}};
+}
+
+void draw_controls(Settings& s) {
+  ControlSet show;
+  show.causal = false;
+  attention_controls(s, show);
+  if (s.positions == "learned") {
+    ImGui::SetNextItemWidth(180);
+    ImGui::SliderInt("slots", &s.slots, 1, 4096, "%d",
+                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    help_marker(
+        "Slots of the learned position table: a text longer than this has no position vector for its "
+        "last tokens.");
+  }
+}
+
+}  // namespace
+
+void draw_order_scene(SceneContext& ctx) {
+  static RouterData router;
+  static ShuffleData shuffle;
+  Settings& s = ctx.settings;
+  text_wrapped(
+      "Attention on its own reads a sentence as a bag of words: move the words around and each one "
+      "still gets the same blend, only in a different row. Positions are what let order through.");
+  if (section("Settings", "controls", s.hide)) draw_controls(s);
+  update_router(router, s);
+  update_shuffle(shuffle, s);
+  if (section("The refund pair", "compare", s.hide)) draw_router(router, trained_blind_confidences());
+  if (section("The shuffle test", "shuffle", s.hide)) draw_shuffle(s, shuffle);
+  if (section("The common mistake: positions attached to words", "mistake", s.hide)) draw_mistake(shuffle);
+  const std::string& err = !router.plain.error.empty()        ? router.plain.error
+                           : !router.positioned.error.empty() ? router.positioned.error
+                                                              : shuffle.error;
+  if (!err.empty()) ctx.error = err;
+  report(ctx, router, shuffle);
+}
+
+}  // namespace app

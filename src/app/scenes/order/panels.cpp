@@ -1,0 +1,293 @@
+// The order scene's panels: the refund table, the shuffle test's controls and heatmaps, the common mistake.
+#include "app/scenes/order/panels.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "app/widgets/attention_controls.hpp"
+#include "app/logic/captions.hpp"
+#include "core/analysis.hpp"
+#include "app/widgets/heatmap_view.hpp"
+#include "app/widgets/widgets.hpp"
+
+namespace app {
+namespace {
+
+const ImVec4 kGood(0.45f, 0.9f, 0.45f, 1.0f);
+const ImVec4 kBad(1.0f, 0.6f, 0.3f, 1.0f);
+const char* const kRupee = "\u20b9";
+
+// "refund the fee  0.74" for one email in one column, with every probability in the tooltip.
+void email_cell(const attn::RouterResult& r) {
+  const auto& labels = attn::RefundRouter::labels();
+  ImGui::Text("%s  %.2f", labels[static_cast<size_t>(r.label)].c_str(), static_cast<double>(r.confidence));
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("P(%s) = %.9g\nP(%s) = %.9g", labels[0].c_str(),
+                      static_cast<double>(r.probabilities[0]), labels[1].c_str(),
+                      static_cast<double>(r.probabilities[1]));
+  }
+}
+
+std::string joined(const std::vector<std::string>& tokens, size_t limit = 32) {
+  std::string out;
+  for (size_t i = 0; i < tokens.size() && i < limit; ++i) out += (i ? " [" : "[") + tokens[i] + "]";
+  if (tokens.size() > limit) out += " ... (" + std::to_string(tokens.size() - limit) + " more)";
+  return out;
+}
+
+void draw_router_table(const RouterData& r) {
+  const std::string with = "with " + attn::scheme_name(r.positioned.scheme);
+  if (!ImGui::BeginTable("refund", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg, ImVec2(760, 0)))
+    return;
+  ImGui::TableSetupColumn("email", ImGuiTableColumnFlags_WidthFixed, 300);
+  ImGui::TableSetupColumn("no positions");
+  ImGui::TableSetupColumn(with.c_str());
+  ImGui::TableHeadersRow();
+  for (size_t i = 0; i < 2; ++i) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(refund_emails()[i].c_str());
+    for (const RouterColumn* col : {&r.plain, &r.positioned}) {
+      ImGui::TableNextColumn();
+      if (col->error.empty()) email_cell(col->emails[i]);
+    }
+  }
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted("difference of the probabilities");
+  for (const RouterColumn* col : {&r.plain, &r.positioned}) {
+    ImGui::TableNextColumn();
+    if (col->error.empty()) ImGui::Text("difference: %.3g", col->difference);
+  }
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted("same label for both?");
+  for (const RouterColumn* col : {&r.plain, &r.positioned}) {
+    ImGui::TableNextColumn();
+    if (col->error.empty())
+      ImGui::TextUnformatted(col->emails[0].label == col->emails[1].label ? "yes" : "no");
+  }
+  ImGui::EndTable();
+}
+
+// A heatmap of one (T, D) output with rows labelled by tokens, on the shared colour scale.
+void output_heatmap(const char* id, const char* title, const attn::Mat& m,
+                    const std::vector<std::string>& rows, const ShuffleData& d, float width,
+                    const std::vector<int>* perm = nullptr) {
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted(title);
+  HeatmapSpec spec;
+  spec.id = id;
+  spec.values = &m;
+  spec.row_labels = rows;
+  spec.col_labels = d.dim_labels;
+  spec.row_title = perm ? "slot (new order)" : "token";
+  spec.col_title = "dimension";
+  spec.colormap = gfx::Colormap::Diverging;
+  spec.auto_range = false;
+  spec.lo = -d.range;
+  spec.hi = d.range;
+  spec.width = width;
+  const float ratio = static_cast<float>(m.rows()) / static_cast<float>(std::max<Eigen::Index>(1, m.cols()));
+  const float label_rows = static_cast<float>(m.rows()) * ImGui::GetTextLineHeight();  // every token labelled
+  spec.height = std::clamp(std::max(width * ratio, label_rows), 60.0f, 360.0f);
+  if (perm) {
+    const std::vector<int> p = *perm;
+    spec.extra_tooltip = [p](int row, int) {
+      return std::vector<std::string>{"this token was at position " +
+                                      std::to_string(p[static_cast<size_t>(row)]) + " before the shuffle"};
+    };
+  }
+  heatmap_view(spec);
+  ImGui::EndGroup();
+}
+
+// Width of one heatmap image when `count` of them share the row (labels and colour bar take ~170 px each).
+float heatmap_width(int count) {
+  const float avail = ImGui::GetContentRegionAvail().x;
+  return std::clamp((avail - static_cast<float>(count) * 170.0f) / static_cast<float>(count), 120.0f, 320.0f);
+}
+
+void check_line(const attn::ShuffleCheck& c) {
+  ImGui::Text("max difference: %.3g", static_cast<double>(c.max_diff));
+  ImGui::SameLine(0, 24);
+  ImGui::TextColored(c.allclose ? kGood : kBad, "allclose: %s", c.allclose ? "true" : "false");
+  help_marker(
+      "allclose compares the shuffled output with the original output, rows reordered: every entry "
+      "within 1e-5 + 1e-4 x |value|. true means the layer could not see the new order.");
+}
+
+bool inside_attention(attn::Scheme s) {
+  return s == attn::Scheme::Rope || s == attn::Scheme::Alibi;
+}
+
+void draw_perm_controls(Settings& s, const ShuffleData& d) {
+  static int counter = 0;
+  ImGui::SetNextItemWidth(260);
+  ImGui::InputTextWithHint("permutation", "empty: random from the seed", &s.perm);
+  help_marker(
+      "Slot i of the new order holds token perm[i] of the original: 2,0,1 puts token 2 first. Give "
+      "every index 0 to T-1 once.");
+  ImGui::SameLine();
+  if (ImGui::Button("Randomise") && d.t > 0) {
+    std::vector<int> p;
+    for (int tries = 0; tries < 16; ++tries) {  // skip the identity when another order exists
+      p = attn::random_permutation(
+          d.t, (static_cast<std::uint64_t>(s.seed) << 20) + static_cast<unsigned>(++counter));
+      if (d.t < 2 || !std::is_sorted(p.begin(), p.end())) break;
+    }
+    s.perm.clear();
+    for (size_t i = 0; i < p.size(); ++i) s.perm += (i ? "," : "") + std::to_string(p[i]);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) s.perm.clear();
+  if (d.t > 0 && d.error.empty() && d.from_seed) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(random order from seed %d)", s.seed);
+  }
+}
+
+}  // namespace
+
+void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind) {
+  text_wrapped_colored(
+      kBad,
+      "What is at stake: the customer asked for the %s60 delivery fee back, not the %s850 cake. "
+      "A router that reads the email as a bag of words can send the agent to refund the cake: "
+      "%s850 paid out instead of %s60.",
+      kRupee, kRupee, kRupee, kRupee);
+  text_wrapped(
+      "Two emails that mean opposite things, built from exactly the same tokens. The router embeds "
+      "the tokens, runs multi-head attention, averages the token vectors and picks one of two "
+      "labels. Its weights come from the seed: it is untrained.");
+  if (!r.note.empty()) ImGui::TextColored(kBad, "%s", r.note.c_str());
+  if (r.positions == "none") {
+    ImGui::TextDisabled("(positions is none: the second column shows sinusoidal positions)");
+  }
+  if (!r.plain.error.empty()) {
+    error_box(r.plain.error);
+    return;
+  }
+  if (!r.positioned.error.empty())
+    error_box("with " + attn::scheme_name(r.positioned.scheme) + ": " + r.positioned.error);
+  for (size_t i = 0; i < 2; ++i) {
+    ImGui::Text("tokens %zu: %s", i + 1, joined(r.plain.emails[i].tokens).c_str());
+  }
+  ImGui::TextColored(r.same_bag ? kGood : kBad, "sorted, the two token lists are %s: %s",
+                     r.same_bag ? "equal" : "different",
+                     r.same_bag ? "the same bag of words in a different order" : "different words");
+  draw_router_table(r);
+  const bool same = r.plain.emails[0].label == r.plain.emails[1].label;
+  text_wrapped(
+      "Without positions: %s label, confidence %.3f for both. The probabilities are %s. The model sees no "
+      "difference.",
+      same ? "the same" : "a different", static_cast<double>(r.plain.emails[0].confidence),
+      order_difference(r.plain.difference).c_str());
+  text_wrapped_disabled(
+      "%s", lesson_confidence_note({r.plain.emails[0].confidence, r.plain.emails[1].confidence}, r.seed,
+                                   trained_blind)
+                .c_str());
+  if (!r.positioned.error.empty()) return;
+  const std::string scheme = attn::scheme_name(r.positioned.scheme);
+  const char* how = r.positioned.scheme == attn::Scheme::Rope
+                        ? "each query and key is turned by an angle that depends on where its token sits"
+                        : "each token also carries where it sits";
+  text_wrapped(
+      "With %s positions %s, so the two emails reach the classifier as different inputs: the "
+      "probabilities differ by %.3g. (Being untrained, the router may still pick the same label; "
+      "what matters is that order can now reach the decision.)",
+      scheme.c_str(), how, r.positioned.difference);
+}
+
+void draw_shuffle(Settings& s, const ShuffleData& d) {
+  text_wrapped(
+      "Shuffle the tokens of the text and run the same attention layer again (d_model %d, %d heads, "
+      "seed %d).",
+      s.d_model, s.heads, s.seed);
+  draw_perm_controls(s, d);
+  if (!d.error.empty()) {
+    error_box(d.error);
+    return;
+  }
+  const attn::ShuffleStudy& st = d.study;
+  truncation_note(st.dropped_tokens);
+  text_wrapped("original order: %s", joined(d.labels).c_str());
+  text_wrapped("new order: %s", joined(d.shuffled_labels).c_str());
+
+  ImGui::SeparatorText("No positions");
+  text_wrapped(
+      "Every query, key and value moves with its token, so each token gets exactly the blend it had "
+      "before, now in its new row: the new output is the old one with its rows reordered.");
+  check_line(st.none.check);
+  const float w3 = heatmap_width(3);
+  output_heatmap("order/original", "output, original order", st.none.original, d.labels, d, w3);
+  ImGui::SameLine(0, 24);
+  output_heatmap("order/permuted", "same output, rows reordered", st.none.expected, d.shuffled_labels, d, w3,
+                 &d.perm);
+  ImGui::SameLine(0, 24);
+  output_heatmap("order/shuffled", "output on the shuffled tokens", st.none.shuffled, d.shuffled_labels, d,
+                 w3, &d.perm);
+
+  const std::string scheme = attn::scheme_name(st.scheme);
+  ImGui::SeparatorText(("With " + scheme + " positions on the slots").c_str());
+  if (inside_attention(st.scheme)) {
+    text_wrapped(
+        "%s works inside attention from the position of each slot: slot i is position i whatever "
+        "token sits there. A token that moved is now seen from a different position, so its blend "
+        "changes.",
+        scheme.c_str());
+  } else {
+    text_wrapped(
+        "Positions belong to slots: shuffle the tokens, then add the same %s table (row i to slot i). "
+        "A token that moved now carries a different position, so its blend changes.",
+        scheme.c_str());
+  }
+  check_line(st.slots.check);
+  const float w2 = heatmap_width(2);
+  output_heatmap("order/slots_permuted", "original output, rows reordered", st.slots.expected,
+                 d.shuffled_labels, d, w2, &d.perm);
+  ImGui::SameLine(0, 24);
+  output_heatmap("order/slots_shuffled", "output on the shuffled tokens", st.slots.shuffled,
+                 d.shuffled_labels, d, w2, &d.perm);
+}
+
+void draw_mistake(const ShuffleData& d) {
+  if (!d.error.empty()) {
+    ImGui::TextDisabled("(nothing to show: see the message in the shuffle test above)");
+    return;
+  }
+  const attn::ShuffleStudy& st = d.study;
+  const std::string scheme = attn::scheme_name(st.scheme);
+  if (inside_attention(st.scheme)) {
+    text_wrapped(
+        "The mistake: let each word keep the position it had before the shuffle (%s given each "
+        "word's old position instead of its slot's).",
+        scheme.c_str());
+  } else {
+    text_wrapped(
+        "The mistake: add the %s table to the embeddings first, then shuffle the rows, so each word "
+        "takes its old position along to its new slot.",
+        scheme.c_str());
+  }
+  check_line(st.words.check);
+  ImGui::SameLine(0, 24);
+  ImGui::TextDisabled("(with positions on the slots: allclose %s, max difference %.3g)",
+                      st.slots.check.allclose ? "true" : "false",
+                      static_cast<double>(st.slots.check.max_diff));
+  text_wrapped(
+      "The shuffled input is then nothing but the original input with its rows reordered, and "
+      "attention cannot see row order: the output is the original one, reordered, and the model is "
+      "blind to the new order again. A position has to describe the slot a token sits in, not "
+      "travel with the token.");
+  const float w2 = heatmap_width(2);
+  output_heatmap("order/words_permuted", "original output, rows reordered", st.words.expected,
+                 d.shuffled_labels, d, w2, &d.perm);
+  ImGui::SameLine(0, 24);
+  output_heatmap("order/words_shuffled", "output, positions attached to words", st.words.shuffled,
+                 d.shuffled_labels, d, w2, &d.perm);
+}
+
+}  // namespace app

@@ -1,0 +1,60 @@
+// The order scene's cached data and its panels: the refund pair, the shuffle test and the common mistake.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "core/router.hpp"
+#include "core/shuffle.hpp"
+#include "app/logic/settings.hpp"
+
+namespace app {
+
+// The lesson's two emails: the same tokens, opposite meanings.
+const std::array<std::string, 2>& refund_emails();
+
+// One column of the refund table: both emails through the router with one scheme.
+struct RouterColumn {
+  attn::Scheme scheme = attn::Scheme::None;
+  std::array<attn::RouterResult, 2> emails;
+  double difference = 0.0;  // largest |p_a - p_b| over the two labels' probabilities
+  std::string error;        // the core's message when the router rejects the settings
+};
+
+// The refund pair without positions and with the chosen scheme; rebuilt when its settings change.
+struct RouterData {
+  int d_model = -1, heads = -1, seed = -1, slots = -1;
+  std::string positions = "?";
+  std::string note;  // why the chosen scheme was replaced (ALiBi is no router scheme)
+  RouterColumn plain, positioned;
+  bool same_bag = false;  // the two emails' sorted tokens are equal
+};
+
+// The shuffle test on Settings.text; rebuilt when its settings change.
+struct ShuffleData {
+  std::string text = "\x01", perm_text, positions;
+  int d_model = -1, heads = -1, seed = -1, slots = -1;
+  int t = 0;               // tokens after cutting (0 when the text could not be read)
+  bool from_seed = false;  // the permutation came from the seed (Settings.perm empty)
+  std::vector<int> perm;   // (T,) the permutation used, empty on error
+  std::vector<std::string> labels, shuffled_labels;  // (T,) unique token labels, original and new order
+  std::vector<std::string> dim_labels;               // (D,)
+  attn::ShuffleStudy study;
+  float range = 1.0f;  // one colour range (+-range) for every output heatmap
+  std::string error;
+};
+
+// The router's scheme for Settings.positions: sinusoidal, learned or rope as chosen, else sinusoidal
+// (with a note in `note` for alibi).
+attn::Scheme router_scheme(const std::string& positions, std::string& note);
+// The shuffle test's scheme: the chosen one, or sinusoidal when it is "none".
+attn::Scheme shuffle_scheme(const std::string& positions);
+
+// The refund pair. trained_blind: the confidences a trained router without positions gives the two emails
+// (negative when there is none).
+void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind);
+void draw_shuffle(Settings& s, const ShuffleData& d);
+void draw_mistake(const ShuffleData& d);
+
+}  // namespace app

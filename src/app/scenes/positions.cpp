@@ -1,0 +1,176 @@
+// Position table scene: the sinusoidal table, its PE.PE similarity, and the lesson's two naive attempts.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "app/logic/captions.hpp"
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "app/widgets/heatmap_view.hpp"
+#include "app/scenes/scenes.hpp"
+#include "app/logic/text.hpp"
+#include "app/widgets/widgets.hpp"
+
+namespace app {
+namespace {
+
+// The similarity matrix is (P, P): it shows at most this many positions to stay fast.
+constexpr int kMaxSimilarity = 256;
+
+struct TableData {
+  int d_model = -1, count = -1, length = -1;
+  double base = 0.0;
+  attn::Mat table;        // (count, d_model) sinusoidal
+  attn::Mat sim;          // (count, count) table table^T
+  float offset_error = 0;  // how far sim is from depending on the offset alone
+  int soft_pos = -1;       // a position with neighbours on both sides in sim (37 when there is room)
+  float soft_self = 0, soft_prev = 0, soft_next = 0;  // sim(p, p), sim(p, p - 1), sim(p, p + 1)
+  attn::Mat raw;          // (length, 1): the raw position number
+  attn::Mat fraction10, fraction100;  // (10, 1), (100, 1): position / length
+  std::vector<std::string> pos_labels, dim_labels;
+  std::string error;
+};
+
+void update(TableData& t, const Settings& s) {
+  if (t.d_model == s.d_model && t.count == s.count && t.base == s.base && t.length == s.length) return;
+  t.d_model = s.d_model, t.count = s.count, t.base = s.base, t.length = s.length;
+  t.error.clear();
+  try {
+    const std::vector<int> pos = attn::range_positions(s.count);
+    t.table = attn::Sinusoidal(s.d_model, s.base).table(pos);
+    t.sim = attn::similarity(t.table.topRows(std::min(s.count, kMaxSimilarity)));
+    t.offset_error = attn::offset_dependence_error(t.sim);
+    t.soft_pos = std::min(36, static_cast<int>(t.sim.rows()) - 2);  // the lesson's 37th word, counted from 0
+    if (t.soft_pos >= 1) {
+      t.soft_self = t.sim(t.soft_pos, t.soft_pos);
+      t.soft_prev = t.sim(t.soft_pos, t.soft_pos - 1);
+      t.soft_next = t.sim(t.soft_pos, t.soft_pos + 1);
+    }
+    t.raw = attn::raw_position_table(attn::range_positions(s.length), 1);
+    t.fraction10 = attn::fraction_position_table(attn::range_positions(10), 10, 1);
+    t.fraction100 = attn::fraction_position_table(attn::range_positions(100), 100, 1);
+    t.pos_labels = index_labels(s.count);
+    t.dim_labels = index_labels(s.d_model);
+  } catch (const attn::InputError& e) {
+    t.error = e.what();
+  }
+}
+
+void draw_controls(Settings& s) {
+  ImGui::SetNextItemWidth(220);
+  ImGui::SliderInt("positions", &s.count, 1, 2048, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SetNextItemWidth(220);
+  ImGui::SliderInt("d_model", &s.d_model, 2, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SetNextItemWidth(220);
+  ImGui::InputDouble("base", &s.base, 0, 0, "%.0f");
+  s.base = std::max(2.0, std::min(1e9, s.base));
+}
+
+void draw_naive(Settings& s, const TableData& t) {
+  text_wrapped("Attempt 1: write the position number itself. Embedding values sit roughly between -1 and 1.");
+  ImGui::SetNextItemWidth(220);
+  ImGui::SliderInt("email length (tokens)", &s.length, 1, 2000, "%d", ImGuiSliderFlags_AlwaysClamp);
+  const float last = t.raw(t.raw.rows() - 1, 0);
+  ImGui::Text("The last token carries %.0f, against embedding values of about 1: it drowns them out.",
+              static_cast<double>(last));
+  HeatmapSpec raw;
+  raw.id = "positions/raw";
+  raw.values = &t.raw;
+  raw.row_title = "position";
+  raw.col_title = "value";
+  raw.colormap = sequential_colormap(s);
+  raw.width = 40;
+  raw.height = 160;
+  heatmap_view(raw);
+
+  text_wrapped(
+      "Attempt 2: divide by the length. The size is fixed, but one step later means a different "
+      "number in every email:");
+  const float step10 = t.fraction10(1, 0) - t.fraction10(0, 0);
+  const float step100 = t.fraction100(1, 0) - t.fraction100(0, 0);
+  ImGui::Text("10-token email: position 3 -> %.2f, one step = %.3f", static_cast<double>(t.fraction10(3, 0)),
+              static_cast<double>(step10));
+  ImGui::Text("100-token email: position 30 -> %.2f, one step = %.3f", static_cast<double>(t.fraction100(30, 0)),
+              static_cast<double>(step100));
+  text_wrapped("0.3 means word 3 in the short email and word 30 in the long one.");
+}
+
+}  // namespace
+
+void draw_positions_scene(SceneContext& ctx) {
+  static TableData data;
+  Settings& s = ctx.settings;
+  text_wrapped(
+      "The whole clock at once: one row per position, one column per dimension. Left columns are "
+      "the fast hands, right columns the slow ones.");
+  if (section("Settings", "controls", s.hide)) draw_controls(s);
+  update(data, s);
+  if (!data.error.empty()) {
+    ctx.fail(data.error);
+    return;
+  }
+  const float side = std::max(200.0f, std::min(420.0f, ImGui::GetContentRegionAvail().x * 0.4f));
+  HeatmapSpec table;
+  table.id = "positions/table";
+  table.values = &data.table;
+  table.row_labels = data.pos_labels;
+  table.col_labels = data.dim_labels;
+  table.row_title = "position";
+  table.col_title = "dimension";
+  table.colormap = gfx::Colormap::Diverging;
+  table.width = side;
+  table.height = side;
+  ImGui::BeginGroup();
+  ImGui::Text("Sinusoidal table (%d x %d)", s.count, s.d_model);
+  heatmap_view(table);
+  ImGui::EndGroup();
+  const bool beside = ImGui::GetContentRegionAvail().x > 2.0f * side + 260.0f;
+  if (beside) ImGui::SameLine(0, 40);
+  if (!hidden(s, "similarity")) {
+    ImGui::BeginGroup();
+    ImGui::Text("Similarity PE . PE (%d x %d)", static_cast<int>(data.sim.rows()), static_cast<int>(data.sim.cols()));
+    HeatmapSpec sim;
+    sim.id = "positions/similarity";
+    sim.values = &data.sim;
+    const std::vector<std::string> labels(data.pos_labels.begin(), data.pos_labels.begin() + data.sim.rows());
+    sim.row_labels = labels;
+    sim.col_labels = labels;
+    if (s.count > kMaxSimilarity) ImGui::TextDisabled("(the first %d positions)", kMaxSimilarity);
+    sim.row_title = "position";
+    sim.col_title = "position";
+    sim.colormap = gfx::Colormap::Diverging;
+    sim.width = side;
+    sim.height = side;
+    heatmap_view(sim);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side + 60.0f);
+    paragraph(similarity_caption(s.d_model, static_cast<int>(data.sim.rows()), data.offset_error));
+    if (data.soft_pos >= 1) {
+      const double self = static_cast<double>(data.soft_self);
+      const std::string word = ordinal(data.soft_pos + 1);  // position p is the (p + 1)th word
+      text_wrapped(
+          "Positions are soft: position %d (the %s word) has similarity %.3f with itself and %.3f and %.3f "
+          "with "
+          "its neighbours %d and %d (%.0f%% and %.0f%% of it). Neighbouring readings are close, so a model "
+          "learns "
+          "roughly where a word is, not that it is exactly the %s: exact counting (\"what is the %s word?\") "
+          "stays hard for it.",
+          data.soft_pos, word.c_str(), self, static_cast<double>(data.soft_prev),
+          static_cast<double>(data.soft_next), data.soft_pos - 1, data.soft_pos + 1,
+          100.0 * static_cast<double>(data.soft_prev) / self,
+          100.0 * static_cast<double>(data.soft_next) / self, word.c_str(), word.c_str());
+    }
+    ImGui::PopTextWrapPos();
+    ImGui::EndGroup();
+  }
+  if (section("Why not just the position number?", "naive", s.hide)) draw_naive(s, data);
+
+  ctx.shown = {{"d_model", s.d_model}, {"count", s.count}, {"base", s.base}, {"length", s.length},
+               {"table_shape", {data.table.rows(), data.table.cols()}},
+               {"offset_dependence_error", data.offset_error},
+               {"raw_last", data.raw(data.raw.rows() - 1, 0)},
+               {"fraction_step_10", data.fraction10(1, 0) - data.fraction10(0, 0)},
+               {"fraction_step_100", data.fraction100(1, 0) - data.fraction100(0, 0)}};
+}
+
+}  // namespace app

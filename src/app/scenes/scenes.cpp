@@ -1,0 +1,28 @@
+// The scene table (from app/logic/scene_list.hpp) and the scene context's error box.
+#include "app/scenes/scenes.hpp"
+
+#include "app/logic/scene_list.hpp"
+#include "app/widgets/widgets.hpp"
+
+namespace app {
+
+void SceneContext::fail(const std::string& message) {
+  error = message;
+  error_box(message);
+}
+
+const std::vector<SceneEntry>& scene_entries() {
+#define ATTN_SCENE_ENTRY(id, title, draw) {#id, title, draw},
+  static const std::vector<SceneEntry> entries = {ATTN_SCENE_LIST(ATTN_SCENE_ENTRY)};
+#undef ATTN_SCENE_ENTRY
+  return entries;
+}
+
+SceneDraw find_scene(const std::string& id) {
+  for (const SceneEntry& e : scene_entries()) {
+    if (id == e.id) return e.draw;
+  }
+  return nullptr;
+}
+
+}  // namespace app

@@ -1,0 +1,45 @@
+// The scene table and what a scene gets each frame; each scene is one file (or folder) with one draw function.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "app/logic/settings.hpp"
+
+namespace app {
+
+// What a scene gets each frame: the settings to read and change, and where to report what it shows.
+struct SceneContext {
+  Settings& settings;
+  nlohmann::json& shown;  // the values on screen, reported by window.attentionDemo.state()
+  std::string& error;     // a message shown in place when the core rejects the settings
+
+  // Shows `message` in place (error_box) and reports it as the scene's error in state().
+  void fail(const std::string& message);
+};
+
+using SceneDraw = void (*)(SceneContext&);
+
+// The scene table: every scene of app/logic/scene_list.hpp with its title and draw function, in menu order.
+struct SceneEntry {
+  const char* id;
+  const char* title;
+  SceneDraw draw;
+};
+const std::vector<SceneEntry>& scene_entries();
+
+void draw_clock_scene(SceneContext& ctx);
+void draw_positions_scene(SceneContext& ctx);
+void draw_word_scene(SceneContext& ctx);
+void draw_mha_scene(SceneContext& ctx);
+void draw_order_scene(SceneContext& ctx);
+void draw_schemes_scene(SceneContext& ctx);
+void draw_encoder_scene(SceneContext& ctx);
+void draw_train_scene(SceneContext& ctx);
+void draw_exercises_scene(SceneContext& ctx);
+
+// id -> draw function, or nullptr for an unknown id.
+SceneDraw find_scene(const std::string& id);
+
+}  // namespace app

@@ -1,0 +1,58 @@
+// The schemes scene's shared data and its lower panels: the offset view, the RoPE pair, the learned table
+// limits.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/analysis.hpp"
+#include "core/pipeline.hpp"
+#include "app/logic/settings.hpp"
+
+namespace app::schemes {
+
+// One scheme's view of the shown head, copied out of the pipeline cache when the settings change.
+struct SchemeView {
+  attn::Scheme scheme = attn::Scheme::None;
+  std::string name;
+  std::string error;          // the core's message when this scheme could not run (learned past its slots)
+  attn::Mat weights, scores;  // (T, T) of the shown head; scores before softmax (masked cells -inf)
+  attn::HeadStats stats{};
+  attn::OffsetProfile weight_offsets, score_offsets;  // (2T - 1,) means over the diagonals i - j
+  bool ok() const { return error.empty(); }
+};
+
+// Everything the scene shows for the current text and model settings; rebuilt only when they change.
+struct SchemesData {
+  int version = 0;  // bumped on every rebuild, so the panels can key their own caches on it
+  std::string text;
+  int d_model = -1, heads = -1, head = -1, slots = -1, seed = -1;
+  bool causal = false;
+  std::vector<std::string> tokens, labels;  // (T,) tokens and their unique display labels
+  int dropped = 0;                          // tokens cut past the core's maximum
+  std::vector<SchemeView> views;            // none, sinusoidal, learned, rope, alibi
+  std::string common_error;                 // set when every scheme failed for the same reason
+  attn::Mat offset_weights, offset_scores;  // (5, 2T - 1): one row per scheme, NaN where a scheme failed
+  std::vector<std::string> scheme_names, offset_labels;
+  // The RoPE probe: the first token's query and the second token's key of the shown head, unrotated.
+  attn::RowVec q, k;  // (d_k,)
+  int k_index = 1;
+  std::string probe_error;
+  double base = 10000.0;
+  attn::HeadStats even{};  // even attention over the keys each row may see (the entropy baseline)
+  nlohmann::json shown;    // the "schemes" entry of ctx.shown, built once per rebuild
+};
+
+// The shown head: s.head clamped to 0 .. heads-1 (-1 means head 0).
+int shown_head(const Settings& s);
+
+// Each panel adds its numbers to `shown` and draws only when `open`.
+// "Offset view" section: mean weight and mean raw score against i - j for every scheme.
+void draw_offsets(const Settings& s, const SchemesData& d, bool open, nlohmann::json& shown);
+// "RoPE" section: one query and one key moved together; the score depends on the gap only.
+void draw_rope(Settings& s, const SchemesData& d, bool open, nlohmann::json& shown);
+// "Learned table limits" section: the long email through learned, sinusoidal and RoPE positions.
+void draw_limits(Settings& s, const SchemesData& d, bool open, nlohmann::json& shown);
+
+}  // namespace app::schemes

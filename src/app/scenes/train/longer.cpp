@@ -1,0 +1,117 @@
+// The Train scene's "Longer emails" panel: held-out accuracy with filler tokens in front, and the advice
+// that goes with it (a model is only as good as the lengths it was trained on).
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+
+#include "core/error.hpp"
+#include "core/tokenizer.hpp"
+#include "core/train/trainer.hpp"
+#include "app/scenes/train/train.hpp"
+#include "app/logic/text.hpp"
+#include "app/widgets/widgets.hpp"
+
+namespace app::train_ui {
+namespace {
+
+constexpr std::array<int, 3> kExtra = {8, 32, 128};  // filler tokens put in front of each held-out email
+
+struct LongerRun {
+  bool done = false;
+  std::string error;  // e.g. the learned table's "position 32 is past the end ..."
+  attn::train::SetMetrics metrics;
+};
+
+struct LongerData {
+  long long version = -1;
+  std::array<LongerRun, kExtra.size()> runs;
+};
+
+// The longest training email, in tokens (the data set is fixed: computed once).
+int longest_training_email() {
+  static const int longest = [] {
+    int n = 0;
+    for (const attn::train::Example& e : refund_data().train)
+      n = std::max(n, static_cast<int>(attn::tokenize(e.text).size()));
+    return n;
+  }();
+  return longest;
+}
+
+// Measures at most one missing length per frame, so a pause never stalls the page.
+void measure_one(LongerData& d, const TrainedModel& m) {
+  if (d.version != m.version) d = LongerData{m.version, {}};
+  for (size_t i = 0; i < kExtra.size(); ++i) {
+    LongerRun& run = d.runs[i];
+    if (run.done) continue;
+    run.done = true;
+    try {
+      run.metrics =
+          attn::train::evaluate_set(m.model, m.vocab, attn::train::lengthen(refund_data().test, kExtra[i]));
+    } catch (const attn::InputError& e) {
+      run.error = e.what();
+    }
+    return;
+  }
+}
+
+}  // namespace
+
+void draw_longer(const TrainedModel& m, bool training, nlohmann::json& shown) {
+  static LongerData d;
+  const int longest = longest_training_email();
+  text_wrapped(
+      "Every training email is at most %d tokens long. Here the held-out emails get neutral filler words in "
+      "front (\"hello team, hope you are well.\" repeated), which changes no label, only the length:",
+      longest);
+  if (training) {
+    text_wrapped_disabled("(measured when training pauses or stops)");
+  } else {
+    measure_one(d, m);
+  }
+  nlohmann::json list = nlohmann::json::array();
+  if (!training && d.version == m.version &&
+      ImGui::BeginTable("longer", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg, ImVec2(720, 0))) {
+    ImGui::TableSetupColumn("email length", ImGuiTableColumnFlags_WidthFixed, 190);
+    ImGui::TableSetupColumn("held-out accuracy", ImGuiTableColumnFlags_WidthFixed, 150);
+    ImGui::TableSetupColumn("both orders of a twin right");
+    ImGui::TableHeadersRow();
+    for (size_t i = 0; i < kExtra.size(); ++i) {
+      const LongerRun& run = d.runs[i];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("+%d tokens", kExtra[i]);
+      if (!run.done) {
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("measuring ...");
+        continue;
+      }
+      nlohmann::json item = {{"extra_tokens", kExtra[i]}};
+      if (!run.error.empty()) {
+        ImGui::TableNextColumn();
+        ImGui::TableNextColumn();
+        text_wrapped_colored(ImVec4(1.0f, 0.55f, 0.45f, 1.0f), "%s", run.error.c_str());
+        item["error"] = run.error;
+      } else {
+        ImGui::TableNextColumn();
+        ImGui::Text("%.1f%%", 100.0 * static_cast<double>(run.metrics.accuracy));
+        ImGui::TableNextColumn();
+        ImGui::Text("%.1f%%", 100.0 * static_cast<double>(run.metrics.pair_accuracy));
+        item["test_accuracy"] = run.metrics.accuracy;
+        item["flipped_pair_accuracy"] = run.metrics.pair_accuracy;
+      }
+      list.push_back(item);
+    }
+    ImGui::EndTable();
+  }
+  shown["longer"] = list;
+  text_wrapped(
+      "A learned table has no slot past its last one, so it stops with an error; a clock or RoPE has a "
+      "reading "
+      "for any position, but a model never trained at those positions may still get worse there. The same "
+      "holds at any scale: a model trained on 2,000-token texts will not handle 20,000-token ones well just "
+      "because you pass them in. Before giving a model long texts, check its documented context length.");
+}
+
+}  // namespace app::train_ui

@@ -1,0 +1,350 @@
+// The Train scene's panels: learning curves, any email's prediction, the order-flipped pair, model files.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/error.hpp"
+#include "app/platform_io.hpp"
+#include "app/scenes/train/train.hpp"
+#include "app/widgets/widgets.hpp"
+
+namespace app::train_ui {
+namespace {
+
+const ImVec4 kGood(0.45f, 0.9f, 0.45f, 1.0f);
+const ImVec4 kBad(1.0f, 0.6f, 0.3f, 1.0f);
+
+// One line of a plot: y over x (x null: 1, 2, 3, ...).
+struct Series {
+  const char* name;
+  const std::vector<float>* x;
+  const std::vector<float>* y;
+  ImU32 color;
+};
+
+float x_of(const Series& s, size_t i) {
+  return s.x ? (*s.x)[i] : static_cast<float>(i + 1);
+}
+
+// A small line plot with a frame, grid lines at `ticks`, an optional dashed target line, a legend and a
+// tooltip with the values nearest the mouse. Long series are thinned to about two points per pixel.
+void line_plot(const char* id, const std::vector<Series>& series, float x_max, float y_lo, float y_hi,
+               const std::vector<float>& ticks, float target, ImVec2 size) {
+  ImGui::PushID(id);
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const float label_w = ImGui::CalcTextSize("0.00").x + 6.0f;
+  const ImVec2 a(p0.x + label_w, p0.y), b(p0.x + size.x, p0.y + size.y);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(a, b, IM_COL32(30, 30, 36, 255));
+  auto px = [&](float x) { return a.x + (b.x - a.x) * (x_max > 0 ? x / x_max : 0.0f); };
+  auto py = [&](float y) { return b.y - (b.y - a.y) * std::clamp((y - y_lo) / (y_hi - y_lo), 0.0f, 1.0f); };
+  char buf[32];
+  for (float t : ticks) {
+    dl->AddLine(ImVec2(a.x, py(t)), ImVec2(b.x, py(t)), IM_COL32(70, 70, 80, 255));
+    std::snprintf(buf, sizeof buf, "%.2g", static_cast<double>(t));
+    dl->AddText(ImVec2(p0.x, py(t) - ImGui::GetTextLineHeight() * 0.5f), IM_COL32(160, 160, 160, 255), buf);
+  }
+  if (std::isfinite(target)) {
+    for (float x = a.x; x < b.x; x += 8.0f)
+      dl->AddLine(ImVec2(x, py(target)), ImVec2(std::min(b.x, x + 4.0f), py(target)),
+                  IM_COL32(120, 200, 120, 200));
+  }
+  dl->PushClipRect(a, b, true);
+  const size_t max_points = static_cast<size_t>(2.0f * (b.x - a.x)) + 2;
+  for (const Series& s : series) {
+    const size_t n = s.y->size();
+    const size_t stride = std::max<size_t>(1, n / max_points);
+    std::vector<ImVec2> pts;
+    for (size_t i = 0; i < n; i += stride) pts.emplace_back(px(x_of(s, i)), py((*s.y)[i]));
+    if (n && (n - 1) % stride) pts.emplace_back(px(x_of(s, n - 1)), py(s.y->back()));
+    if (pts.size() == 1) dl->AddCircleFilled(pts[0], 2.5f, s.color);
+    if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.color, 0, 1.5f);
+  }
+  dl->PopClipRect();
+  ImGui::InvisibleButton("plot", size);
+  if (ImGui::IsItemHovered() && x_max > 0) {
+    const float x = (ImGui::GetIO().MousePos.x - a.x) / (b.x - a.x) * x_max;
+    std::string tip = "step " + std::to_string(static_cast<int>(std::lround(std::max(0.0f, x))));
+    for (const Series& s : series) {
+      if (s.y->empty()) continue;
+      size_t best = 0;
+      for (size_t i = 0; i < s.y->size(); ++i) {
+        if (std::fabs(x_of(s, i) - x) < std::fabs(x_of(s, best) - x)) best = i;
+      }
+      std::snprintf(buf, sizeof buf, ": %.4f", static_cast<double>((*s.y)[best]));
+      tip += std::string("\n") + s.name + " at step " + std::to_string(static_cast<int>(x_of(s, best))) + buf;
+    }
+    ImGui::SetTooltip("%s", tip.c_str());
+  }
+  for (size_t i = 0; i < series.size(); ++i) {
+    if (i) ImGui::SameLine(0, 16);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(series[i].color), "- %s", series[i].name);
+  }
+  ImGui::PopID();
+}
+
+std::string percent(float x) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * static_cast<double>(x));
+  return buf;
+}
+
+struct PredictionCache {
+  long long version = -1;
+  std::string text;
+  attn::train::TextPrediction p;
+  std::string error;
+};
+
+void predict(PredictionCache& c, const TrainedModel& m, const std::string& text) {
+  if (c.version == m.version && c.text == text) return;
+  c.version = m.version;
+  c.text = text;
+  c.error.clear();
+  try {
+    c.p = attn::train::predict_text(m.model, m.vocab, text);
+  } catch (const attn::InputError& e) {
+    c.error = e.what();
+  }
+}
+
+const std::string& label_name(const TrainedModel& m, int label) {
+  static const std::string unknown = "?";
+  return label >= 0 && label < static_cast<int>(m.labels.size()) ? m.labels[static_cast<size_t>(label)]
+                                                                 : unknown;
+}
+
+// One bar per class, the predicted one in green, in two columns.
+void probability_bars(const TrainedModel& m, const attn::train::Prediction& p) {
+  const int n = static_cast<int>(p.probabilities.size()), rows = (n + 1) / 2;
+  if (!ImGui::BeginTable("probabilities", 4, ImGuiTableFlags_SizingFixedFit)) return;
+  for (int r = 0; r < rows; ++r) {
+    ImGui::TableNextRow();
+    for (int c = r; c < n; c += rows) {
+      const bool top = c == p.label;
+      ImGui::TableNextColumn();
+      ImGui::TextColored(top ? kGood : ImGui::GetStyleColorVec4(ImGuiCol_Text), "%s",
+                         label_name(m, c).c_str());
+      ImGui::TableNextColumn();
+      char overlay[16];
+      std::snprintf(overlay, sizeof overlay, "%.3f",
+                    static_cast<double>(p.probabilities[static_cast<size_t>(c)]));
+      if (top) ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImVec4(0.3f, 0.7f, 0.35f, 1.0f));
+      ImGui::ProgressBar(p.probabilities[static_cast<size_t>(c)], ImVec2(220, ImGui::GetTextLineHeight()),
+                         overlay);
+      if (top) ImGui::PopStyleColor();
+    }
+  }
+  ImGui::EndTable();
+}
+
+// The first held-out twin about the cake with the first template ("Refund the X, not the Y."), both orders.
+std::vector<attn::train::Example> refund_pair() {
+  const auto& test = refund_data().test;
+  for (const auto& e : test) {
+    if (e.template_id != 0 || e.order != 0 || e.text.find("cake") == std::string::npos) continue;
+    for (const auto& f : test) {
+      if (f.pair == e.pair && f.template_id == 0 && f.order == 1) return {e, f};
+    }
+  }
+  return {test[0], test[1]};
+}
+
+std::string info_line(const nlohmann::json& info) {
+  if (!info.is_object() || info.empty()) return "The file says nothing about how the model was trained.";
+  std::string out = "The file says: ";
+  char buf[160];
+  if (info.contains("positions") && info["positions"].is_string())
+    out += info["positions"].get<std::string>() + " positions, ";
+  if (info.contains("steps") && info["steps"].is_number())
+    out += "trained for " + info["steps"].dump() + " steps";
+  if (info.contains("seconds") && info["seconds"].is_number()) {
+    std::snprintf(buf, sizeof buf, " in %.1f s", info["seconds"].get<double>());
+    out += buf;
+  }
+  const nlohmann::json& mt = info.contains("metrics") && info["metrics"].is_object() ? info["metrics"] : info;
+  auto num = [&](const char* k) { return mt.contains(k) && mt[k].is_number() ? mt[k].get<double>() : -1.0; };
+  if (num("test_accuracy") >= 0) {
+    std::snprintf(buf, sizeof buf, "; held-out accuracy %.1f%%", 100.0 * num("test_accuracy"));
+    out += buf;
+  }
+  if (num("flipped_pair_accuracy") >= 0) {
+    std::snprintf(buf, sizeof buf, ", both orders right for %.1f%% of the twins",
+                  100.0 * num("flipped_pair_accuracy"));
+    out += buf;
+  }
+  return out + ".";
+}
+
+}  // namespace
+
+void draw_curves(const Session& ses) {
+  const Curves& c = ses.curves();
+  const float width = std::max(240.0f, (ImGui::GetContentRegionAvail().x - 24.0f) * 0.5f);
+  const float x_max = static_cast<float>(std::max(ses.steps(), kEvalEvery));
+  float loss_max = 0.5f;
+  for (size_t i = 0; i < std::min<size_t>(c.loss.size(), 50); ++i) loss_max = std::max(loss_max, c.loss[i]);
+  ImGui::BeginGroup();
+  ImGui::Text("loss (cross-entropy of each batch of 32): %.4f", static_cast<double>(ses.last_loss()));
+  line_plot("loss", {{"loss", nullptr, &c.loss, IM_COL32(230, 160, 80, 255)}}, x_max, 0.0f, loss_max,
+            {0.0f, loss_max * 0.5f, loss_max}, NAN, ImVec2(width, 150));
+  ImGui::EndGroup();
+  ImGui::SameLine(0, 24);
+  ImGui::BeginGroup();
+  const attn::train::Metrics& mt = ses.metrics();
+  ImGui::Text("accuracy at step %d: held-out %s, flipped pairs %s, training %s%s",
+              std::max(0, ses.metrics_step()), percent(mt.test_accuracy).c_str(),
+              percent(mt.flipped_pair_accuracy).c_str(), percent(mt.train_accuracy).c_str(),
+              ses.train_metrics_step() == ses.metrics_step()
+                  ? ""
+                  : (" (step " + std::to_string(ses.train_metrics_step()) + ")").c_str());
+  line_plot("accuracy",
+            {{"held-out emails", &c.eval_step, &c.test_accuracy, IM_COL32(90, 170, 240, 255)},
+             {"both orders of a twin", &c.eval_step, &c.flipped, IM_COL32(220, 110, 200, 255)},
+             {"training emails", &c.train_step, &c.train_accuracy, IM_COL32(170, 170, 170, 255)}},
+            x_max, 0.0f, 1.0f, {0.0f, 0.5f, 1.0f}, kTarget, ImVec2(width, 150));
+  ImGui::EndGroup();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  text_wrapped(
+      "Held-out emails use item pairs the model never saw in training. A twin counts as right only when both "
+      "orders get their own label; a model blind to order can get at most one of the two (50%% of emails, "
+      "0%% "
+      "of twins). Biggest output difference between twins: %.3g.",
+      static_cast<double>(mt.max_pair_difference));
+  ImGui::PopStyleColor();
+}
+
+std::string draw_prediction(Settings& s, const TrainedModel& m, nlohmann::json& shown) {
+  static PredictionCache cache;
+  ImGui::SetNextItemWidth(-80);
+  ImGui::InputTextWithHint("email", "type any email, e.g. Refund the candles, not the hamper.", &s.text);
+  predict(cache, m, s.text);
+  if (!cache.error.empty()) {
+    error_box(cache.error);
+    shown["prediction"] = {{"text", s.text}, {"error", cache.error}};
+    return cache.error;
+  }
+  const attn::train::TextPrediction& tp = cache.p;
+  std::string tokens, unknown;
+  for (size_t i = 0; i < tp.tokens.size(); ++i) {
+    tokens += "[" + tp.tokens[i] + "] ";
+    if (tp.ids[i] == 0) unknown += (unknown.empty() ? "" : ", ") + tp.tokens[i];
+  }
+  text_wrapped("tokens: %s", tokens.c_str());
+  if (!unknown.empty())
+    ImGui::TextDisabled("not in the model's vocabulary (read as <unk>): %s", unknown.c_str());
+  const attn::train::Prediction& p = tp.prediction;
+  ImGui::Text("refund the: %s   (confidence %.3f)", label_name(m, p.label).c_str(),
+              static_cast<double>(p.confidence));
+  probability_bars(m, p);
+  shown["prediction"] = {
+      {"text", s.text},         {"tokens", tp.tokens},        {"label", label_name(m, p.label)},
+      {"label_index", p.label}, {"confidence", p.confidence}, {"probabilities", p.probabilities}};
+  return "";
+}
+
+void draw_pair(const TrainedModel& m, nlohmann::json& shown) {
+  static const std::vector<attn::train::Example> pair = refund_pair();
+  static PredictionCache a, b;
+  predict(a, m, pair[0].text);
+  predict(b, m, pair[1].text);
+  if (!a.error.empty() || !b.error.empty()) {
+    error_box(a.error.empty() ? b.error : a.error);
+    return;
+  }
+  nlohmann::json list = nlohmann::json::array();
+  float diff = 0.0f;
+  const auto& pa = a.p.prediction.probabilities;
+  const auto& pb = b.p.prediction.probabilities;
+  for (size_t c = 0; c < pa.size() && c < pb.size(); ++c) diff = std::max(diff, std::fabs(pa[c] - pb[c]));
+  if (ImGui::BeginTable("pair", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg, ImVec2(720, 0))) {
+    ImGui::TableSetupColumn("email (held out)", ImGuiTableColumnFlags_WidthFixed, 300);
+    ImGui::TableSetupColumn("should refund");
+    ImGui::TableSetupColumn("model says");
+    ImGui::TableSetupColumn("confidence");
+    ImGui::TableHeadersRow();
+    for (size_t i = 0; i < 2; ++i) {
+      const attn::train::Prediction& p = (i ? b : a).p.prediction;
+      const bool right = p.label == pair[i].label;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(pair[i].text.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(label_name(m, pair[i].label).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextColored(right ? kGood : kBad, "%s %s", label_name(m, p.label).c_str(),
+                         right ? "(right)" : "(wrong)");
+      ImGui::TableNextColumn();
+      ImGui::Text("%.6f", static_cast<double>(p.confidence));
+      list.push_back({{"text", pair[i].text},
+                      {"label", label_name(m, p.label)},
+                      {"confidence", p.confidence},
+                      {"expected", label_name(m, pair[i].label)},
+                      {"correct", right}});
+    }
+    ImGui::EndTable();
+  }
+  ImGui::Text("largest difference between their probabilities: %.3g", static_cast<double>(diff));
+  if (diff < 1e-6f) {
+    text_wrapped_disabled(
+        "Identical: the model cannot tell the two orders apart, so at most one of them can be right, however "
+        "long it trains. Both get one confidence, %.3f: this trained model's value of the lesson's \"same "
+        "label, same confidence\" (the lesson's 0.87 was an illustration).",
+        static_cast<double>(a.p.prediction.confidence));
+  } else {
+    text_wrapped_disabled("Different: the model reads word order, so both can be right.");
+  }
+  shown["pair"] = list;
+  shown["pair_difference"] = diff;
+}
+
+void draw_model_file(const TrainedModel* m) {
+  static std::string path = "model.json", status;
+  static bool status_ok = true;
+  const bool browser = files_are_picked();
+  if (!browser) {
+    ImGui::SetNextItemWidth(260);
+    ImGui::InputText("file", &path);
+    ImGui::SameLine();
+  }
+  ImGui::BeginDisabled(!m);
+  if (ImGui::Button(browser ? "Download model.json" : "Save") && m) {
+    try {
+      const std::string where = save_text_file(browser ? "model.json" : path, model_file_text(*m));
+      status_ok = !where.empty();
+      status = where.empty()         ? "could not write " + path
+               : where == "download" ? "downloaded model.json"
+                                     : "saved to " + where;
+    } catch (const attn::InputError& e) {
+      status_ok = false;
+      status = e.what();
+    }
+  }
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button(browser ? "Open a model file..." : "Open")) {
+    const OpenedFile f = open_model_file(path);
+    status_ok = f.error.empty();
+    status = f.pending ? "choose a model file in the browser's dialog" : f.error;
+    if (!f.pending && f.error.empty()) load_trained_model(f.text, path);  // reported below
+  }
+  help_marker(
+      "A model file holds the model's settings, its vocabulary, labels and every weight (JSON). The same "
+      "file opens in the browser, the desktop app and attention_cli.");
+  static long long seen_attempt = 0;
+  const ModelLoadStatus& load = last_model_load();
+  if (load.attempt != seen_attempt) {
+    seen_attempt = load.attempt;
+    status = load.message, status_ok = load.ok;
+  }
+  if (!status.empty()) ImGui::TextColored(status_ok ? kGood : kBad, "%s", status.c_str());
+  if (m && m->from_file) {
+    text_wrapped("This model was loaded from %s. %s", m->source.c_str(), info_line(m->info).c_str());
+    ImGui::TextDisabled("Train or Reset starts a new model with these settings.");
+  }
+}
+
+}  // namespace app::train_ui

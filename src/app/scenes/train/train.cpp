@@ -1,0 +1,277 @@
+// Train scene: trains the refund router in the page (in time slices between frames), with or without
+// positions, and shows what it learned: curves, any email's label, the order-flipped pair, model files.
+#include "app/scenes/train/train.hpp"
+#include "app/scenes/scenes.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+
+#include "core/error.hpp"
+#include "app/widgets/widgets.hpp"
+
+namespace app {
+namespace {
+
+using namespace train_ui;
+
+const char* const kTrainSchemes[] = {"none", "sinusoidal", "learned", "rope"};
+constexpr int kMaxTrainWidth = 128;  // wider models take more than a frame per training step
+
+// Half the frame interval measured while not training (60 Hz assumed until measured), in
+// [kMinBudgetMs, kMaxBudgetMs]: at 60 Hz about 8 ms; on a page that draws slower, more per frame.
+class FramePacer {
+ public:
+  double budget_ms(bool training) {
+    const auto now = std::chrono::steady_clock::now();
+    if (have_last_ && !trained_last_) {
+      const double dt = std::chrono::duration<double, std::milli>(now - last_).count();
+      if (dt < 250.0) {  // longer gaps: the scene was left or the tab hidden
+        const double alpha = std::max(0.1, 1.0 / static_cast<double>(++samples_));  // mean, then moving
+        idle_ms_ += alpha * (dt - idle_ms_);
+      }
+    }
+    have_last_ = true, trained_last_ = training, last_ = now;
+    return std::clamp(kBudgetShare * idle_ms_, kMinBudgetMs, kMaxBudgetMs);
+  }
+  double idle_ms() const { return idle_ms_; }
+
+ private:
+  double idle_ms_ = 1000.0 / 60.0;
+  long long samples_ = 0;
+  bool have_last_ = false, trained_last_ = false;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+struct SceneState {
+  Session session;
+  FramePacer pacer;
+  double budget_ms = 0.0;
+  std::string error;              // why the model for the current settings could not be built
+  long long adopted_version = 0;  // the last model file whose config was copied into the settings
+  int last_frame = -10;           // ImGui frame of the last draw (a gap: the scene was re-entered)
+  std::string text;               // the last typed email, restored when the scene is re-entered
+};
+
+void apply_key(Settings& s, const SessionKey& k) {
+  s.positions = k.positions, s.d_model = k.d_model, s.heads = k.heads, s.layers = k.layers, s.seed = k.seed;
+}
+
+// A model file was loaded (here or through the JavaScript API): show its settings and drop the trainer.
+void adopt_loaded_model(Settings& s, SceneState& st) {
+  const TrainedModel* m = trained_model();
+  if (!m || !m->from_file || m->version <= st.adopted_version) return;
+  st.adopted_version = m->version;
+  const attn::train::ModelConfig& c = m->model.config;
+  apply_key(s, {attn::scheme_name(c.positions), c.d_model, c.heads, std::clamp(c.layers, 1, 4),
+                static_cast<int>(std::min<std::uint64_t>(c.seed, INT_MAX))});
+  s.train = "pause";
+  st.session.detach(session_key(s));
+  st.error.clear();
+}
+
+// Coming back from another scene through the menu (which resets the settings to the defaults) keeps the
+// model that was trained: its settings are put back.
+void restore_on_reentry(Settings& s, SceneState& st) {
+  const int frame = ImGui::GetFrameCount();
+  const bool entered = frame != st.last_frame + 1;
+  st.last_frame = frame;
+  if (!entered || st.session.key().positions.empty()) return;
+  const Settings d = defaults_for("train");
+  if (session_key(s) != session_key(d)) return;  // the settings were chosen (a link, set()): they win
+  apply_key(s, st.session.key());
+  if (s.text == d.text && !st.text.empty()) s.text = st.text;
+}
+
+// Builds a new session when asked (train=reset), when the settings changed, or to train after a file.
+void sync_session(Settings& s, SceneState& st) {
+  const SessionKey key = session_key(s);
+  const bool reset = s.train == "reset";
+  if (reset) s.train = "pause";
+  const bool fresh =
+      st.session.key() != key || (s.train == "run" && !st.session.has_trainer() && st.error.empty());
+  if (!reset && !fresh) return;
+  st.error.clear();
+  try {
+    if (key.d_model > kMaxTrainWidth) {
+      throw attn::InputError(
+          "d_model " + std::to_string(key.d_model) + " is too wide to train in the page: one step would " +
+          "take longer than a frame; allowed here: up to " + std::to_string(kMaxTrainWidth));
+    }
+    st.session.reset(key);
+  } catch (const attn::InputError& e) {
+    st.error = e.what();
+    st.session.detach(key);
+    s.train = "pause";
+  }
+}
+
+void draw_controls(Settings& s) {
+  ImGui::SetNextItemWidth(130);
+  if (ImGui::BeginCombo("positions", s.positions.c_str())) {
+    for (const char* name : kTrainSchemes) {
+      if (ImGui::Selectable(name, s.positions == name)) s.positions = name;
+    }
+    ImGui::EndCombo();
+  }
+  help_marker(
+      "How the model learns where each word is: none (it sees a bag of words), sinusoidal (fixed clock "
+      "readings added to the embeddings), learned (a trained table of 32 slots), rope (queries and keys "
+      "turned by their position).");
+  ImGui::SameLine(0, 20);
+  ImGui::SetNextItemWidth(150);
+  ImGui::SliderInt("d_model", &s.d_model, 4, kMaxTrainWidth, "%d",
+                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SameLine(0, 20);
+  ImGui::SetNextItemWidth(100);
+  ImGui::SliderInt("heads", &s.heads, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SameLine(0, 20);
+  ImGui::SetNextItemWidth(80);
+  ImGui::SliderInt("layers", &s.layers, 1, 4, "%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SetNextItemWidth(130);
+  ImGui::InputInt("seed", &s.seed);
+  s.seed = std::max(0, s.seed);
+  ImGui::SameLine(0, 20);
+  ImGui::SetNextItemWidth(130);
+  ImGui::InputInt("max steps", &s.max_steps, 100, 1000);
+  s.max_steps = std::clamp(s.max_steps, 1, 100000);
+  help_marker(
+      "Changing the model's settings starts a new model. Training stops by itself once the held-out "
+      "accuracy has been at least 99% twice in a row, or at max steps; Continue then trains on.");
+}
+
+void draw_buttons(Settings& s, const Session& ses) {
+  const bool running = s.train == "run";
+  const bool more = ses.target_reached() || ses.steps() > 0;
+  ImGui::BeginDisabled(running);
+  if (ImGui::Button(more ? "Continue training" : "Train")) s.train = "run";
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!running);
+  if (ImGui::Button("Pause")) s.train = "pause";
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) s.train = "reset";
+  ImGui::SameLine();
+  ImGui::Text("step %d   %.0f steps/s   loss %.4f   %.1f s%s", ses.steps(), ses.steps_per_second(),
+              static_cast<double>(ses.last_loss()), ses.seconds(), running ? "   training..." : "");
+  if (ses.target_reached()) {
+    ImGui::TextColored(ImVec4(0.45f, 0.9f, 0.45f, 1.0f),
+                       "Reached 99%% held-out accuracy (twice in a row) at step %d after %.1f s of training.",
+                       ses.target_step(), ses.target_seconds());
+  } else if (!running && ses.steps() >= s.max_steps) {
+    ImGui::TextDisabled("Stopped at max steps (%d); raise it to train longer.", s.max_steps);
+  }
+}
+
+void look_inside_button(Settings& s, const TrainedModel* shown_model) {
+  const TrainedModel* shared = trained_model();
+  const bool ok = shown_model && shared && shared->version == shown_model->version;
+  ImGui::BeginDisabled(!ok);
+  if (ImGui::Button("Look inside in the multi-head scene")) {
+    Settings next = defaults_for("mha");
+    next.model = "trained";
+    next.text = s.text;
+    next.colormap = s.colormap;
+    next.embed = s.embed;
+    s = next;
+  }
+  ImGui::EndDisabled();
+  help_marker(
+      "Opens the multi-head attention scene with this model's learned weights: one grid per head, "
+      "the row view and per-head statistics for the email typed above. (Train at least one step first.)");
+}
+
+nlohmann::json metrics_json(const Session& ses, const TrainedModel* m) {
+  if (ses.has_trainer()) {
+    const attn::train::Metrics& mt = ses.metrics();
+    return {{"train_accuracy", mt.train_accuracy},
+            {"test_accuracy", mt.test_accuracy},
+            {"flipped_pair_accuracy", mt.flipped_pair_accuracy},
+            {"max_pair_difference", mt.max_pair_difference},
+            {"test_loss", mt.test_loss},
+            {"step", ses.metrics_step()}};
+  }
+  if (m && m->info.is_object() && m->info.contains("metrics")) return m->info["metrics"];
+  return nullptr;
+}
+
+void report(SceneContext& ctx, const SceneState& st, const TrainedModel* m) {
+  const Settings& s = ctx.settings;
+  const Session& ses = st.session;
+  nlohmann::json& j = ctx.shown;
+  j["positions"] = s.positions;
+  j["d_model"] = s.d_model;
+  j["heads"] = s.heads;
+  j["layers"] = s.layers;
+  j["seed"] = s.seed;
+  j["running"] = s.train == "run";
+  // a loaded model: the steps its file says it was trained for
+  const bool file_steps = !ses.has_trainer() && m && m->info.is_object() && m->info.contains("steps") &&
+                          m->info["steps"].is_number_integer();
+  j["steps"] = file_steps ? m->info["steps"].get<int>() : ses.steps();
+  j["steps_per_second"] = ses.steps_per_second();
+  j["seconds"] = ses.seconds();
+  j["loss"] = ses.last_loss();
+  j["evaluating"] = ses.evaluating();
+  j["frame_budget_ms"] = st.budget_ms;
+  j["idle_frame_ms"] = st.pacer.idle_ms();
+  j["metrics"] = metrics_json(ses, m);
+  j["target_reached"] = ses.target_reached();
+  j["target_step"] = ses.target_reached() ? nlohmann::json(ses.target_step()) : nlohmann::json(nullptr);
+  j["target_seconds"] = ses.target_reached() ? nlohmann::json(ses.target_seconds()) : nlohmann::json(nullptr);
+  j["model_version"] = m ? m->version : 0;
+  j["model_loaded_from"] = m && m->from_file ? nlohmann::json(m->source) : nlohmann::json(nullptr);
+  if (!j.contains("prediction")) j["prediction"] = nullptr;
+  if (!j.contains("pair")) j["pair"] = nullptr;
+}
+
+}  // namespace
+
+void draw_train_scene(SceneContext& ctx) {
+  static SceneState st;
+  Settings& s = ctx.settings;
+  text_wrapped(
+      "Train the refund router here, in seconds, on this machine: a small transformer reads support emails "
+      "such as \"Refund the cake, not the balloons.\" and learns which item to refund. Every held-out "
+      "email has an order-flipped twin with the same words. Without positions the model sees a bag of words, "
+      "so the twins get identical outputs however long it trains; with positions it learns the difference.");
+  restore_on_reentry(s, st);
+  adopt_loaded_model(s, st);
+  if (section("Model and training", "controls", s.hide)) draw_controls(s);
+  sync_session(s, st);
+
+  Session& ses = st.session;
+  if (!st.error.empty()) {
+    ctx.fail(st.error);
+  }
+  const bool training = s.train == "run" || ses.evaluating();
+  st.budget_ms = st.pacer.budget_ms(training);
+  if (ses.tick(st.budget_ms, s.train == "run", s.max_steps) != Stop::None) s.train = "pause";
+  if (s.train == "pause") ses.evaluate_now();
+  if (!ses.error().empty()) {
+    ctx.fail(ses.error());
+  }
+  draw_buttons(s, ses);
+
+  const TrainedModel* m = ses.has_trainer() ? &ses.snapshot() : trained_model();
+  if (m && m->vocab.size() == 0) m = nullptr;  // the session has not evaluated its model yet
+  if (!st.error.empty()) m = nullptr;          // no model for these settings
+  if (ses.has_trainer() && section("Learning curves", "curves", s.hide)) draw_curves(ses);
+  if (m && section("Try an email", "predict", s.hide)) {
+    const std::string e = draw_prediction(s, *m, ctx.shown);
+    if (!e.empty()) ctx.error = e;
+  }
+  if (m && section("The refund pair: an email and its order-flipped twin", "pair", s.hide))
+    draw_pair(*m, ctx.shown);
+  if (m && section("Longer emails than in training", "longer", s.hide)) draw_longer(*m, training, ctx.shown);
+  look_inside_button(s, m);
+  if (section("Model file", "file", s.hide)) draw_model_file(m);
+  st.text = s.text;
+  report(ctx, st, m);
+}
+
+}  // namespace app

@@ -1,0 +1,140 @@
+// Word + position scene: the lesson's "cake" embedding plus its clock reading at two positions.
+#include <imgui.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/positions.hpp"
+#include "app/scenes/scenes.hpp"
+#include "app/widgets/widgets.hpp"
+
+namespace app {
+namespace {
+
+struct WordData {
+  std::string emb;
+  int pos = -1, pos2 = -1;
+  double base = 0.0;
+  attn::RowVec embedding;       // (D,) from the settings' emb
+  attn::Mat position;           // (2, D): readings at pos and pos2
+  attn::Mat sum;                // (2, D): embedding + reading
+  std::string error;
+};
+
+attn::RowVec parse_embedding(const std::string& text) {
+  std::vector<float> v;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) v.push_back(std::stof(item));
+  attn::RowVec r(static_cast<Eigen::Index>(v.size()));
+  for (size_t i = 0; i < v.size(); ++i) r(static_cast<Eigen::Index>(i)) = v[i];
+  return r;
+}
+
+std::string format_embedding(const attn::RowVec& v) {
+  std::ostringstream os;
+  for (Eigen::Index i = 0; i < v.size(); ++i) os << (i ? "," : "") << v(i);
+  return os.str();
+}
+
+void update(WordData& w, const Settings& s) {
+  if (w.emb == s.emb && w.pos == s.pos && w.pos2 == s.pos2 && w.base == s.base) return;
+  w.emb = s.emb, w.pos = s.pos, w.pos2 = s.pos2, w.base = s.base;
+  w.error.clear();
+  try {
+    w.embedding = parse_embedding(s.emb);
+    w.position = attn::Sinusoidal(static_cast<int>(w.embedding.size()), s.base).table({s.pos, s.pos2});
+    w.sum = w.position.rowwise() + w.embedding;
+  } catch (const std::exception& e) {  // InputError from the core, or a number that does not parse
+    w.error = e.what();
+  }
+}
+
+void draw_controls(Settings& s, WordData& w) {
+  ImGui::TextUnformatted("Embedding of 'cake':");
+  attn::RowVec e = w.embedding;
+  bool changed = false;
+  for (Eigen::Index i = 0; i < e.size(); ++i) {
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::SetNextItemWidth(70);
+    if (i) ImGui::SameLine();
+    changed |= ImGui::DragFloat("##e", &e(i), 0.01f, -10.0f, 10.0f, "%.3f");
+    ImGui::PopID();
+  }
+  ImGui::SameLine();
+  if (ImGui::SmallButton("+") && e.size() < 16) {
+    e.conservativeResize(e.size() + 1);
+    e(e.size() - 1) = 0.0f;
+    changed = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::SmallButton("-") && e.size() > 1) {
+    e.conservativeResize(e.size() - 1);
+    changed = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Lesson's values")) s.emb = defaults_for("word").emb;
+  if (changed) s.emb = format_embedding(e);
+  ImGui::SetNextItemWidth(220);
+  ImGui::SliderInt("position", &s.pos, 0, 512, "%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SetNextItemWidth(220);
+  ImGui::SliderInt("second position", &s.pos2, 0, 512, "%d", ImGuiSliderFlags_AlwaysClamp);
+}
+
+void draw_column(const char* id, int pos, const WordData& w, int row) {
+  ImGui::BeginGroup();
+  ImGui::Text("cake at position %d", pos);
+  ImGui::Text("embedding  [%s]", format_row(w.embedding, 3).c_str());
+  ImGui::Text("+ position [%s]", format_row(w.position.row(row), 3).c_str());
+  ImGui::Text("= input    [%s]", format_row(w.sum.row(row), 3).c_str());
+  const float limit = std::max(1.0f, w.sum.cwiseAbs().maxCoeff());
+  value_bars(id, w.sum.row(row), limit, 90.0f);
+  ImGui::EndGroup();
+}
+
+}  // namespace
+
+void draw_word_scene(SceneContext& ctx) {
+  static WordData data;
+  Settings& s = ctx.settings;
+  text_wrapped(
+      "The model adds the clock reading to the word's embedding. Same word, different place: "
+      "a different starting vector, so attention can tell the two apart.");
+  update(data, s);
+  if (!data.error.empty()) {
+    ctx.fail(data.error);
+    return;
+  }
+  if (section("Settings", "controls", s.hide)) draw_controls(s, data);
+  update(data, s);
+  draw_column("first", s.pos, data, 0);
+  ImGui::SameLine(0, 40);
+  draw_column("second", s.pos2, data, 1);
+
+  const auto d = static_cast<int>(data.embedding.size());
+  if (section("Why add, not append?", "notes", s.hide)) {
+    text_wrapped(
+        "Appending the %d clock numbers after the %d embedding numbers would make every token %d numbers "
+        "wide, "
+        "and every weight matrix after it would have to grow to match. Adding keeps the width at d_model = "
+        "%d: "
+        "\"what\" (the word) and \"where\" (its position) share the same %d numbers. That looks like it "
+        "would blur them, but in a model hundreds of numbers wide there is room to keep the two mostly "
+        "apart, "
+        "and it works well in practice.",
+        d, d, 2 * d, d, d);
+  }
+
+  auto row = [](const attn::Mat& m, int r) {
+    return std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols());
+  };
+  ctx.shown = {{"embedding", std::vector<float>(data.embedding.data(), data.embedding.data() + data.embedding.size())},
+               {"pos", s.pos},
+               {"pos2", s.pos2},
+               {"position", row(data.position, 0)},
+               {"position2", row(data.position, 1)},
+               {"sum", row(data.sum, 0)},
+               {"sum2", row(data.sum, 1)}};
+}
+
+}  // namespace app

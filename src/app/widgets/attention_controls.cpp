@@ -1,0 +1,74 @@
+// The attention scenes' shared controls: text, d_model, heads, scheme, causal, seed; the weight-grid spec.
+#include "app/widgets/attention_controls.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+
+#include "app/widgets/widgets.hpp"
+
+namespace app {
+namespace {
+
+const char* const kSchemes[] = {"none", "sinusoidal", "learned", "rope", "alibi"};
+
+}  // namespace
+
+bool attention_controls(Settings& s, const ControlSet& show) {
+  const Settings before = s;
+  ImGui::SetNextItemWidth(-180);
+  ImGui::InputTextWithHint("text", "type an email", &s.text);
+  ImGui::SetNextItemWidth(180);
+  ImGui::SliderInt("d_model", &s.d_model, 2, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(120);
+  ImGui::SliderInt("heads", &s.heads, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
+  help_marker("Each head works in d_k = d_model / heads dimensions, so the head count must divide d_model.");
+  if (show.positions) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(130);
+    if (ImGui::BeginCombo("positions", s.positions.c_str())) {
+      for (const char* name : kSchemes) {
+        if (ImGui::Selectable(name, s.positions == name)) s.positions = name;
+      }
+      ImGui::EndCombo();
+    }
+  }
+  if (show.causal) {
+    ImGui::SameLine();
+    ImGui::Checkbox("causal", &s.causal);
+    help_marker("A causal mask hides every key after the query: each token sees only itself and earlier tokens.");
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputInt("seed", &s.seed);
+  s.seed = std::max(0, s.seed);
+  return s != before;
+}
+
+HeatmapSpec weight_grid_spec(const std::string& id, const attn::Mat& weights, const std::vector<std::string>& labels,
+                             const Settings& s, float side) {
+  HeatmapSpec spec;
+  spec.id = id;
+  spec.values = &weights;
+  spec.row_labels = labels;
+  spec.col_labels = labels;
+  spec.row_title = "query";
+  spec.col_title = "key";
+  spec.colormap = sequential_colormap(s);
+  spec.auto_range = false;
+  spec.lo = 0.0f;
+  spec.hi = 1.0f;
+  spec.width = side;
+  spec.height = side;
+  return spec;
+}
+
+void truncation_note(int dropped_tokens) {
+  if (dropped_tokens <= 0) return;
+  note_box("Note: the text is longer than " + std::to_string(attn::kMaxTokens) + " tokens; the last " +
+           std::to_string(dropped_tokens) + " tokens were cut.");
+}
+
+}  // namespace app

@@ -1,0 +1,255 @@
+// The heatmap widget: a GPU-drawn matrix with row/column labels, a colour bar and a hover tooltip.
+#include "app/widgets/heatmap_view.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+
+#include "app/widgets/heatmap_export.hpp"
+#include "gfx/heatmap_renderer.hpp"
+
+namespace app {
+namespace {
+
+std::vector<DrawnHeatmap> g_drawn;  // this frame's heatmaps, for drawn_heatmaps()
+HoverReport g_hover;                // this frame's tooltip, for hovered_heatmap()
+
+constexpr float kPad = 4.0f;            // between labels and the image
+constexpr float kMaxRowLabelW = 90.0f;  // longer labels are cut with ".."
+constexpr float kMaxColLabelW = 70.0f;
+constexpr float kLabelGap = 3.0f;  // least space between two column labels
+constexpr float kBarGap = 8.0f, kBarW = 12.0f;
+
+struct Range {
+  float lo, hi;
+};
+
+// The range mapped to the colormap's ends. Auto: sequential min..max of the shown (finite) values, widened
+// by +-0.5 when all are equal; diverging symmetric +-max|v|. values: (rows, cols).
+Range value_range(const HeatmapSpec& spec) {
+  if (!spec.auto_range) return {spec.lo, spec.hi};
+  const attn::Mat& m = *spec.values;
+  float mn = INFINITY, mx = -INFINITY, amax = 0.0f;
+  for (Eigen::Index i = 0; i < m.size(); ++i) {
+    const float v = m.data()[i];
+    if (!gfx::is_shown_value(v)) continue;
+    mn = std::min(mn, v);
+    mx = std::max(mx, v);
+    amax = std::max(amax, std::fabs(v));
+  }
+  if (spec.colormap == gfx::Colormap::Diverging) {
+    const float a = amax > 0.0f ? amax : 0.5f;
+    return {-a, a};
+  }
+  if (!(mn <= mx)) return {0.0f, 1.0f};  // no finite value at all
+  if (mn == mx) return {mn - 0.5f, mx + 0.5f};
+  return {mn, mx};
+}
+
+std::string label_text(const std::vector<std::string>& labels, int i) {
+  return i < static_cast<int>(labels.size()) ? labels[static_cast<size_t>(i)] : std::to_string(i);
+}
+
+// "query 'cake' (3)" with token labels, "position 3" without (or when the label is just the index).
+std::string axis_line(const std::string& title, const std::vector<std::string>& labels, int i) {
+  if (i < static_cast<int>(labels.size()) && labels[static_cast<size_t>(i)] != std::to_string(i)) {
+    return title + " '" + labels[static_cast<size_t>(i)] + "' (" + std::to_string(i) + ")";
+  }
+  return title + " " + std::to_string(i);
+}
+
+// s cut (at a UTF-8 character boundary) and ended with ".." so that it is at most max_w wide. Linear in
+// the length of s, so a 100,000-character token costs one pass.
+std::string fit_text(const std::string& s, float max_w) {
+  if (ImGui::CalcTextSize(s.data(), s.data() + s.size()).x <= max_w) return s;
+  const float room = std::max(0.0f, max_w - ImGui::CalcTextSize("..").x);
+  const char* stop = s.data();  // where the text stops fitting in `room` (a character boundary)
+  ImGui::GetFont()->CalcTextSizeA(ImGui::GetFontSize(), room, 0.0f, s.data(), s.data() + s.size(), &stop);
+  return s.substr(0, static_cast<size_t>(stop - s.data())) + "..";
+}
+
+// The smallest of 1, 2, 5, 10, 20, 50, ... that is >= n: label every 1st, 2nd, 5th, 10th, ... row/column.
+int nice_step(int n) {
+  for (int base = 1;; base *= 10) {
+    for (int m : {1, 2, 5}) {
+      if (m * base >= n) return m * base;
+    }
+  }
+}
+
+std::string format_value(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(v));
+  return buf;
+}
+
+// A label with a background, drawn over the others: the hovered row's or column's full label.
+void highlight_label(ImDrawList* dl, ImVec2 pos, const std::string& text) {
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+  dl->AddRectFilled(ImVec2(pos.x - 2, pos.y), ImVec2(pos.x + size.x + 2, pos.y + size.y),
+                    ImGui::GetColorU32(ImGuiCol_PopupBg));
+  dl->AddText(pos, ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
+}
+
+}  // namespace
+
+HeatmapHover heatmap_view(const HeatmapSpec& spec) {
+  HeatmapHover hover;
+  if (spec.values == nullptr || spec.values->size() == 0) {
+    ImGui::TextDisabled("(no values)");
+    return hover;
+  }
+  const attn::Mat& values = *spec.values;  // (rows, cols), row-major
+  const int rows = static_cast<int>(values.rows()), cols = static_cast<int>(values.cols());
+  const Range range = value_range(spec);
+  const gfx::HeatmapImage img =
+      gfx::render_heatmap(spec.id, values.data(), rows, cols, spec.colormap, range.lo, range.hi);
+  if (img.texture == 0) {
+    ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "Cannot draw this matrix: %s", img.error.c_str());
+    return hover;
+  }
+
+  // 1. layout: label column | image | colour bar + tick values; two text lines above the image.
+  const float line_h = ImGui::GetTextLineHeight();
+  const float w = std::max(spec.width, 1.0f), h = std::max(spec.height, 1.0f);
+  const float cell_w = w / static_cast<float>(cols), cell_h = h / static_cast<float>(rows);
+  const int row_step = nice_step(static_cast<int>(std::ceil(line_h / cell_h)));  // labels a line apart
+  std::vector<std::string> row_text, col_text(static_cast<size_t>(cols));
+  float left_w = ImGui::CalcTextSize(spec.row_title.c_str()).x;
+  for (int r = 0; r < rows; r += row_step) {
+    row_text.push_back(fit_text(label_text(spec.row_labels, r), kMaxRowLabelW));
+    left_w = std::max(left_w, ImGui::CalcTextSize(row_text.back().c_str()).x);
+  }
+  float col_label_w = 0.0f;
+  for (int c = 0; c < cols; ++c) {
+    col_text[static_cast<size_t>(c)] = fit_text(label_text(spec.col_labels, c), kMaxColLabelW);
+    col_label_w = std::max(col_label_w, ImGui::CalcTextSize(col_text[static_cast<size_t>(c)].c_str()).x);
+  }
+  const int col_step = nice_step(static_cast<int>(std::ceil((col_label_w + kLabelGap) / cell_w)));
+  // Colour bar ticks: (height fraction from the top, text): hi at the top, lo at the bottom, 0 between.
+  std::vector<std::pair<float, std::string>> ticks = {{0.0f, format_value(range.hi)},
+                                                      {1.0f, format_value(range.lo)}};
+  if (spec.colormap == gfx::Colormap::Diverging && h >= 3.0f * line_h) {
+    ticks.push_back({1.0f - gfx::colormap_t(spec.colormap, 0.0f, range.lo, range.hi), "0"});
+  }
+  float tick_w = 0.0f;
+  for (const auto& t : ticks) tick_w = std::max(tick_w, ImGui::CalcTextSize(t.second.c_str()).x);
+
+  ImGui::BeginGroup();  // one item for the parent layout (SameLine works), whatever is placed inside
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 img_min(std::floor(origin.x + left_w + kPad), std::floor(origin.y + 2.0f * line_h + 2.0f));
+  const ImVec2 img_max(img_min.x + w, img_min.y + h);
+  const float total_w = img_max.x - origin.x + (spec.show_colorbar ? kBarGap + kBarW + kPad + tick_w : 0.0f);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text),
+              dim_col = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+
+  // 2. the image: row 0 at the top, column 0 on the left (texture row 0 = matrix row 0).
+  ImGui::SetCursorScreenPos(img_min);
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(img.texture)), ImVec2(w, h));
+  const bool hovered = ImGui::IsItemHovered();
+  hover.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+  const ImVec2 rmin = ImGui::GetItemRectMin(), rsize = ImGui::GetItemRectSize();
+
+  // 3. axis titles (line 0) and labels: rows right-aligned left of the image, columns centred above it.
+  const float title_w = ImGui::CalcTextSize(spec.col_title.c_str()).x;
+  dl->AddText(ImVec2(std::max(img_min.x, img_min.x + 0.5f * (w - title_w)), origin.y), dim_col,
+              spec.col_title.c_str());
+  dl->AddText(ImVec2(img_min.x - kPad - ImGui::CalcTextSize(spec.row_title.c_str()).x, origin.y), dim_col,
+              spec.row_title.c_str());
+  for (size_t k = 0; k < row_text.size(); ++k) {
+    const float cy = img_min.y + (static_cast<float>(k) * static_cast<float>(row_step) + 0.5f) * cell_h;
+    const float tw = ImGui::CalcTextSize(row_text[k].c_str()).x;
+    const float ty = std::min(std::max(cy - 0.5f * line_h, img_min.y), img_max.y - line_h);  // stay beside
+    dl->AddText(ImVec2(img_min.x - kPad - tw, ty), text_col, row_text[k].c_str());
+  }
+  const float col_y = img_min.y - line_h - 1.0f;
+  for (int c = 0; c < cols; c += col_step) {
+    const std::string& t = col_text[static_cast<size_t>(c)];
+    const float cx = img_min.x + (static_cast<float>(c) + 0.5f) * cell_w;
+    dl->AddText(ImVec2(cx - 0.5f * ImGui::CalcTextSize(t.c_str()).x, col_y), text_col, t.c_str());
+  }
+
+  // 4. the colour bar with the range's values (and 0 for the diverging map).
+  if (spec.show_colorbar) {
+    const gfx::HeatmapImage bar = gfx::colorbar_image(spec.colormap);
+    const ImVec2 bar_min(img_max.x + kBarGap, img_min.y), bar_max(bar_min.x + kBarW, img_max.y);
+    if (bar.texture != 0) {
+      dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(bar.texture)), bar_min, bar_max);
+    }
+    for (const auto& t : ticks) {
+      const float y = std::min(bar_min.y + t.first * h, bar_max.y - 1.0f);
+      const float ty = std::min(std::max(y - 0.5f * line_h, bar_min.y), bar_max.y - line_h);
+      dl->AddLine(ImVec2(bar_max.x, y), ImVec2(bar_max.x + 3.0f, y), text_col);
+      dl->AddText(ImVec2(bar_max.x + kPad, ty), text_col, t.second.c_str());
+    }
+  }
+
+  // 5. hover: outline the cell, show its full labels, tooltip with titles, labels and the exact value.
+  if (hovered) {
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    hover.col = std::clamp(static_cast<int>(std::floor((mouse.x - img_min.x) / cell_w)), 0, cols - 1);
+    hover.row = std::clamp(static_cast<int>(std::floor((mouse.y - img_min.y) / cell_h)), 0, rows - 1);
+    const ImVec2 cell_min(img_min.x + static_cast<float>(hover.col) * cell_w,
+                          img_min.y + static_cast<float>(hover.row) * cell_h);
+    dl->AddRect(cell_min, ImVec2(cell_min.x + cell_w, cell_min.y + cell_h), IM_COL32(255, 255, 255, 255));
+    const std::string rl = fit_text(label_text(spec.row_labels, hover.row), kMaxRowLabelW);
+    const std::string cl = col_text[static_cast<size_t>(hover.col)];
+    highlight_label(dl,
+                    ImVec2(img_min.x - kPad - ImGui::CalcTextSize(rl.c_str()).x,
+                           cell_min.y + 0.5f * cell_h - 0.5f * line_h),
+                    rl);
+    highlight_label(dl, ImVec2(cell_min.x + 0.5f * cell_w - 0.5f * ImGui::CalcTextSize(cl.c_str()).x, col_y),
+                    cl);
+    char value[64];
+    std::snprintf(value, sizeof value, "value %.6g", static_cast<double>(values(hover.row, hover.col)));
+    g_hover = {spec.id, hover.row, hover.col,
+               {axis_line(spec.row_title, spec.row_labels, hover.row),
+                axis_line(spec.col_title, spec.col_labels, hover.col), value}};
+    if (spec.extra_tooltip) {
+      for (std::string& line : spec.extra_tooltip(hover.row, hover.col)) g_hover.lines.push_back(std::move(line));
+    }
+    g_hover.lines.push_back("right-click: copy or save as CSV or PNG");
+    ImGui::BeginTooltip();
+    for (size_t i = 0; i < g_hover.lines.size(); ++i) {
+      if (i + 1 == g_hover.lines.size()) {
+        ImGui::TextDisabled("%s", g_hover.lines[i].c_str());
+      } else {
+        ImGui::TextUnformatted(g_hover.lines[i].c_str());
+      }
+    }
+    ImGui::EndTooltip();
+  }
+
+  // 6. record what was drawn (screen = CSS pixels in the browser), offer the exports, reserve the space.
+  g_drawn.push_back(DrawnHeatmap{spec.id, rmin.x, rmin.y, rsize.x, rsize.y, rows, cols, range.lo, range.hi,
+                                 spec.colormap, &values, spec.row_labels, spec.col_labels, spec.row_title, spec.col_title,
+                                 ImGui::IsRectVisible(rmin, ImVec2(rmin.x + rsize.x, rmin.y + rsize.y))});
+  export_menu(g_drawn.back(), spec.export_name);
+  ImGui::SetCursorScreenPos(origin);
+  ImGui::Dummy(ImVec2(total_w, img_max.y - origin.y));
+  ImGui::EndGroup();
+  return hover;
+}
+
+void begin_heatmap_frame() {
+  g_drawn.clear();
+  g_hover = HoverReport{};
+  gfx::renderer_begin_frame();
+}
+
+const HoverReport& hovered_heatmap() { return g_hover; }
+
+const std::vector<DrawnHeatmap>& drawn_heatmaps() {
+  return g_drawn;
+}
+
+void shutdown_heatmaps() {
+  g_drawn.clear();
+  gfx::shutdown_renderer();
+}
+
+}  // namespace app

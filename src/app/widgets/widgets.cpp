@@ -1,0 +1,154 @@
+// Small ImGui helpers shared by the scenes.
+#include "app/widgets/widgets.hpp"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <sstream>
+
+#include "app/logic/text.hpp"
+
+namespace app {
+
+std::vector<std::string>& frame_texts() {
+  static std::vector<std::string> texts;
+  return texts;
+}
+
+void paragraph(const std::string& text) {
+  frame_texts().push_back(text);
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  // The same width ImGui::TextWrapped uses: up to the pushed wrap position, else the content edge.
+  const float wrap_x = window->DC.TextWrapPos >= 0.0f ? window->DC.TextWrapPos : 0.0f;
+  const float width = ImGui::CalcWrapWidthForPos(window->DC.CursorPos, wrap_x);
+  const ImFont* font = ImGui::GetFont();
+  const float size = ImGui::GetFontSize();
+  const TextMeasure measure = [font, size](std::string_view t) {
+    return font->CalcTextSizeA(size, FLT_MAX, 0.0f, t.data(), t.data() + t.size()).x;
+  };
+  ImGui::BeginGroup();
+  for (const std::string& line : wrap_lines(text, width, measure)) ImGui::TextUnformatted(line.c_str());
+  ImGui::EndGroup();
+}
+
+namespace {
+
+// A printf-style paragraph in `color`.
+void colored_paragraph(const ImVec4& color, const char* fmt, va_list args) {
+  const std::string text = vformat(fmt, args);
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  paragraph(text);
+  ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+void text_wrapped(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  colored_paragraph(ImGui::GetStyleColorVec4(ImGuiCol_Text), fmt, args);
+  va_end(args);
+}
+
+void text_wrapped_colored(const ImVec4& color, const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  colored_paragraph(color, fmt, args);
+  va_end(args);
+}
+
+void text_wrapped_disabled(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  colored_paragraph(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), fmt, args);
+  va_end(args);
+}
+
+void help_marker(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::BeginItemTooltip()) {
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+    paragraph(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+std::vector<std::string>& frame_messages() {
+  static std::vector<std::string> messages;
+  return messages;
+}
+
+void error_box(const std::string& message) {
+  frame_messages().push_back(message);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.45f, 1.0f));
+  paragraph(message);
+  ImGui::PopStyleColor();
+}
+
+void note_box(const std::string& message) {
+  frame_messages().push_back(message);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.3f, 1.0f));
+  paragraph(message);
+  ImGui::PopStyleColor();
+}
+
+bool section(const char* title, const char* hide_name, const std::string& hide_list) {
+  std::stringstream ss(hide_list);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (item == hide_name) return false;
+  }
+  return ImGui::CollapsingHeader(title, ImGuiTreeNodeFlags_DefaultOpen);
+}
+
+std::string format_row(const attn::RowVec& v, int decimals) {
+  std::string out;
+  char buf[64];
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, static_cast<double>(v(i)));
+    out += (i ? ", " : "") + std::string(buf);
+  }
+  return out;
+}
+
+void value_bars(const char* id, const attn::RowVec& v, float limit, float height) {
+  ImGui::PushID(id);
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float bar = v.size() > 0 ? std::min(40.0f, width / static_cast<float>(v.size())) : 0.0f;
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float mid = p.y + height * 0.5f;
+  dl->AddLine(ImVec2(p.x, mid), ImVec2(p.x + bar * static_cast<float>(v.size()), mid), IM_COL32(160, 160, 160, 255));
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    const float h = std::max(-1.0f, std::min(1.0f, v(i) / limit)) * height * 0.5f;
+    const float x0 = p.x + bar * static_cast<float>(i) + 2.0f, x1 = x0 + bar - 4.0f;
+    const ImU32 col = v(i) >= 0 ? IM_COL32(90, 160, 230, 255) : IM_COL32(230, 120, 90, 255);
+    dl->AddRectFilled(ImVec2(x0, std::min(mid, mid - h)), ImVec2(x1, std::max(mid, mid - h)), col);
+  }
+  ImGui::Dummy(ImVec2(bar * static_cast<float>(v.size()), height));
+  ImGui::PopID();
+}
+
+gfx::Colormap sequential_colormap(const Settings& s) {
+  gfx::Colormap c = gfx::Colormap::Viridis;
+  gfx::parse_colormap(s.colormap, c);
+  return c;
+}
+
+std::vector<std::string> index_labels(const std::vector<int>& indices) {
+  std::vector<std::string> out;
+  out.reserve(indices.size());
+  for (int i : indices) out.push_back(std::to_string(i));
+  return out;
+}
+
+std::vector<std::string> index_labels(int count) {
+  std::vector<std::string> out;
+  for (int i = 0; i < count; ++i) out.push_back(std::to_string(i));
+  return out;
+}
+
+}  // namespace app

@@ -1,0 +1,45 @@
+// Small ImGui helpers shared by the scenes: help markers, error boxes, section headers, number rows.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+#include "gfx/colormap.hpp"
+#include "app/logic/settings.hpp"
+
+namespace app {
+
+// A paragraph wrapped to the current wrap position (as ImGui::TextWrapped), but only at spaces, so a
+// number is never split across lines; it is listed in frame_texts().
+void paragraph(const std::string& text);
+// printf-style paragraph(), plain, in a colour, or in the disabled (grey) text colour.
+void text_wrapped(const char* fmt, ...) IM_FMTARGS(1);
+void text_wrapped_colored(const ImVec4& color, const char* fmt, ...) IM_FMTARGS(2);
+void text_wrapped_disabled(const char* fmt, ...) IM_FMTARGS(1);
+// Every paragraph drawn this frame, for window.attentionDemo.state().texts.
+std::vector<std::string>& frame_texts();
+// A "(?)" marker with a wrapped tooltip.
+void help_marker(const char* text);
+// A red message shown in place of what could not be computed (also listed in frame_messages()).
+void error_box(const std::string& message);
+// A yellow note shown in place, e.g. that a text was cut (also listed in frame_messages()).
+void note_box(const std::string& message);
+// Every error and note shown in place this frame, for window.attentionDemo.state().messages.
+std::vector<std::string>& frame_messages();
+// A collapsing section that can be hidden by the URL's hide=NAME; returns true when open.
+bool section(const char* title, const char* hide_name, const std::string& hide_list);
+// "0.841, 0.540, ..." with `decimals` decimals.
+std::string format_row(const attn::RowVec& v, int decimals);
+// Horizontal bars for a short vector (one bar per entry, centred on zero), `height` pixels tall.
+void value_bars(const char* id, const attn::RowVec& v, float limit, float height);
+// The colormap chosen for weights and other non-negative values (URL colormap=viridis|cividis).
+gfx::Colormap sequential_colormap(const Settings& s);
+
+// The labels "0", "1", ... for positions or dimensions.
+std::vector<std::string> index_labels(const std::vector<int>& indices);
+std::vector<std::string> index_labels(int count);
+
+}  // namespace app

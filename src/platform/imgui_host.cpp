@@ -1,0 +1,67 @@
+// Dear ImGui on SDL2 + OpenGL, shared by the desktop and the browser: set-up, one frame, shut-down.
+#include "imgui_host.hpp"
+
+#include <cfloat>
+#include <cstdio>
+#include <exception>
+
+#include "app/app.hpp"
+#include "app/widgets/heatmap_view.hpp"
+#include "font.hpp"
+#include "gfx/gl.hpp"
+#include "gfx/heatmap_renderer.hpp"
+#include "imgui.h"
+#include "imgui_impl_opengl3.h"
+#include "imgui_impl_sdl2.h"
+#include "imgui_internal.h"  // ImGui::ErrorCheckEndFrameRecover
+
+namespace platform {
+
+std::string start_imgui(SDL_Window* window, SDL_GLContext gl, const char* glsl_version, float pixel_ratio) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  ImGui::StyleColorsDark();
+  load_font(pixel_ratio);
+  if (!ImGui_ImplSDL2_InitForOpenGL(window, gl)) return "the SDL2 back end of the interface could not start";
+  if (!ImGui_ImplOpenGL3_Init(glsl_version)) return "the OpenGL back end of the interface could not start";
+  return gfx::init_renderer();  // "" or the shader log
+}
+
+void build_frame(app::App& app, bool hide_pointer) {
+  static bool error_logged = false;
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplSDL2_NewFrame();
+  if (hide_pointer) ImGui::GetIO().AddMousePosEvent(-FLT_MAX, -FLT_MAX);
+  ImGui::NewFrame();
+  try {
+    app.frame();
+  } catch (const std::exception& e) {
+    // The app reports bad input itself; anything reaching here is a bug. Keep the window alive.
+    if (!error_logged) std::fprintf(stderr, "error: frame failed: %s\n", e.what());
+    error_logged = true;
+    ImGui::ErrorCheckEndFrameRecover(nullptr);
+  }
+  ImGui::Render();
+}
+
+void draw_frame(SDL_Window* window) {
+  int fb_w = 0, fb_h = 0;
+  SDL_GL_GetDrawableSize(window, &fb_w, &fb_h);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glViewport(0, 0, fb_w, fb_h);
+  glClearColor(0.10f, 0.10f, 0.12f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void stop_imgui() {
+  app::shutdown_heatmaps();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplSDL2_Shutdown();
+  ImGui::DestroyContext();
+}
+
+}  // namespace platform

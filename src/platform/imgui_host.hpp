@@ -1,0 +1,29 @@
+// Dear ImGui on SDL2 + OpenGL, shared by the desktop and the browser: set-up, one frame, shut-down.
+#pragma once
+
+#include <SDL.h>
+
+#include <string>
+
+namespace app {
+class App;
+}
+
+namespace platform {
+
+// Creates the ImGui context (no .ini file: the URL holds the state; keyboard navigation on; dark style),
+// loads the font for `pixel_ratio` (framebuffer pixels per window pixel), starts the SDL2 and OpenGL3
+// back ends with `glsl_version` and the heatmap renderer. Returns "" or what failed.
+std::string start_imgui(SDL_Window* window, SDL_GLContext gl, const char* glsl_version, float pixel_ratio);
+
+// Builds one frame of `app` between ImGui's NewFrame and Render. `hide_pointer`: the mouse is treated as
+// absent (scripted runs). A failing frame is logged once to stderr and recovered, so the app keeps going.
+void build_frame(app::App& app, bool hide_pointer);
+
+// Clears the window's framebuffer and draws the frame built by build_frame.
+void draw_frame(SDL_Window* window);
+
+// Releases the heatmaps' and ImGui's GPU objects and the ImGui context (the GL context must be current).
+void stop_imgui();
+
+}  // namespace platform
