@@ -35,3 +35,9 @@ if(TARGET attn_imgui)
   attn_embed_font(wrap_font_test)
   gtest_discover_tests(wrap_font_test DISCOVERY_MODE PRE_TEST)
 endif()
+
+# The scene cache: recompute only on change, one version per recompute, errors kept (no UI).
+add_executable(memo_test ${CMAKE_CURRENT_SOURCE_DIR}/test_memo.cpp)
+target_link_libraries(memo_test PRIVATE attention_app_logic GTest::gtest GTest::gtest_main)
+target_compile_options(memo_test PRIVATE ${ATTN_WARNINGS})
+gtest_discover_tests(memo_test DISCOVERY_MODE PRE_TEST)

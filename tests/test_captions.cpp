@@ -14,8 +14,8 @@
 #include "core/error.hpp"
 #include "core/pipeline.hpp"
 #include "core/positions.hpp"
-#include "core/router.hpp"
 #include "core/row_stats.hpp"
+#include "core/seeded_router.hpp"
 
 namespace {
 
@@ -135,9 +135,9 @@ TEST(Captions, EveryHeadHasItsOwnValueProjection) {
 
 TEST(Captions, LessonConfidenceIsNamedAsAnIllustration) {
   // the seeded router without positions, as the order scene runs it (d_model 16, 4 heads, seed 7)
-  attn::RouterConfig c;
+  attn::SeededRouterConfig c;
   c.d_model = 16, c.heads = 4, c.seed = 7, c.positions = attn::Scheme::None;
-  const attn::RefundRouter router(c);
+  const attn::SeededRouter router(c);
   const float a = router.classify("Refund the delivery fee, not the cake.").confidence;
   const float b = router.classify("Refund the cake, not the delivery fee.").confidence;
   EXPECT_NEAR(a, b, 1e-6f) << "order-blind: one confidence for both";

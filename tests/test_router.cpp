@@ -1,4 +1,4 @@
-// The refund router: a bag of words without positions, order-aware with them, and its input errors.
+// The seeded refund router: a bag of words without positions, order-aware with them, and its input errors.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,7 +7,7 @@
 #include "allclose.hpp"
 #include "core/error.hpp"
 #include "core/positions.hpp"
-#include "core/router.hpp"
+#include "core/seeded_router.hpp"
 #include "core/tokenizer.hpp"
 #include "reference.hpp"
 
@@ -16,33 +16,33 @@ namespace {
 const std::string kFee = "Refund the delivery fee, not the cake.";
 const std::string kCake = "Refund the cake, not the delivery fee.";
 
-attn::RouterConfig config(attn::Scheme s) {
-  attn::RouterConfig c;
+attn::SeededRouterConfig config(attn::Scheme s) {
+  attn::SeededRouterConfig c;
   c.positions = s;
   return c;
 }
 
 }  // namespace
 
-TEST(Router, WithoutPositionsBothEmailsGetTheSameLabelAndConfidence) {
-  const attn::RefundRouter router(config(attn::Scheme::None));
-  const attn::RouterResult a = router.classify(kFee), b = router.classify(kCake);
+TEST(SeededRouter, WithoutPositionsBothEmailsGetTheSameLabelAndConfidence) {
+  const attn::SeededRouter router(config(attn::Scheme::None));
+  const attn::SeededRouterResult a = router.classify(kFee), b = router.classify(kCake);
   EXPECT_EQ(a.label, b.label);
   EXPECT_NEAR(a.confidence, b.confidence, 1e-6);
   EXPECT_NEAR(a.probabilities[0], b.probabilities[0], 1e-6);
 }
 
-TEST(Router, WithPositionsTheProbabilitiesDiffer) {
+TEST(SeededRouter, WithPositionsTheProbabilitiesDiffer) {
   for (attn::Scheme s : {attn::Scheme::Sinusoidal, attn::Scheme::Learned, attn::Scheme::Rope}) {
-    const attn::RefundRouter router(config(s));
-    const attn::RouterResult a = router.classify(kFee), b = router.classify(kCake);
+    const attn::SeededRouter router(config(s));
+    const attn::SeededRouterResult a = router.classify(kFee), b = router.classify(kCake);
     EXPECT_GT(std::abs(a.probabilities[0] - b.probabilities[0]), 1e-4) << attn::scheme_name(s);
   }
 }
 
-TEST(Router, ResultIsConsistent) {
-  const attn::RefundRouter router(config(attn::Scheme::Sinusoidal));
-  const attn::RouterResult r = router.classify(kFee);
+TEST(SeededRouter, ResultIsConsistent) {
+  const attn::SeededRouter router(config(attn::Scheme::Sinusoidal));
+  const attn::SeededRouterResult r = router.classify(kFee);
   EXPECT_EQ(r.tokens, attn::tokenize(kFee));
   ASSERT_EQ(r.inputs.rows(), 9);
   ASSERT_EQ(r.inputs.cols(), 16);
@@ -54,41 +54,41 @@ TEST(Router, ResultIsConsistent) {
   ASSERT_EQ(r.attention.head.size(), 4u);
 }
 
-TEST(Router, SinusoidalInputsAreTheEmbeddingsPlusTheClockTable) {
-  const attn::RouterResult plain = attn::RefundRouter(config(attn::Scheme::None)).classify(kFee);
-  const attn::RouterResult clock = attn::RefundRouter(config(attn::Scheme::Sinusoidal)).classify(kFee);
+TEST(SeededRouter, SinusoidalInputsAreTheEmbeddingsPlusTheClockTable) {
+  const attn::SeededRouterResult plain = attn::SeededRouter(config(attn::Scheme::None)).classify(kFee);
+  const attn::SeededRouterResult clock = attn::SeededRouter(config(attn::Scheme::Sinusoidal)).classify(kFee);
   EXPECT_ALLCLOSE(ref::to_double(clock.inputs) - ref::to_double(plain.inputs),
                   ref::sinusoidal(ref::iota(9), 16));
 }
 
-TEST(Router, TwoDistinctLabels) {
-  const auto& labels = attn::RefundRouter::labels();
+TEST(SeededRouter, TwoDistinctLabels) {
+  const auto& labels = attn::SeededRouter::labels();
   EXPECT_FALSE(labels[0].empty());
   EXPECT_FALSE(labels[1].empty());
   EXPECT_NE(labels[0], labels[1]);
 }
 
-TEST(Router, SameSeedSameResultDifferentSeedDifferent) {
-  attn::RouterConfig c = config(attn::Scheme::Sinusoidal);
-  const attn::RouterResult a = attn::RefundRouter(c).classify(kFee);
-  const attn::RouterResult b = attn::RefundRouter(c).classify(kFee);
+TEST(SeededRouter, SameSeedSameResultDifferentSeedDifferent) {
+  attn::SeededRouterConfig c = config(attn::Scheme::Sinusoidal);
+  const attn::SeededRouterResult a = attn::SeededRouter(c).classify(kFee);
+  const attn::SeededRouterResult b = attn::SeededRouter(c).classify(kFee);
   EXPECT_EQ(a.probabilities, b.probabilities);
   EXPECT_TRUE(a.inputs == b.inputs);
   c.seed = 8;
-  const attn::RouterResult other = attn::RefundRouter(c).classify(kFee);
+  const attn::SeededRouterResult other = attn::SeededRouter(c).classify(kFee);
   EXPECT_GT(std::abs(other.probabilities[0] - a.probabilities[0]), 1e-6);
 }
 
-TEST(Router, LearnedTableShorterThanTheTextIsAnInputError) {
-  attn::RouterConfig c = config(attn::Scheme::Learned);
+TEST(SeededRouter, LearnedTableShorterThanTheTextIsAnInputError) {
+  attn::SeededRouterConfig c = config(attn::Scheme::Learned);
   c.learned_slots = 4;
-  const attn::RefundRouter router(c);
+  const attn::SeededRouter router(c);
   EXPECT_THROW(router.classify(kFee), attn::InputError);
   EXPECT_NO_THROW(router.classify("refund the fee"));
 }
 
-TEST(Router, EmptyBlankOrTooLongTextIsAnInputError) {
-  const attn::RefundRouter router(config(attn::Scheme::None));
+TEST(SeededRouter, EmptyBlankOrTooLongTextIsAnInputError) {
+  const attn::SeededRouter router(config(attn::Scheme::None));
   EXPECT_THROW(router.classify(""), attn::InputError);
   EXPECT_THROW(router.classify("   \n"), attn::InputError);
   std::string longest, too_long;

@@ -1,4 +1,5 @@
-// The refund router's hand-written backward pass against central finite differences, in float64.
+// The hand-written backward passes (core/ops.hpp and the trainable router) against central finite
+// differences, in float64.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -6,8 +7,8 @@
 #include <functional>
 #include <string>
 
+#include "core/ops.hpp"
 #include "core/rng.hpp"
-#include "core/train/layers.hpp"
 #include "core/train/model.hpp"
 
 namespace {
@@ -16,7 +17,7 @@ using attn::Scheme;
 using attn::train::MatT;
 using MatD = MatT<double>;
 namespace tr = attn::train;
-namespace ops = attn::train::ops;
+namespace ops = attn::ops;
 
 // A central difference in float64 is accurate to ~1e-11 absolute here (rounding of the loss / kStep), so
 // relative errors are taken against max(|a|, |n|, floor) with a floor well above that noise; a wrong or
@@ -133,29 +134,38 @@ TEST(TrainGradients, SoftmaxRowsWithMaskedEntries) {
   report("softmax rows (with -inf entries)", c);
 }
 
-void check_head(bool causal) {
+void check_head(bool causal, float alibi_slope) {
   MatD q = random(6, 4, 7), k = random(6, 4, 8), v = random(6, 4, 9);
   const MatD r = random(6, 4, 10);
-  MatD w, out, dq, dk, dv;
-  ops::attention_head_forward(q, k, v, causal, w, out);
-  ops::attention_head_backward(q, k, v, w, r, dq, dk, dv);
+  ops::HeadMask mask;
+  mask.causal = causal;
+  mask.alibi_slope = alibi_slope;
+  MatD s, w, out, dq, dk, dv;
+  ops::attention_forward(q, k, v, mask, s, w, out);
+  ops::attention_backward(q, k, v, w, r, dq, dk, dv);
   auto loss = [&] {
-    MatD ww, o;
-    ops::attention_head_forward(q, k, v, causal, ww, o);
+    MatD ss, ww, o;
+    ops::attention_forward(q, k, v, mask, ss, ww, o);
     return weighted(o, r);
   };
   Check c;
   compare(q, dq, loss, "q", c);
   compare(k, dk, loss, "k", c);
   compare(v, dv, loss, "v", c);
-  report(std::string("attention head (q, k, v)") + (causal ? ", causal" : ""), c);
+  report(std::string("attention head (q, k, v)") + (causal ? ", causal" : "") +
+             (alibi_slope != 0 ? ", ALiBi" : ""),
+         c);
 }
 
 TEST(TrainGradients, AttentionHead) {
-  check_head(false);
+  check_head(false, 0.0f);
 }
 TEST(TrainGradients, CausalAttentionHead) {
-  check_head(true);
+  check_head(true, 0.0f);
+}
+TEST(TrainGradients, AttentionHeadWithAlibi) {
+  check_head(false, 0.25f);
+  check_head(true, 0.5f);
 }
 
 TEST(TrainGradients, RopeRotationBlock) {

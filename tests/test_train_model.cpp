@@ -1,13 +1,16 @@
-// The refund router model: config checks, clear errors, tensor names, order blindness without positions,
-// seeded initialisation and Adam.
+// The trainable refund router (train::Model): config checks, clear errors, tensor names, the kept scores and
+// weights, order blindness without positions, seeded initialisation and Adam.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <numeric>
 
 #include "core/error.hpp"
+#include "core/ops.hpp"
 #include "core/rng.hpp"
 #include "core/train/adam.hpp"
 #include "core/train/model.hpp"
@@ -103,14 +106,26 @@ TEST(TrainModel, ForwardKeepsEveryHeadsWeights) {
   EXPECT_EQ(f.layers[1].hidden.cols(), 16);
   for (int l = 0; l < 2; ++l) {
     ASSERT_EQ(static_cast<int>(f.layers[l].weights.size()), c.heads);
+    ASSERT_EQ(static_cast<int>(f.layers[l].scores.size()), c.heads);
     for (int h = 0; h < c.heads; ++h) {
       const attn::Mat& w = f.weights(l, h);
+      const attn::Mat& s = f.scores(l, h);
       ASSERT_EQ(w.rows(), 9);
       ASSERT_EQ(w.cols(), 9);
+      ASSERT_EQ(s.rows(), 9);
+      ASSERT_EQ(s.cols(), 9);
       for (int i = 0; i < 9; ++i) {
         EXPECT_NEAR(w.row(i).sum(), 1.0f, 1e-5f);
-        for (int j = i + 1; j < 9; ++j) EXPECT_EQ(w(i, j), 0.0f);  // causal
+        for (int j = 0; j <= i; ++j) EXPECT_TRUE(std::isfinite(s(i, j)));
+        for (int j = i + 1; j < 9; ++j) {
+          EXPECT_EQ(w(i, j), 0.0f);  // causal
+          EXPECT_EQ(s(i, j), -std::numeric_limits<float>::infinity());
+        }
       }
+      // the weights are the softmax of the kept scores, to the last bit
+      attn::Mat again;
+      attn::ops::softmax_forward(s, again);
+      EXPECT_EQ(again, w) << "layer " << l << " head " << h;
     }
   }
   const tr::Prediction p = m.predict(ids);

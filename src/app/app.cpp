@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "gfx/heatmap_renderer.hpp"
 #include "core/input_limits.hpp"
+#include "app/logic/memo.hpp"
 #include "app/widgets/heatmap_view.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/widgets/widgets.hpp"
@@ -93,27 +95,17 @@ void App::frame() {
 
   ImGui::BeginChild("scene", ImVec2(0, 0), false);
   draw_notes(notes_, notes_dropped_);
-  json shown = json::object();
+  std::vector<ShownFill> fills;
   std::string error;
-  SceneContext ctx{settings_, shown, error};
+  SceneContext ctx{settings_, fills, error};
   if (SceneDraw draw = find_scene(settings_.scene)) draw(ctx);
   ImGui::EndChild();
   ImGui::End();
-
-  const HoverReport& hov = hovered_heatmap();
-  json hover = hov.id.empty() ? json(nullptr)
-                              : json{{"id", hov.id}, {"row", hov.row}, {"col", hov.col}, {"lines", hov.lines}};
-  json state = {{"scene", settings_.scene},
-                {"settings", settings_json(settings_)},
-                {"notes", notes_},
-                {"notes_dropped", notes_dropped_},
-                {"error", error},
-                {"shown", shown},
-                {"query", to_query(settings_)},
-                {"hover", hover},
-                {"messages", frame_messages()},
-                {"texts", frame_texts()}};
-  state_ = state.dump(-1, ' ', false, json::error_handler_t::replace);
+  // What state() reports: this frame's settings and scene output (set() may change settings_ before the
+  // next frame draws them).
+  shown_settings_ = settings_;
+  shown_fills_ = std::move(fills);
+  shown_error_ = std::move(error);
 }
 
 void App::finish_frame(double cpu_ms) {
@@ -128,7 +120,24 @@ void App::finish_frame(double cpu_ms) {
   stats_.draw_calls += static_cast<int>(drawn_heatmaps().size());
 }
 
-std::string App::state_json() const { return state_; }
+std::string App::state_json() const {
+  json shown = json::object();
+  for (const ShownFill& fill : shown_fills_) fill(shown);
+  const HoverReport& hov = hovered_heatmap();
+  json hover = hov.id.empty() ? json(nullptr)
+                              : json{{"id", hov.id}, {"row", hov.row}, {"col", hov.col}, {"lines", hov.lines}};
+  json state = {{"scene", shown_settings_.scene},
+                {"settings", settings_json(shown_settings_)},
+                {"notes", notes_},
+                {"notes_dropped", notes_dropped_},
+                {"error", shown_error_},
+                {"shown", shown},
+                {"query", to_query(shown_settings_)},
+                {"hover", hover},
+                {"messages", frame_messages()},
+                {"texts", frame_texts()}};
+  return state.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 std::string App::heatmaps_json(bool with_values, const std::string& only_id) const {
   json list = json::array();
@@ -140,8 +149,8 @@ std::string App::heatmaps_json(bool with_values, const std::string& only_id) con
                     {"cols", h.cols},
                     {"range", {h.lo, h.hi}},
                     {"colormap", gfx::colormap_name(h.colormap)},
-                    {"row_labels", h.row_labels},
-                    {"col_labels", h.col_labels},
+                    {"row_labels", *h.row_labels},
+                    {"col_labels", *h.col_labels},
                     {"visible", h.visible}};
     if (with_values) {
       json values = json::array();
@@ -167,7 +176,9 @@ std::string App::frame_stats_json() const {
   return json{{"cpu_ms", stats_.cpu_ms},
               {"draw_calls", stats_.draw_calls},
               {"vertices", stats_.vertices},
-              {"frame", stats_.frame}}
+              {"frame", stats_.frame},
+              {"recomputes", versions_issued()},
+              {"uploads", gfx::renderer_stats().uploads}}
       .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

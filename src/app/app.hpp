@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/logic/settings.hpp"
+#include "app/scenes/scenes.hpp"
 
 namespace app {
 
@@ -47,7 +48,10 @@ class App {
   std::vector<std::string> notes_;  // visible notes (ignored URL parameters, etc.), the newest 20
   std::size_t notes_dropped_ = 0;   // older notes left out
   std::string last_query_;
-  std::string state_;               // JSON of the values the last frame showed
+  // What the last frame showed, for state_json(): its settings, its scene's error and value writers.
+  Settings shown_settings_;
+  std::string shown_error_;
+  std::vector<ShownFill> shown_fills_;
   FrameStats stats_;
 };
 

@@ -5,7 +5,7 @@
 #include "core/error.hpp"
 #include "core/pipeline.hpp"
 #include "core/positions.hpp"
-#include "core/router.hpp"
+#include "core/seeded_router.hpp"
 #include "core/tokenizer.hpp"
 
 namespace attn::cli {
@@ -207,18 +207,18 @@ json run_params(int d_model, int heads) {
 }
 
 json run_router(const RouterOptions& o) {
-  RouterConfig c;
+  SeededRouterConfig c;
   c.positions = parse_scheme(o.positions, {Scheme::None, Scheme::Sinusoidal, Scheme::Learned, Scheme::Rope});
   c.seed = o.seed;
   c.d_model = o.d_model;
   c.heads = o.heads;
   c.learned_slots = o.max_len;
-  const RefundRouter router(c);
-  const RouterResult r = router.classify(o.text);
+  const SeededRouter router(c);
+  const SeededRouterResult r = router.classify(o.text);
   return {{"tokens", r.tokens},
           {"positions", scheme_name(c.positions)},
-          {"labels", RefundRouter::labels()},
-          {"label", RefundRouter::labels()[static_cast<size_t>(r.label)]},
+          {"labels", SeededRouter::labels()},
+          {"label", SeededRouter::labels()[static_cast<size_t>(r.label)]},
           {"confidence", r.confidence},
           {"probabilities", r.probabilities}};
 }

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "error.hpp"
+#include "ops.hpp"
 #include "positions.hpp"
 #include "rng.hpp"
 
@@ -110,9 +111,9 @@ ShuffleCheck compare_shuffled(const Mat& original, const Mat& shuffled, const st
 float rope_score(const RowVec& q, const RowVec& k, int pos_q, int pos_k, double base) {
   if (q.size() != k.size() || q.size() == 0) throw InputError("RoPE needs a query and a key of the same width");
   const Rope rope{base};
-  const Mat qr = rope.rotate(q, {pos_q});
-  const Mat kr = rope.rotate(k, {pos_k});
-  return qr.row(0).dot(kr.row(0)) / std::sqrt(static_cast<float>(q.size()));
+  Mat score;  // (1, 1)
+  ops::attention_scores<float>(rope.rotate(q, {pos_q}), rope.rotate(k, {pos_k}), ops::HeadMask{}, score);
+  return score(0, 0);
 }
 
 }  // namespace attn

@@ -2,10 +2,10 @@
 #include "attention.hpp"
 
 #include <cmath>
-#include <limits>
 #include <string>
 
 #include "error.hpp"
+#include "ops.hpp"
 #include "rng.hpp"
 
 namespace attn {
@@ -31,35 +31,27 @@ void require_tokens(const Mat& x) {
   require_finite(x, "the input x");
 }
 
+// Throws when a score the softmax reads (every entry, or the lower triangle when causal) is not finite.
+void require_unmasked_finite(const Mat& scores, bool causal) {
+  if (causal) {
+    const Mat lower = scores.triangularView<Eigen::Lower>();
+    require_finite_result(lower, "the attention scores");
+  } else {
+    require_finite_result(scores, "the attention scores");
+  }
+}
+
 std::vector<int> positions_for(const AttentionOptions& opt, Eigen::Index t) {
   if (opt.position_ids.empty()) return range_positions(static_cast<int>(t));
   if (static_cast<Eigen::Index>(opt.position_ids.size()) != t) {
     throw InputError("got " + std::to_string(opt.position_ids.size()) + " position ids for " + std::to_string(t) +
                      " tokens");
   }
+  require_positions(opt.position_ids);
   return opt.position_ids;
 }
 
 }  // namespace
-
-Mat softmax_rows(const Mat& scores) {
-  Mat w(scores.rows(), scores.cols());
-  for (Eigen::Index r = 0; r < scores.rows(); ++r) {
-    const float max = scores.row(r).maxCoeff();
-    if (!std::isfinite(max)) {  // a fully masked row attends nowhere
-      w.row(r).setZero();
-      continue;
-    }
-    double sum = 0.0;
-    for (Eigen::Index c = 0; c < scores.cols(); ++c) {
-      const float e = std::exp(scores(r, c) - max);  // exp(-inf) = 0 for masked keys
-      w(r, c) = e;
-      sum += e;
-    }
-    w.row(r) *= static_cast<float>(1.0 / sum);
-  }
-  return w;
-}
 
 HeadResult attend(const Mat& q_in, const Mat& k_in, const Mat& v, const AttentionOptions& opt, int head,
                   int heads) {
@@ -68,30 +60,19 @@ HeadResult attend(const Mat& q_in, const Mat& k_in, const Mat& v, const Attentio
   if (t == 0) throw InputError("the input has no tokens; attention needs at least one");
   require_shape(k_in, t, q_in.cols(), "the keys");
   if (v.rows() != t) require_shape(v, t, v.cols(), "the values");
-  const std::vector<int> pos = positions_for(opt, t);
-
+  ops::HeadMask mask;
+  mask.causal = opt.causal;
+  mask.positions = positions_for(opt, t);
+  if (opt.positions == Scheme::Alibi) mask.alibi_slope = Alibi{heads}.slope(head);
   // 1. RoPE turns each query and key by its own position.
-  Mat q = q_in, k = k_in;
-  if (opt.positions == Scheme::Rope) {
-    const Rope rope{opt.rope_base};
-    q = rope.rotate(q_in, pos);
-    k = rope.rotate(k_in, pos);
-  }
-  // 2. scores (T, T) = q k^T / sqrt(d_k)
+  const bool rope = opt.positions == Scheme::Rope;
+  const Mat q = rope ? Rope{opt.rope_base}.rotate(q_in, mask.positions) : Mat();
+  const Mat k = rope ? Rope{opt.rope_base}.rotate(k_in, mask.positions) : Mat();
+  // 2. scores = q k^T / sqrt(d_k) (T, T) with ALiBi's distance penalty and the causal mask, the weights
+  //    (T, T) and the blend (T, d_v)
   HeadResult r;
-  r.scores = (q * k.transpose()) / std::sqrt(static_cast<float>(q.cols()));
-  // 3. ALiBi adds a distance penalty per head.
-  if (opt.positions == Scheme::Alibi) r.scores += Alibi{heads}.bias(pos, head);
-  require_finite_result(r.scores, "the attention scores");  // before the mask adds its -infinity
-  // 4. the causal mask hides keys after the query
-  if (opt.causal) {
-    for (Eigen::Index i = 0; i < t; ++i) {
-      for (Eigen::Index j = i + 1; j < t; ++j) r.scores(i, j) = -std::numeric_limits<float>::infinity();
-    }
-  }
-  // 5. weights (T, T) and the blend (T, d_v)
-  r.weights = softmax_rows(r.scores);
-  r.output = r.weights * v;
+  ops::attention_forward(rope ? q : q_in, rope ? k : k_in, v, mask, r.scores, r.weights, r.output);
+  require_unmasked_finite(r.scores, opt.causal);
   return r;
 }
 

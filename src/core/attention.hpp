@@ -15,9 +15,6 @@ struct AttentionOptions {
   std::vector<int> position_ids;      // positions of the T tokens; empty means 0 .. T-1
 };
 
-// Row-wise softmax, stable: subtracts each row's max; -inf entries get weight 0. (T, T) -> (T, T)
-Mat softmax_rows(const Mat& scores);
-
 struct HeadResult {
   Mat output;   // (T, d_k): weights x V
   Mat scores;   // (T, T): q.k / sqrt(d_k) + bias, masked entries -inf
@@ -25,7 +22,7 @@ struct HeadResult {
 };
 
 // The heart of it for one head: q, k, v are (T, d_k) already projected; `head`/`heads` pick the
-// ALiBi slope. RoPE (if chosen) rotates q and k here.
+// ALiBi slope. RoPE (if chosen) rotates q and k here; ops::attention_forward does the rest.
 HeadResult attend(const Mat& q, const Mat& k, const Mat& v, const AttentionOptions& opt, int head = 0,
                   int heads = 1);
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "error.hpp"
+#include "ops.hpp"
 #include "rng.hpp"
 
 namespace attn {
@@ -25,22 +26,19 @@ EncoderWeights EncoderWeights::random(int d_model, int heads, int d_ff, std::uin
   return w;
 }
 
-Mat layer_norm(const Mat& x, const RowVec& gain, const RowVec& bias, float eps) {
-  // x: (T, D); gain, bias: (D,)
+namespace {
+
+// LayerNorm of each row with eps 1e-5 (ops::layer_norm_forward). x (T, D), gain/bias (D,) -> (T, D)
+Mat normalise(const Mat& x, const RowVec& gain, const RowVec& bias) {
   if (gain.size() != x.cols() || bias.size() != x.cols()) {
     throw InputError("LayerNorm gain and bias need " + std::to_string(x.cols()) + " entries, one per dimension");
   }
-  // Mean and variance are summed in double: a float sum of large entries (3e38) would overflow.
-  Mat y(x.rows(), x.cols());
-  for (Eigen::Index r = 0; r < x.rows(); ++r) {
-    const Eigen::RowVectorXd row = x.row(r).cast<double>();
-    const double mean = row.mean();
-    const Eigen::RowVectorXd centred = row.array() - mean;
-    const double var = centred.squaredNorm() / static_cast<double>(x.cols());
-    y.row(r) = (centred / std::sqrt(var + static_cast<double>(eps))).cast<float>().cwiseProduct(gain) + bias;
-  }
+  Mat y, xhat, rstd;
+  ops::layer_norm_forward<float>(x, gain, bias, y, xhat, rstd);
   return y;
 }
+
+}  // namespace
 
 EncoderResult encoder_block(const Mat& x, const EncoderWeights& w, const AttentionOptions& opt) {
   const Eigen::Index d = x.cols();
@@ -56,13 +54,13 @@ EncoderResult encoder_block(const Mat& x, const EncoderWeights& w, const Attenti
   r.mha = multi_head(x, w.attention, opt);
   // 2. add the residual and normalise
   r.residual1 = x + r.mha.output;
-  r.norm1 = layer_norm(r.residual1, w.ln1_gain, w.ln1_bias);
+  r.norm1 = normalise(r.residual1, w.ln1_gain, w.ln1_bias);
   // 3. feed-forward: (T, F) hidden with ReLU, back to (T, D)
   r.hidden = ((r.norm1 * w.w1).rowwise() + w.b1).cwiseMax(0.0f);
   r.ffn = (r.hidden * w.w2).rowwise() + w.b2;
   // 4. add the second residual and normalise
   r.residual2 = r.norm1 + r.ffn;
-  r.output = layer_norm(r.residual2, w.ln2_gain, w.ln2_bias);
+  r.output = normalise(r.residual2, w.ln2_gain, w.ln2_bias);
   for (const Mat* m : {&r.residual1, &r.norm1, &r.hidden, &r.ffn, &r.residual2, &r.output})
     require_finite_result(*m, "the encoder block");
   return r;

@@ -29,9 +29,6 @@ struct EncoderResult {
   Mat output;     // (T, D) LayerNorm(residual2)
 };
 
-// Normalises each row to mean 0, variance 1 (eps 1e-5), then scales and shifts. (T, D) -> (T, D)
-Mat layer_norm(const Mat& x, const RowVec& gain, const RowVec& bias, float eps = 1e-5f);
-
 // x (T, D) -> every intermediate of one encoder block.
 EncoderResult encoder_block(const Mat& x, const EncoderWeights& w, const AttentionOptions& opt);
 

@@ -2,9 +2,9 @@
 #include "positions.hpp"
 
 #include <cmath>
-#include <cstdlib>
 
 #include "error.hpp"
+#include "ops.hpp"
 #include "rng.hpp"
 
 namespace attn {
@@ -20,15 +20,6 @@ constexpr SchemeName kSchemeNames[] = {
     {Scheme::None, "none"}, {Scheme::Sinusoidal, "sinusoidal"}, {Scheme::Learned, "learned"},
     {Scheme::Rope, "rope"}, {Scheme::Alibi, "alibi"},           {Scheme::Raw, "raw"},
     {Scheme::Fraction, "fraction"}};
-
-void require_positions(const std::vector<int>& positions) {
-  for (int p : positions) require_range(p, 0, kMaxPosition, "a position");
-}
-
-// Radians per token of dimension pair i in a width-d rotation family: base^(-2i / d).
-double pair_speed(double base, int pair, int width) {
-  return std::exp(-std::log(base) * (2.0 * pair) / static_cast<double>(width));
-}
 
 void require_base(double base) {
   if (!std::isfinite(base) || base <= 1.0 || base > 1e12) {
@@ -68,6 +59,14 @@ std::string scheme_list(const std::vector<Scheme>& schemes) {
   return out;
 }
 
+void require_positions(const std::vector<int>& positions) {
+  for (int p : positions) require_range(p, 0, kMaxPosition, "a position");
+}
+
+double rotation_speed(double base, int pair, int width) {
+  return std::exp(-std::log(base) * (2.0 * pair) / static_cast<double>(width));
+}
+
 std::vector<int> range_positions(int count) {
   require_range(count, 0, kMaxPosition, "the number of positions");
   std::vector<int> p(static_cast<size_t>(count));
@@ -82,7 +81,7 @@ Sinusoidal::Sinusoidal(int d, double b) : d_model(d), base(b) {
 
 std::vector<double> Sinusoidal::speeds() const {
   std::vector<double> s(static_cast<size_t>(hands()));
-  for (int i = 0; i < hands(); ++i) s[static_cast<size_t>(i)] = pair_speed(base, i, d_model);
+  for (int i = 0; i < hands(); ++i) s[static_cast<size_t>(i)] = rotation_speed(base, i, d_model);
   return s;
 }
 
@@ -153,15 +152,7 @@ Mat Rope::rotate(const Mat& m, const std::vector<int>& positions) const {
   }
   const int width = static_cast<int>(m.cols());
   Mat out = m;
-  for (Eigen::Index r = 0; r < m.rows(); ++r) {
-    for (int pair = 0; pair < width / 2; ++pair) {
-      const double angle = positions[static_cast<size_t>(r)] * pair_speed(base, pair, width);
-      const double c = std::cos(angle), s = std::sin(angle);
-      const double x0 = m(r, 2 * pair), x1 = m(r, 2 * pair + 1);
-      out(r, 2 * pair) = static_cast<float>(x0 * c - x1 * s);
-      out(r, 2 * pair + 1) = static_cast<float>(x0 * s + x1 * c);
-    }
-  }
+  ops::rope_rotate(out, 0, width, ops::RopeTable::for_positions(width, positions, base), false);
   return out;
 }
 
@@ -173,14 +164,9 @@ float Alibi::slope(int head) const {
 
 Mat Alibi::bias(const std::vector<int>& positions, int head) const {
   require_positions(positions);
-  const float m = slope(head);
   const auto n = static_cast<Eigen::Index>(positions.size());
-  Mat b(n, n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    for (Eigen::Index j = 0; j < n; ++j) {
-      b(i, j) = -m * static_cast<float>(std::abs(positions[static_cast<size_t>(i)] - positions[static_cast<size_t>(j)]));
-    }
-  }
+  Mat b = Mat::Zero(n, n);
+  ops::add_alibi_bias(b, positions, slope(head));
   return b;
 }
 

@@ -20,6 +20,12 @@ std::string scheme_list(const std::vector<Scheme>& schemes);
 
 // Positions 0, 1, ..., count - 1.
 std::vector<int> range_positions(int count);
+// Throws InputError unless every position is in 0 .. 1,000,000.
+void require_positions(const std::vector<int>& positions);
+
+// Radians per token of dimension pair i in a width-d rotation family: base^(-2i / d). The sinusoidal
+// clock's hands and RoPE's pairs turn at these speeds.
+double rotation_speed(double base, int pair, int width);
 
 // The sinusoidal clock: hand i (dimensions 2i and 2i+1) turns at speed base^(-2i / d_model) radians per
 // token. Even dimensions hold the sine, odd ones the cosine; with an odd d_model the last, unpaired

@@ -7,8 +7,11 @@
 
 namespace attn {
 
-// A (rows, cols) float32 matrix stored row by row; rows are tokens or positions.
-using Mat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+// A (rows, cols) matrix of scalar S stored row by row; rows are tokens or positions. The core computes in
+// float32 (Mat); the gradient checks run the same code in float64 (MatT<double>).
+template <class S>
+using MatT = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Mat = MatT<float>;
 // A row vector (1, cols): biases, pooled sentence vectors, LayerNorm gains.
 using RowVec = Eigen::Matrix<float, 1, Eigen::Dynamic>;
 // A batch of B matrices, each (T, D): the (B, T, D) tensor of the lesson.

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
+#include <cstdio>
 #include <unordered_map>
 #include <vector>
 
@@ -26,7 +26,7 @@ constexpr const char* kShaderPrefix = "#version 330 core\n";
 struct Entry {
   GLuint texture = 0;  // RGBA8, (cols, rows) texels
   int rows = 0, cols = 0;
-  std::uint64_t hash = 0;
+  std::uint64_t version = 0;  // 0: redraw on every call
   float lo = 0.0f, hi = 0.0f;
   Colormap colormap = Colormap::Viridis;
   long last_frame = 0;
@@ -124,29 +124,6 @@ std::string compile(GLenum stage, const char* name, const char* source, GLuint& 
   if (ok == GL_TRUE) return "";
   std::fprintf(stderr, "[heatmap] shaders/%s failed to compile:\n%s\n", name, log.c_str());
   return std::string("shaders/") + name + " failed to compile: " + log;
-}
-
-// FNV-1a-style hash over 64-bit words in 4 independent lanes (fast), plus the shape. Any single change
-// of a value changes the hash (each step is a bijection); used only to skip re-uploads.
-std::uint64_t hash_values(const float* v, size_t n, int rows, int cols) {
-  constexpr std::uint64_t kPrime = 0x100000001b3ULL;
-  std::uint64_t h[4] = {0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL, 0x9e3779b97f4a7c15ULL, 0x1ULL};
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {  // 8 floats = 4 lanes x 64 bits
-    for (int lane = 0; lane < 4; ++lane) {
-      std::uint64_t w;
-      std::memcpy(&w, v + i + 2 * lane, sizeof w);
-      h[lane] = (h[lane] ^ w) * kPrime;
-    }
-  }
-  for (; i < n; ++i) {
-    std::uint32_t w;
-    std::memcpy(&w, v + i, sizeof w);
-    h[0] = (h[0] ^ w) * kPrime;
-  }
-  std::uint64_t r = (static_cast<std::uint64_t>(rows) << 32) ^ static_cast<std::uint32_t>(cols);
-  for (std::uint64_t lane : h) r = (r ^ lane) * kPrime;
-  return r;
 }
 
 GLuint make_texture(GLint internal_format, int w, int h, GLenum format, GLenum type, const void* data) {
@@ -297,8 +274,8 @@ void renderer_begin_frame(int max_idle_frames) {
   }
 }
 
-HeatmapImage render_heatmap(const std::string& id, const float* values, int rows, int cols, Colormap colormap,
-                            float lo, float hi) {
+HeatmapImage render_heatmap(const std::string& id, std::uint64_t version, const float* values, int rows, int cols,
+                            Colormap colormap, float lo, float hi) {
   HeatmapImage out;
   if (values == nullptr || rows <= 0 || cols <= 0) {
     out.error = "no values to draw";
@@ -311,11 +288,10 @@ HeatmapImage render_heatmap(const std::string& id, const float* values, int rows
                 " matrix is larger than this GPU's textures (" + std::to_string(state.max_side) + ")";
     return out;
   }
-  const size_t n = static_cast<size_t>(rows) * static_cast<size_t>(cols);
-  const std::uint64_t hash = hash_values(values, n, rows, cols);
   Entry& e = state.cache[id];
   e.last_frame = state.frame;
-  const bool same = e.texture != 0 && e.rows == rows && e.cols == cols && e.hash == hash && e.lo == lo &&
+  const bool same = e.texture != 0 && e.rows == rows && e.cols == cols && version != 0 && e.version == version &&
+                    e.lo == lo &&
                     e.hi == hi && e.colormap == colormap;
   if (!same) {
     GlStateGuard guard;  // restores everything below on return
@@ -330,7 +306,7 @@ HeatmapImage render_heatmap(const std::string& id, const float* values, int rows
     e.colormap = colormap;
     upload_values(values, rows, cols);
     out.error = draw_into(e);
-    e.hash = out.error.empty() ? hash : 0;
+    e.version = out.error.empty() ? version : 0;
     if (!out.error.empty()) {
       free_entry(e);
       return out;
@@ -350,7 +326,8 @@ HeatmapImage colorbar_image(Colormap colormap) {
     const float t = static_cast<float>(255 - row) / 255.0f;
     bar[row] = diverging ? 2.0f * t - 1.0f : t;
   }
-  return render_heatmap(std::string("__colorbar/") + colormap_name(colormap), bar, 256, 1, colormap,
+  // One texture per colormap, never changing: version 1 draws it once.
+  return render_heatmap(std::string("__colorbar/") + colormap_name(colormap), 1, bar, 256, 1, colormap,
                         diverging ? -1.0f : 0.0f, 1.0f);
 }
 

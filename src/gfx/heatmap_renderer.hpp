@@ -1,6 +1,7 @@
 // GPU heatmaps, no ImGui: a row-major float matrix -> R32F texture -> colormap shader -> RGBA8 texture.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "gfx/colormap.hpp"
@@ -30,10 +31,11 @@ struct HeatmapImage {
 // values: rows * cols floats, row-major: value(row, col) = values[row * cols + col] (attn::Mat::data()).
 // Texture layout: texel (x = col, y = row), row 0 in the first texture row, so ImGui::Image with the
 // default uv (0, 0)-(1, 1) shows row 0 at the top and column 0 on the left.
-// Cached by id: uploads and draws (one draw) only when the values (64-bit hash), shape, range or colormap
-// changed. Cell colour = value_rgb(colormap, value, lo, hi) within 8-bit rounding. GL state is restored.
-HeatmapImage render_heatmap(const std::string& id, const float* values, int rows, int cols, Colormap colormap,
-                            float lo, float hi);
+// Cached by id: uploads and draws (one draw) only when `version` (which values these are: the version of
+// the cache that computed them; 0 = unknown, always redraw), the shape, range or colormap changed.
+// Cell colour = value_rgb(colormap, value, lo, hi) within 8-bit rounding. GL state is restored.
+HeatmapImage render_heatmap(const std::string& id, std::uint64_t version, const float* values, int rows,
+                            int cols, Colormap colormap, float lo, float hi);
 
 // The colour bar of a colormap: width 1, height 256; row 0 (top) is t = 1, row 255 (bottom) is t = 0.
 HeatmapImage colorbar_image(Colormap colormap);

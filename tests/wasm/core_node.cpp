@@ -12,7 +12,7 @@
 #include "core/error.hpp"
 #include "core/positions.hpp"
 #include "core/rng.hpp"
-#include "core/router.hpp"
+#include "core/seeded_router.hpp"
 
 namespace {
 
@@ -150,13 +150,13 @@ int main() {
   bits.open("router");
   approx.open("router");
   for (const auto& [scheme_name, scheme] : schemes) {
-    attn::RouterConfig config;
+    attn::SeededRouterConfig config;
     config.positions = scheme;
-    const attn::RefundRouter router(config);
+    const attn::SeededRouter router(config);
     bits.open(scheme_name);
     approx.open(scheme_name);
     for (int e = 0; e < 2; ++e) {
-      const attn::RouterResult r = router.classify(emails[e]);
+      const attn::SeededRouterResult r = router.classify(emails[e]);
       const std::string key = "email" + std::to_string(e);
       bits.open(key.c_str());
       bits.strings("tokens", r.tokens);

@@ -6,6 +6,7 @@
 #include <new>
 #include <tuple>
 
+#include "app/logic/memo.hpp"
 #include "core/error.hpp"
 
 namespace app {
@@ -48,6 +49,7 @@ const CachedPipeline& cached_pipeline(const std::string& text, const attn::Pipel
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
   CachedPipeline entry;
+  entry.version = next_version();
   const auto t0 = std::chrono::steady_clock::now();
   try {
     // The weights depend on d_model, heads and seed only: editing the text reuses them.
@@ -63,7 +65,7 @@ const CachedPipeline& cached_pipeline(const std::string& text, const attn::Pipel
   } catch (const attn::InputError& e) {
     entry.error = e.what();
   } catch (const std::bad_alloc&) {
-    entry.error = "this is too large to compute here; try fewer tokens or a smaller d_model";
+    entry.error = kTooLargeMessage;
   }
   entry.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (order.size() >= 12) {

@@ -1,6 +1,7 @@
 // The attention scenes' pipeline (no UI code): Settings -> core config, a cache of results, token labels.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ struct CachedPipeline {
   attn::PipelineResult result;
   std::string error;
   double compute_ms = 0.0;
+  std::uint64_t version = 0;  // next_version() of the computation (keys heatmaps and derived caches)
   bool ok() const { return error.empty(); }
 };
 const CachedPipeline& cached_pipeline(const std::string& text, const attn::PipelineConfig& config);

@@ -2,11 +2,10 @@
 #include "app/logic/trained_model.hpp"
 
 #include <chrono>
-#include <cmath>
-#include <limits>
 #include <memory>
 #include <new>
 
+#include "app/logic/memo.hpp"
 #include "core/analysis.hpp"
 #include "core/error.hpp"
 #include "model_io/model_json.hpp"
@@ -29,21 +28,6 @@ ModelLoadStatus& load_status() {
   return s;
 }
 
-// Scores (T, T) of head h from a layer's fused q/k (already rotated for RoPE): q k^T / sqrt(d_k), keys after
-// the query masked with -inf when the model is causal.
-attn::Mat head_scores(const attn::Mat& qkv, int d_model, int d_k, int h, bool causal) {
-  const Eigen::Index t = qkv.rows();
-  const attn::Mat q = qkv.block(0, h * d_k, t, d_k);
-  const attn::Mat k = qkv.block(0, d_model + h * d_k, t, d_k);
-  attn::Mat scores = (q * k.transpose()) / std::sqrt(static_cast<float>(d_k));
-  if (causal) {
-    for (Eigen::Index i = 0; i < t; ++i) {
-      for (Eigen::Index j = i + 1; j < t; ++j) scores(i, j) = -std::numeric_limits<float>::infinity();
-    }
-  }
-  return scores;
-}
-
 attn::PipelineResult run_trained(const TrainedModel& m, const std::string& text, int layer) {
   attn::PipelineResult r;
   r.tokens = attn::train::Vocab::tokens(text);
@@ -64,7 +48,7 @@ attn::PipelineResult run_trained(const TrainedModel& m, const std::string& text,
   for (int h = 0; h < c.heads; ++h) {
     attn::HeadResult head;
     head.weights = L.weights[static_cast<size_t>(h)];
-    head.scores = head_scores(L.qkv, c.d_model, d_k, h, c.causal);
+    head.scores = L.scores[static_cast<size_t>(h)];
     head.output = L.concat.block(0, h * d_k, L.concat.rows(), d_k);
     r.stats.push_back(attn::head_stats(head.weights));
     r.mha.head.push_back(std::move(head));
@@ -143,6 +127,7 @@ const CachedPipeline& trained_pipeline(const std::string& text, int layer) {
   if (version == cached_version && layer == cached_layer && text == cached_text) return cache;
   cached_version = version, cached_layer = layer, cached_text = text;
   cache = CachedPipeline{};
+  cache.version = next_version();
   const auto t0 = std::chrono::steady_clock::now();
   if (!m) {
     cache.error = "no trained model yet: train one in the Train scene (or load a model file there)";

@@ -9,15 +9,15 @@
 #include "core/error.hpp"
 #include "app/logic/exercises.hpp"
 #include "app/scenes/scenes.hpp"
+#include "app/logic/memo.hpp"
 #include "app/widgets/widgets.hpp"
 
 namespace app {
 namespace {
 
-// What the scene computed for the current settings; rebuilt only when they change.
+// What the scene computes from d_model, base, pos and pos2.
 struct ClockData {
-  int d_model = -1, pos = -1, pos2 = -1;
-  double base = 0.0;
+  int d_model = 0, pos = 0, pos2 = 0;
   std::optional<attn::Sinusoidal> clock;
   attn::Mat readings;                        // (2, D): rows pos and pos2
   std::vector<attn::HandReading> compare;    // (hands,)
@@ -25,8 +25,8 @@ struct ClockData {
   double rotation_check =
       0.0;               // largest |R(k speed) reading(start) - reading(start + k)| over hands, 2 starts
   int second_start = 0;  // the second start of that check
-  std::string error;
 };
+using ClockMemo = Memo<ClockData, int, double, int, int>;
 
 struct ExerciseState {
   bool checked = false, hint = false, revealed = false;
@@ -45,28 +45,21 @@ double rotation_error(const attn::Mat& rows, const std::vector<attn::HandReading
   return worst;
 }
 
-void update(ClockData& c, const Settings& s) {
-  if (c.d_model == s.d_model && c.base == s.base && c.pos == s.pos && c.pos2 == s.pos2) return;
-  c.d_model = s.d_model, c.base = s.base, c.pos = s.pos, c.pos2 = s.pos2;
-  c.error.clear();
-  try {
-    c.clock.emplace(s.d_model, s.base);
-    c.readings = c.clock->table({s.pos, s.pos2});
-    c.compare = attn::compare_positions(*c.clock, s.pos, s.pos2);
-    c.exercise = clock_exercise(*c.clock);
-    // The same step k = pos2 - pos taken from position 0 turns every hand by the same angle.
-    // The fixed rotation: turning each hand of a reading by k x its speed (k = pos2 - pos) gives the reading
-    // k tokens later, from pos and from a second start (0, or -k when stepping back).
-    const int k = s.pos2 - s.pos;
-    const int from2 = k >= 0 ? 0 : -k;
-    const attn::Mat second = c.clock->table({from2, from2 + k});  // (2, D)
-    c.rotation_check =
-        std::max(rotation_error(c.readings, c.compare, k), rotation_error(second, c.compare, k));
-    c.second_start = from2;
-  } catch (const attn::InputError& e) {
-    c.clock.reset();
-    c.error = e.what();
-  }
+ClockData compute(const Settings& s) {
+  ClockData c;
+  c.d_model = s.d_model, c.pos = s.pos, c.pos2 = s.pos2;
+  c.clock.emplace(s.d_model, s.base);
+  c.readings = c.clock->table({s.pos, s.pos2});
+  c.compare = attn::compare_positions(*c.clock, s.pos, s.pos2);
+  c.exercise = clock_exercise(*c.clock);
+  // The fixed rotation: turning each hand of a reading by k x its speed (k = pos2 - pos) gives the reading
+  // k tokens later, from pos and from a second start (0, or -k when stepping back).
+  const int k = s.pos2 - s.pos;
+  const int from2 = k >= 0 ? 0 : -k;
+  const attn::Mat second = c.clock->table({from2, from2 + k});  // (2, D)
+  c.rotation_check = std::max(rotation_error(c.readings, c.compare, k), rotation_error(second, c.compare, k));
+  c.second_start = from2;
+  return c;
 }
 
 // One dial: the hand at pos (bright) and at pos2 (orange), pointing at 12 o'clock for angle 0.
@@ -242,10 +235,40 @@ void draw_rotation(const ClockData& c) {
       c.pos, c.pos2, c.second_start, c.second_start + k, c.rotation_check);
 }
 
+// state().shown: the settings, both readings, every hand compared, the rotation check and the exercise.
+void report(SceneContext& ctx, const Settings& s, std::shared_ptr<const ClockData> data, const ExerciseState& ex) {
+  ctx.report([d_model = s.d_model, base = s.base, pos = s.pos, pos2 = s.pos2, answer = s.answer, ex,
+              data](nlohmann::json& shown) {
+    nlohmann::json hands = nlohmann::json::array();
+    for (const attn::HandReading& h : data->compare) {
+      hands.push_back({{"hand", h.hand}, {"speed", h.speed}, {"wavelength", h.wavelength}, {"angle", h.angle_a},
+                       {"angle2", h.angle_b}, {"phase_diff", h.phase_diff}, {"distance", h.distance}});
+    }
+    auto row = [&](int r) {
+      return std::vector<float>(data->readings.row(r).data(), data->readings.row(r).data() + data->readings.cols());
+    };
+    shown = {{"d_model", d_model},
+             {"base", base},
+             {"pos", pos},
+             {"pos2", pos2},
+             {"readings", row(0)},
+             {"readings2", row(1)},
+             {"hands", hands},
+             {"rotation_check", data->rotation_check},
+             {"exercise",
+              {{"answer", answer},
+               {"checked", ex.checked},
+               {"correct", ex.checked && answer == data->exercise.answer},
+               {"hint", ex.hint},
+               {"revealed", ex.revealed}}}};
+    if (ex.revealed) shown["exercise"]["solution"] = data->exercise.answer;
+  });
+}
+
 }  // namespace
 
 void draw_clock_scene(SceneContext& ctx) {
-  static ClockData data;
+  static ClockMemo memo;
   static ExerciseState ex;
   Settings& s = ctx.settings;
   text_wrapped(
@@ -253,11 +276,12 @@ void draw_clock_scene(SceneContext& ctx) {
       "speeds. Fast hands tell neighbours apart but come back round; slow hands barely move but "
       "never repeat within a text.");
   if (section("Settings", "controls", s.hide)) draw_controls(s);
-  update(data, s);
-  if (!data.error.empty()) {
-    ctx.fail(data.error);
+  memo.get({s.d_model, s.base, s.pos, s.pos2}, [&] { return compute(s); });
+  if (!memo.ok()) {
+    ctx.fail(memo.error());
     return;
   }
+  const ClockData& data = memo.value();
   if (section("Hands", "readings", s.hide)) {
     ImGui::TextColored(ImVec4(0.47f, 0.78f, 1.0f, 1.0f), "blue: position %d", s.pos);
     ImGui::SameLine(0, 20);
@@ -268,30 +292,7 @@ void draw_clock_scene(SceneContext& ctx) {
   if (section("Readings", "readings", s.hide)) draw_readings(data);
   if (section("Two positions, hand by hand", "compare", s.hide)) draw_compare(data);
   if (section("Exercise", "exercise", s.hide)) draw_exercise(s, data, ex);
-
-  nlohmann::json hands = nlohmann::json::array();
-  for (const attn::HandReading& h : data.compare) {
-    hands.push_back({{"hand", h.hand}, {"speed", h.speed}, {"wavelength", h.wavelength}, {"angle", h.angle_a},
-                     {"angle2", h.angle_b}, {"phase_diff", h.phase_diff}, {"distance", h.distance}});
-  }
-  auto row = [&](int r) {
-    return std::vector<float>(data.readings.row(r).data(), data.readings.row(r).data() + data.readings.cols());
-  };
-  ctx.shown = {{"d_model", s.d_model},
-               {"base", s.base},
-               {"pos", s.pos},
-               {"pos2", s.pos2},
-               {"readings", row(0)},
-               {"readings2", row(1)},
-               {"hands", hands},
-               {"rotation_check", data.rotation_check},
-               {"exercise",
-                {{"answer", s.answer},
-                 {"checked", ex.checked},
-                 {"correct", ex.checked && s.answer == data.exercise.answer},
-                 {"hint", ex.hint},
-                 {"revealed", ex.revealed}}}};
-  if (ex.revealed) ctx.shown["exercise"]["solution"] = data.exercise.answer;
+  report(ctx, s, memo.shared(), ex);
 }
 
 }  // namespace app

@@ -6,8 +6,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <tuple>
 
+#include "app/logic/memo.hpp"
 #include "app/widgets/attention_controls.hpp"
 #include "app/logic/captions.hpp"
 #include "core/error.hpp"
@@ -22,38 +22,33 @@ namespace {
 
 // [SECTION] data: one encoder block for the current settings, recomputed only when they change
 
-using Key = std::tuple<std::string, int, int, int, bool, std::uint64_t, int, double>;
-
 struct EncoderData {
-  bool computed = false;
-  Key key;
   attn::EncoderPipelineResult r;
   std::vector<std::string> labels;  // (T,) token labels made unique
+  std::vector<std::string> model_dims, ff_dims;  // (D,) and (d_ff,) column labels
   attn::Mat norm1_moments;          // (T, 2): mean, variance of each LayerNorm row
-  std::string error;
   double compute_ms = 0.0;
 };
+// text, d_model, heads, positions, causal, seed, learned slots, base
+using EncoderMemo = Memo<EncoderData, std::string, int, int, int, bool, std::uint64_t, int, double>;
 
-void update(EncoderData& d, const Settings& s) {
-  const attn::PipelineConfig c = pipeline_config(s);
-  const Key key{s.text,   c.d_model, c.heads,         static_cast<int>(c.positions),
-                c.causal, c.seed,    c.learned_slots, c.base};
-  if (d.computed && key == d.key) return;
-  d.computed = true;
-  d.key = key;
-  d.error.clear();
+EncoderData compute(const std::string& text, const attn::PipelineConfig& c) {
+  EncoderData d;
   const auto t0 = std::chrono::steady_clock::now();
-  try {
-    d.r = attn::run_encoder_pipeline(s.text, c, 4 * c.d_model);
-    d.labels = token_labels(d.r.tokens);
-    d.norm1_moments = attn::row_moments(d.r.block.norm1);
-  } catch (const attn::InputError& e) {
-    d.error = e.what();
-  } catch (const std::bad_alloc&) {
-    d.error = "this is too large to compute here; try fewer tokens or a smaller d_model";
-  }
-  if (!d.error.empty()) d.r = attn::EncoderPipelineResult{};
+  d.r = attn::run_encoder_pipeline(text, c, 4 * c.d_model);
+  d.labels = token_labels(d.r.tokens);
+  d.model_dims = index_labels(c.d_model);
+  d.ff_dims = index_labels(d.r.d_ff);
+  d.norm1_moments = attn::row_moments(d.r.block.norm1);
   d.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return d;
+}
+
+const EncoderMemo& update(EncoderMemo& memo, const Settings& s) {
+  const attn::PipelineConfig c = pipeline_config(s);
+  return memo.get({s.text, c.d_model, c.heads, static_cast<int>(c.positions), c.causal, c.seed, c.learned_slots,
+                   c.base},
+                  [&] { return compute(s.text, c); });
 }
 
 // [SECTION] the eight steps, in the order of the lesson notes' pipeline
@@ -156,7 +151,8 @@ std::function<std::vector<std::string>(int, int)> tooltip_for(const std::string&
   return nullptr;
 }
 
-Tile draw_tile(const Step& st, const EncoderData& d, const Settings& s, const Layout& L, ImVec2 pos) {
+Tile draw_tile(const Step& st, const EncoderData& d, std::uint64_t version, const Settings& s, const Layout& L,
+               ImVec2 pos) {
   const attn::Mat& m = st.get(d.r.block);
   ImGui::SetCursorScreenPos(pos);
   ImGui::BeginGroup();
@@ -166,8 +162,9 @@ Tile draw_tile(const Step& st, const EncoderData& d, const Settings& s, const La
   HeatmapSpec spec;
   spec.id = std::string("encoder/") + st.key;
   spec.values = &m;
-  spec.row_labels = d.labels;
-  spec.col_labels = index_labels(static_cast<int>(m.cols()));
+  spec.version = version;
+  spec.row_labels = &d.labels;
+  spec.col_labels = m.cols() == d.r.d_ff ? &d.ff_dims : &d.model_dims;
   spec.row_title = "token";
   spec.col_title = "dimension";
   spec.colormap = st.non_negative ? sequential_colormap(s) : gfx::Colormap::Diverging;
@@ -215,19 +212,19 @@ void plus_node(ImDrawList* dl, ImVec2 c) {
 
 // [SECTION] the flow: row 1 = input, attention, +, LayerNorm; row 2 = feed-forward, +, LayerNorm
 
-void draw_flow(const EncoderData& d, const Settings& s) {
+void draw_flow(const EncoderData& d, std::uint64_t version, const Settings& s) {
   const Layout L = make_layout(d);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const float lane_h = ImGui::GetTextLineHeight() + 10.0f;
   Tile t[8];
   const float row1_y = start.y + lane_h + 6.0f;
-  for (int k = 0; k < 4; ++k) t[k] = draw_tile(kSteps[k], d, s, L, ImVec2(L.slot_x(k), row1_y));
+  for (int k = 0; k < 4; ++k) t[k] = draw_tile(kSteps[k], d, version, s, L, ImVec2(L.slot_x(k), row1_y));
   float row1_bottom = 0.0f;
   for (int k = 0; k < 4; ++k) row1_bottom = std::max(row1_bottom, t[k].max.y);
   const float lane2a = row1_bottom + 0.5f * lane_h + 4.0f, lane2b = lane2a + lane_h;
   const float row2_y = lane2b + lane_h;
-  for (int k = 4; k < 8; ++k) t[k] = draw_tile(kSteps[k], d, s, L, ImVec2(L.slot_x(k - 4), row2_y));
+  for (int k = 4; k < 8; ++k) t[k] = draw_tile(kSteps[k], d, version, s, L, ImVec2(L.slot_x(k - 4), row2_y));
   float bottom = 0.0f;
   for (int k = 4; k < 8; ++k) bottom = std::max(bottom, t[k].max.y);
 
@@ -277,7 +274,7 @@ void draw_flow(const EncoderData& d, const Settings& s) {
 
 // [SECTION] per-head weights and the LayerNorm check
 
-void draw_heads(const EncoderData& d, const Settings& s) {
+void draw_heads(const EncoderData& d, std::uint64_t version, const Settings& s) {
   const auto& heads = d.r.block.mha.head;
   const float side = std::clamp(static_cast<float>(d.r.tokens.size()) * 14.0f, 80.0f, 150.0f);
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
@@ -287,7 +284,8 @@ void draw_heads(const EncoderData& d, const Settings& s) {
     ImGui::BeginGroup();
     ImGui::Text("head %zu (%d x %d)", h, static_cast<int>(heads[h].weights.rows()),
                 static_cast<int>(heads[h].weights.cols()));
-    HeatmapSpec spec = weight_grid_spec("encoder/head" + std::to_string(h), heads[h].weights, d.labels, s, side);
+    HeatmapSpec spec =
+        weight_grid_spec("encoder/head" + std::to_string(h), heads[h].weights, version, d.labels, s, side);
     spec.show_colorbar = h + 1 == heads.size();
     heatmap_view(spec);
     ImGui::EndGroup();
@@ -315,15 +313,16 @@ nlohmann::json matrix_json(const attn::Mat& m) {
   return out;
 }
 
-void report(SceneContext& ctx, const EncoderData& d) {
-  const Settings& s = ctx.settings;
+// state().shown: the sizes, every step's shape, the first LayerNorm row's moments and (up to 64 tokens) the
+// block's output.
+void fill(nlohmann::json& shown, const Settings& s, const EncoderData& d) {
   nlohmann::json shapes = nlohmann::json::object();
   for (const Step& st : kSteps) {
     const attn::Mat& m = st.get(d.r.block);
     shapes[st.key] = {m.rows(), m.cols()};
   }
   const auto t = static_cast<int>(d.r.tokens.size());
-  ctx.shown = {
+  shown = {
       {"tokens", d.r.tokens},
       {"dropped_tokens", d.r.dropped_tokens},
       {"d_model", s.d_model},
@@ -334,13 +333,13 @@ void report(SceneContext& ctx, const EncoderData& d) {
       {"seed", s.seed},
       {"shapes", shapes},
       {"norm1_row_stats", {{"row", 0}, {"mean", d.norm1_moments(0, 0)}, {"var", d.norm1_moments(0, 1)}}}};
-  if (t <= 64) ctx.shown["output"] = matrix_json(d.r.block.output);
+  if (t <= 64) shown["output"] = matrix_json(d.r.block.output);
 }
 
 }  // namespace
 
 void draw_encoder_scene(SceneContext& ctx) {
-  static EncoderData data;
+  static EncoderMemo memo;
   Settings& s = ctx.settings;
   text_wrapped(
       "One encoder block, as in the lesson notes: attention lets tokens share information, a feed-forward "
@@ -350,17 +349,19 @@ void draw_encoder_scene(SceneContext& ctx) {
       "training, so deep stacks still learn. The output has the input's shape, so blocks stack: the original "
       "transformer's encoder is six of these in a row. Hover any cell for its exact value.");
   if (section("Settings", "controls", s.hide)) attention_controls(s);
-  update(data, s);
-  if (!data.error.empty()) {
-    ctx.fail(data.error);
-    ctx.shown = {{"error", data.error}, {"d_model", s.d_model}, {"heads", s.heads}};
+  if (!update(memo, s).ok()) {
+    ctx.fail(memo.error());
+    ctx.report([error = memo.error(), d_model = s.d_model, heads = s.heads](nlohmann::json& shown) {
+      shown = {{"error", error}, {"d_model", d_model}, {"heads", heads}};
+    });
     return;
   }
+  const EncoderData& data = memo.value();
   truncation_note(data.r.dropped_tokens);
-  draw_flow(data, s);
+  draw_flow(data, memo.version(), s);
   if (section("LayerNorm check", "notes", s.hide)) draw_norm_check(data);
-  if (section("Attention weights of each head", "heads", s.hide)) draw_heads(data, s);
-  report(ctx, data);
+  if (section("Attention weights of each head", "heads", s.hide)) draw_heads(data, memo.version(), s);
+  ctx.report([s = Settings(s), d = memo.shared()](nlohmann::json& shown) { fill(shown, s, *d); });
 }
 
 }  // namespace app

@@ -128,6 +128,7 @@ void build(ExercisesData& d) {
 }
 
 void report(SceneContext& ctx, const ExercisesData& d) {
+  ctx.report([&d](nlohmann::json& shown) {
   nlohmann::json list = nlohmann::json::array();
   int score = 0;
   for (size_t i = 0; i < d.questions.size(); ++i) {
@@ -142,7 +143,8 @@ void report(SceneContext& ctx, const ExercisesData& d) {
     if (a.revealed) item["solution"] = d.questions[i].answer;
     list.push_back(item);
   }
-  ctx.shown = {{"questions", list}, {"score", score}, {"total", d.questions.size()}};
+  shown = {{"questions", list}, {"score", score}, {"total", d.questions.size()}};
+  });
 }
 
 }  // namespace
@@ -153,7 +155,7 @@ void draw_exercises_scene(SceneContext& ctx) {
   build(data);
   if (!data.error.empty()) {
     ctx.fail(data.error);
-    ctx.shown = {{"error", data.error}};
+    ctx.report([](nlohmann::json& shown) { shown = {{"error", data.error}}; });
     return;
   }
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(ImGui::GetContentRegionAvail().x, 900.0f));

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "app/logic/captions.hpp"
+#include "app/logic/memo.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "app/widgets/heatmap_view.hpp"
@@ -18,9 +19,8 @@ namespace {
 // The similarity matrix is (P, P): it shows at most this many positions to stay fast.
 constexpr int kMaxSimilarity = 256;
 
+// What the scene computes from d_model, count, base and length.
 struct TableData {
-  int d_model = -1, count = -1, length = -1;
-  double base = 0.0;
   attn::Mat table;        // (count, d_model) sinusoidal
   attn::Mat sim;          // (count, count) table table^T
   float offset_error = 0;  // how far sim is from depending on the offset alone
@@ -28,33 +28,29 @@ struct TableData {
   float soft_self = 0, soft_prev = 0, soft_next = 0;  // sim(p, p), sim(p, p - 1), sim(p, p + 1)
   attn::Mat raw;          // (length, 1): the raw position number
   attn::Mat fraction10, fraction100;  // (10, 1), (100, 1): position / length
-  std::vector<std::string> pos_labels, dim_labels;
-  std::string error;
+  std::vector<std::string> pos_labels, dim_labels, sim_labels;
 };
+using TableMemo = Memo<TableData, int, int, double, int>;
 
-void update(TableData& t, const Settings& s) {
-  if (t.d_model == s.d_model && t.count == s.count && t.base == s.base && t.length == s.length) return;
-  t.d_model = s.d_model, t.count = s.count, t.base = s.base, t.length = s.length;
-  t.error.clear();
-  try {
-    const std::vector<int> pos = attn::range_positions(s.count);
-    t.table = attn::Sinusoidal(s.d_model, s.base).table(pos);
-    t.sim = attn::similarity(t.table.topRows(std::min(s.count, kMaxSimilarity)));
-    t.offset_error = attn::offset_dependence_error(t.sim);
-    t.soft_pos = std::min(36, static_cast<int>(t.sim.rows()) - 2);  // the lesson's 37th word, counted from 0
-    if (t.soft_pos >= 1) {
-      t.soft_self = t.sim(t.soft_pos, t.soft_pos);
-      t.soft_prev = t.sim(t.soft_pos, t.soft_pos - 1);
-      t.soft_next = t.sim(t.soft_pos, t.soft_pos + 1);
-    }
-    t.raw = attn::raw_position_table(attn::range_positions(s.length), 1);
-    t.fraction10 = attn::fraction_position_table(attn::range_positions(10), 10, 1);
-    t.fraction100 = attn::fraction_position_table(attn::range_positions(100), 100, 1);
-    t.pos_labels = index_labels(s.count);
-    t.dim_labels = index_labels(s.d_model);
-  } catch (const attn::InputError& e) {
-    t.error = e.what();
+TableData compute(const Settings& s) {
+  TableData t;
+  const std::vector<int> pos = attn::range_positions(s.count);
+  t.table = attn::Sinusoidal(s.d_model, s.base).table(pos);
+  t.sim = attn::similarity(t.table.topRows(std::min(s.count, kMaxSimilarity)));
+  t.offset_error = attn::offset_dependence_error(t.sim);
+  t.soft_pos = std::min(36, static_cast<int>(t.sim.rows()) - 2);  // the lesson's 37th word, counted from 0
+  if (t.soft_pos >= 1) {
+    t.soft_self = t.sim(t.soft_pos, t.soft_pos);
+    t.soft_prev = t.sim(t.soft_pos, t.soft_pos - 1);
+    t.soft_next = t.sim(t.soft_pos, t.soft_pos + 1);
   }
+  t.raw = attn::raw_position_table(attn::range_positions(s.length), 1);
+  t.fraction10 = attn::fraction_position_table(attn::range_positions(10), 10, 1);
+  t.fraction100 = attn::fraction_position_table(attn::range_positions(100), 100, 1);
+  t.pos_labels = index_labels(s.count);
+  t.dim_labels = index_labels(s.d_model);
+  t.sim_labels.assign(t.pos_labels.begin(), t.pos_labels.begin() + t.sim.rows());
+  return t;
 }
 
 void draw_controls(Settings& s) {
@@ -67,7 +63,7 @@ void draw_controls(Settings& s) {
   s.base = std::max(2.0, std::min(1e9, s.base));
 }
 
-void draw_naive(Settings& s, const TableData& t) {
+void draw_naive(Settings& s, const TableData& t, std::uint64_t version) {
   text_wrapped("Attempt 1: write the position number itself. Embedding values sit roughly between -1 and 1.");
   ImGui::SetNextItemWidth(220);
   ImGui::SliderInt("email length (tokens)", &s.length, 1, 2000, "%d", ImGuiSliderFlags_AlwaysClamp);
@@ -77,6 +73,7 @@ void draw_naive(Settings& s, const TableData& t) {
   HeatmapSpec raw;
   raw.id = "positions/raw";
   raw.values = &t.raw;
+  raw.version = version;
   raw.row_title = "position";
   raw.col_title = "value";
   raw.colormap = sequential_colormap(s);
@@ -99,23 +96,25 @@ void draw_naive(Settings& s, const TableData& t) {
 }  // namespace
 
 void draw_positions_scene(SceneContext& ctx) {
-  static TableData data;
+  static TableMemo memo;
   Settings& s = ctx.settings;
   text_wrapped(
       "The whole clock at once: one row per position, one column per dimension. Left columns are "
       "the fast hands, right columns the slow ones.");
   if (section("Settings", "controls", s.hide)) draw_controls(s);
-  update(data, s);
-  if (!data.error.empty()) {
-    ctx.fail(data.error);
+  memo.get({s.d_model, s.count, s.base, s.length}, [&] { return compute(s); });
+  if (!memo.ok()) {
+    ctx.fail(memo.error());
     return;
   }
+  const TableData& data = memo.value();
   const float side = std::max(200.0f, std::min(420.0f, ImGui::GetContentRegionAvail().x * 0.4f));
   HeatmapSpec table;
   table.id = "positions/table";
   table.values = &data.table;
-  table.row_labels = data.pos_labels;
-  table.col_labels = data.dim_labels;
+  table.version = memo.version();
+  table.row_labels = &data.pos_labels;
+  table.col_labels = &data.dim_labels;
   table.row_title = "position";
   table.col_title = "dimension";
   table.colormap = gfx::Colormap::Diverging;
@@ -133,9 +132,9 @@ void draw_positions_scene(SceneContext& ctx) {
     HeatmapSpec sim;
     sim.id = "positions/similarity";
     sim.values = &data.sim;
-    const std::vector<std::string> labels(data.pos_labels.begin(), data.pos_labels.begin() + data.sim.rows());
-    sim.row_labels = labels;
-    sim.col_labels = labels;
+    sim.version = memo.version();
+    sim.row_labels = &data.sim_labels;
+    sim.col_labels = &data.sim_labels;
     if (s.count > kMaxSimilarity) ImGui::TextDisabled("(the first %d positions)", kMaxSimilarity);
     sim.row_title = "position";
     sim.col_title = "position";
@@ -163,14 +162,17 @@ void draw_positions_scene(SceneContext& ctx) {
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();
   }
-  if (section("Why not just the position number?", "naive", s.hide)) draw_naive(s, data);
+  if (section("Why not just the position number?", "naive", s.hide)) draw_naive(s, data, memo.version());
 
-  ctx.shown = {{"d_model", s.d_model}, {"count", s.count}, {"base", s.base}, {"length", s.length},
-               {"table_shape", {data.table.rows(), data.table.cols()}},
-               {"offset_dependence_error", data.offset_error},
-               {"raw_last", data.raw(data.raw.rows() - 1, 0)},
-               {"fraction_step_10", data.fraction10(1, 0) - data.fraction10(0, 0)},
-               {"fraction_step_100", data.fraction100(1, 0) - data.fraction100(0, 0)}};
+  ctx.report([d_model = s.d_model, count = s.count, base = s.base, length = s.length,
+              d = memo.shared()](nlohmann::json& shown) {
+    shown = {{"d_model", d_model}, {"count", count}, {"base", base}, {"length", length},
+             {"table_shape", {d->table.rows(), d->table.cols()}},
+             {"offset_dependence_error", d->offset_error},
+             {"raw_last", d->raw(d->raw.rows() - 1, 0)},
+             {"fraction_step_10", d->fraction10(1, 0) - d->fraction10(0, 0)},
+             {"fraction_step_100", d->fraction100(1, 0) - d->fraction100(0, 0)}};
+  });
 }
 
 }  // namespace app

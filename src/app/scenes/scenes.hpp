@@ -1,20 +1,28 @@
 // The scene table and what a scene gets each frame; each scene is one file (or folder) with one draw function.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/logic/settings.hpp"
 
 namespace app {
 
+// Writes values on screen into state().shown. Runs when state() is asked for (between frames), so it may
+// read only what outlives the frame: the scene's cached values (held by shared_ptr or static) and copies.
+using ShownFill = std::function<void(nlohmann::json& shown)>;
+
 // What a scene gets each frame: the settings to read and change, and where to report what it shows.
 struct SceneContext {
   Settings& settings;
-  nlohmann::json& shown;  // the values on screen, reported by window.attentionDemo.state()
-  std::string& error;     // a message shown in place when the core rejects the settings
+  std::vector<ShownFill>& fills;  // run in order by state()
+  std::string& error;             // a message shown in place when the core rejects the settings
 
+  // Reports the values on screen; nothing is built until state() is asked for.
+  void report(ShownFill fill) { fills.push_back(std::move(fill)); }
   // Shows `message` in place (error_box) and reports it as the scene's error in state().
   void fail(const std::string& message);
 };

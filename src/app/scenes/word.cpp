@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "app/logic/memo.hpp"
 #include "core/error.hpp"
 #include "core/positions.hpp"
 #include "app/scenes/scenes.hpp"
@@ -12,20 +13,24 @@
 namespace app {
 namespace {
 
+// What the scene computes from the embedding text, pos, pos2 and base.
 struct WordData {
-  std::string emb;
-  int pos = -1, pos2 = -1;
-  double base = 0.0;
   attn::RowVec embedding;       // (D,) from the settings' emb
   attn::Mat position;           // (2, D): readings at pos and pos2
   attn::Mat sum;                // (2, D): embedding + reading
-  std::string error;
 };
+using WordMemo = Memo<WordData, std::string, int, int, double>;
 
 attn::RowVec parse_embedding(const std::string& text) {
   std::vector<float> v;
   std::stringstream ss(text);
-  for (std::string item; std::getline(ss, item, ',');) v.push_back(std::stof(item));
+  for (std::string item; std::getline(ss, item, ',');) {
+    try {
+      v.push_back(std::stof(item));
+    } catch (const std::exception&) {  // std::stof: not a number, or out of float's range
+      throw attn::InputError("the embedding must be numbers separated by commas; '" + item + "' is not one");
+    }
+  }
   attn::RowVec r(static_cast<Eigen::Index>(v.size()));
   for (size_t i = 0; i < v.size(); ++i) r(static_cast<Eigen::Index>(i)) = v[i];
   return r;
@@ -37,20 +42,19 @@ std::string format_embedding(const attn::RowVec& v) {
   return os.str();
 }
 
-void update(WordData& w, const Settings& s) {
-  if (w.emb == s.emb && w.pos == s.pos && w.pos2 == s.pos2 && w.base == s.base) return;
-  w.emb = s.emb, w.pos = s.pos, w.pos2 = s.pos2, w.base = s.base;
-  w.error.clear();
-  try {
-    w.embedding = parse_embedding(s.emb);
-    w.position = attn::Sinusoidal(static_cast<int>(w.embedding.size()), s.base).table({s.pos, s.pos2});
-    w.sum = w.position.rowwise() + w.embedding;
-  } catch (const std::exception& e) {  // InputError from the core, or a number that does not parse
-    w.error = e.what();
-  }
+WordData compute(const Settings& s) {
+  WordData w;
+  w.embedding = parse_embedding(s.emb);
+  w.position = attn::Sinusoidal(static_cast<int>(w.embedding.size()), s.base).table({s.pos, s.pos2});
+  w.sum = w.position.rowwise() + w.embedding;
+  return w;
 }
 
-void draw_controls(Settings& s, WordData& w) {
+const WordMemo& update(WordMemo& memo, const Settings& s) {
+  return memo.get({s.emb, s.pos, s.pos2, s.base}, [&] { return compute(s); });
+}
+
+void draw_controls(Settings& s, const WordData& w) {
   ImGui::TextUnformatted("Embedding of 'cake':");
   attn::RowVec e = w.embedding;
   bool changed = false;
@@ -95,18 +99,21 @@ void draw_column(const char* id, int pos, const WordData& w, int row) {
 }  // namespace
 
 void draw_word_scene(SceneContext& ctx) {
-  static WordData data;
+  static WordMemo memo;
   Settings& s = ctx.settings;
   text_wrapped(
       "The model adds the clock reading to the word's embedding. Same word, different place: "
       "a different starting vector, so attention can tell the two apart.");
-  update(data, s);
-  if (!data.error.empty()) {
-    ctx.fail(data.error);
+  if (!update(memo, s).ok()) {
+    ctx.fail(memo.error());
     return;
   }
-  if (section("Settings", "controls", s.hide)) draw_controls(s, data);
-  update(data, s);
+  if (section("Settings", "controls", s.hide)) draw_controls(s, memo.value());
+  if (!update(memo, s).ok()) {  // the controls may have changed the settings
+    ctx.fail(memo.error());
+    return;
+  }
+  const WordData& data = memo.value();
   draw_column("first", s.pos, data, 0);
   ImGui::SameLine(0, 40);
   draw_column("second", s.pos2, data, 1);
@@ -125,16 +132,18 @@ void draw_word_scene(SceneContext& ctx) {
         d, d, 2 * d, d, d);
   }
 
-  auto row = [](const attn::Mat& m, int r) {
-    return std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols());
-  };
-  ctx.shown = {{"embedding", std::vector<float>(data.embedding.data(), data.embedding.data() + data.embedding.size())},
-               {"pos", s.pos},
-               {"pos2", s.pos2},
-               {"position", row(data.position, 0)},
-               {"position2", row(data.position, 1)},
-               {"sum", row(data.sum, 0)},
-               {"sum2", row(data.sum, 1)}};
+  ctx.report([pos = s.pos, pos2 = s.pos2, w = memo.shared()](nlohmann::json& shown) {
+    auto row = [](const attn::Mat& m, int r) {
+      return std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols());
+    };
+    shown = {{"embedding", std::vector<float>(w->embedding.data(), w->embedding.data() + w->embedding.size())},
+             {"pos", pos},
+             {"pos2", pos2},
+             {"position", row(w->position, 0)},
+             {"position2", row(w->position, 1)},
+             {"sum", row(w->sum, 0)},
+             {"sum2", row(w->sum, 1)}};
+  });
 }
 
 }  // namespace app

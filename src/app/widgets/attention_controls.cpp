@@ -47,13 +47,14 @@ bool attention_controls(Settings& s, const ControlSet& show) {
   return s != before;
 }
 
-HeatmapSpec weight_grid_spec(const std::string& id, const attn::Mat& weights, const std::vector<std::string>& labels,
-                             const Settings& s, float side) {
+HeatmapSpec weight_grid_spec(const std::string& id, const attn::Mat& weights, std::uint64_t version,
+                             const std::vector<std::string>& labels, const Settings& s, float side) {
   HeatmapSpec spec;
   spec.id = id;
   spec.values = &weights;
-  spec.row_labels = labels;
-  spec.col_labels = labels;
+  spec.version = version;
+  spec.row_labels = &labels;
+  spec.col_labels = &labels;
   spec.row_title = "query";
   spec.col_title = "key";
   spec.colormap = sequential_colormap(s);

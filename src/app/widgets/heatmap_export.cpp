@@ -41,11 +41,11 @@ std::string export_stem(const std::string& id) {
 std::string heatmap_csv(const DrawnHeatmap& h) {
   const attn::Mat& m = *h.values;  // (rows, cols)
   std::string out = csv_field(h.row_title + " \\ " + h.col_title);
-  for (int c = 0; c < h.cols; ++c) out += "," + csv_field(label(h.col_labels, c));
+  for (int c = 0; c < h.cols; ++c) out += "," + csv_field(label(*h.col_labels, c));
   out += "\n";
   char buf[32];
   for (int r = 0; r < h.rows; ++r) {
-    out += csv_field(label(h.row_labels, r));
+    out += csv_field(label(*h.row_labels, r));
     for (int c = 0; c < h.cols; ++c) {
       // %.9g keeps every float32 exactly (9 significant digits round-trip)
       std::snprintf(buf, sizeof buf, ",%.9g", static_cast<double>(m(r, c)));

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
+#include <unordered_map>
 
 #include "app/widgets/heatmap_export.hpp"
 #include "gfx/heatmap_renderer.hpp"
@@ -26,6 +28,32 @@ constexpr float kBarGap = 8.0f, kBarW = 12.0f;
 struct Range {
   float lo, hi;
 };
+
+// What heatmap_view derives from a spec: the colour range, the fitted labels and their widths, the colour
+// bar's ticks. Kept per heatmap id and rebuilt only when the spec's version, shape, size, font or colours
+// change, so a frame that changed nothing only lays out and draws.
+struct Fitted {
+  // the inputs
+  std::uint64_t version = 0;
+  int rows = 0, cols = 0;
+  float w = 0.0f, h = 0.0f, font = 0.0f;
+  gfx::Colormap colormap = gfx::Colormap::Viridis;
+  bool auto_range = true;
+  float spec_lo = 0.0f, spec_hi = 0.0f;
+  std::string row_title, col_title;
+  // the results
+  Range range{0.0f, 1.0f};
+  std::shared_ptr<const std::vector<std::string>> row_labels, col_labels;  // copies of the spec's
+  int row_step = 1, col_step = 1;          // label every row_step-th row, col_step-th column
+  std::vector<std::string> row_text;       // (ceil(rows / row_step),) fitted row labels
+  std::vector<float> row_text_w;
+  std::vector<std::string> col_text;       // (cols,) fitted column labels
+  std::vector<float> col_text_w;
+  float left_w = 0.0f;                     // the widest row label (or the row title)
+  std::vector<std::pair<float, std::string>> ticks;  // (height fraction from the top, text)
+  float tick_w = 0.0f;
+};
+std::unordered_map<std::string, Fitted> g_fitted;  // by heatmap id
 
 // The range mapped to the colormap's ends. Auto: sequential min..max of the shown (finite) values, widened
 // by +-0.5 when all are equal; diverging symmetric +-max|v|. values: (rows, cols).
@@ -50,6 +78,7 @@ Range value_range(const HeatmapSpec& spec) {
 }
 
 std::string label_text(const std::vector<std::string>& labels, int i) {
+  // labels: (n,) or empty; past the end: the index
   return i < static_cast<int>(labels.size()) ? labels[static_cast<size_t>(i)] : std::to_string(i);
 }
 
@@ -94,6 +123,49 @@ void highlight_label(ImDrawList* dl, ImVec2 pos, const std::string& text) {
   dl->AddText(pos, ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
 }
 
+// The fitted labels, range and ticks of `spec` (rows x cols values drawn w x h with text lines line_h high),
+// from the cache when nothing they depend on changed.
+const Fitted& fitted(const HeatmapSpec& spec, int rows, int cols, float w, float h, float line_h) {
+  Fitted& f = g_fitted[spec.id];
+  if (spec.version != 0 && f.version == spec.version && f.rows == rows && f.cols == cols && f.w == w &&
+      f.h == h && f.font == line_h && f.colormap == spec.colormap && f.auto_range == spec.auto_range &&
+      f.spec_lo == spec.lo && f.spec_hi == spec.hi && f.row_title == spec.row_title &&
+      f.col_title == spec.col_title) {
+    return f;
+  }
+  f = Fitted();
+  f.version = spec.version, f.rows = rows, f.cols = cols, f.w = w, f.h = h, f.font = line_h;
+  f.colormap = spec.colormap, f.auto_range = spec.auto_range, f.spec_lo = spec.lo, f.spec_hi = spec.hi;
+  f.row_title = spec.row_title, f.col_title = spec.col_title;
+  f.range = value_range(spec);
+  f.row_labels = std::make_shared<const std::vector<std::string>>(
+      spec.row_labels ? *spec.row_labels : std::vector<std::string>());
+  f.col_labels = std::make_shared<const std::vector<std::string>>(
+      spec.col_labels ? *spec.col_labels : std::vector<std::string>());
+  const float cell_w = w / static_cast<float>(cols), cell_h = h / static_cast<float>(rows);
+  f.row_step = nice_step(static_cast<int>(std::ceil(line_h / cell_h)));  // labels a line apart
+  f.left_w = ImGui::CalcTextSize(spec.row_title.c_str()).x;
+  for (int r = 0; r < rows; r += f.row_step) {
+    f.row_text.push_back(fit_text(label_text(*f.row_labels, r), kMaxRowLabelW));
+    f.row_text_w.push_back(ImGui::CalcTextSize(f.row_text.back().c_str()).x);
+    f.left_w = std::max(f.left_w, f.row_text_w.back());
+  }
+  float col_label_w = 0.0f;
+  for (int c = 0; c < cols; ++c) {
+    f.col_text.push_back(fit_text(label_text(*f.col_labels, c), kMaxColLabelW));
+    f.col_text_w.push_back(ImGui::CalcTextSize(f.col_text.back().c_str()).x);
+    col_label_w = std::max(col_label_w, f.col_text_w.back());
+  }
+  f.col_step = nice_step(static_cast<int>(std::ceil((col_label_w + kLabelGap) / cell_w)));
+  // Colour bar ticks: hi at the top, lo at the bottom, 0 between for the diverging map.
+  f.ticks = {{0.0f, format_value(f.range.hi)}, {1.0f, format_value(f.range.lo)}};
+  if (spec.colormap == gfx::Colormap::Diverging && h >= 3.0f * line_h) {
+    f.ticks.push_back({1.0f - gfx::colormap_t(spec.colormap, 0.0f, f.range.lo, f.range.hi), "0"});
+  }
+  for (const auto& t : f.ticks) f.tick_w = std::max(f.tick_w, ImGui::CalcTextSize(t.second.c_str()).x);
+  return f;
+}
+
 }  // namespace
 
 HeatmapHover heatmap_view(const HeatmapSpec& spec) {
@@ -104,40 +176,23 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
   }
   const attn::Mat& values = *spec.values;  // (rows, cols), row-major
   const int rows = static_cast<int>(values.rows()), cols = static_cast<int>(values.cols());
-  const Range range = value_range(spec);
+  const float w = std::max(spec.width, 1.0f), h = std::max(spec.height, 1.0f);
+  const float line_h = ImGui::GetTextLineHeight();
+  const float cell_w = w / static_cast<float>(cols), cell_h = h / static_cast<float>(rows);
+  const Fitted& fit = fitted(spec, rows, cols, w, h, line_h);
+  const Range range = fit.range;
   const gfx::HeatmapImage img =
-      gfx::render_heatmap(spec.id, values.data(), rows, cols, spec.colormap, range.lo, range.hi);
+      gfx::render_heatmap(spec.id, spec.version, values.data(), rows, cols, spec.colormap, range.lo, range.hi);
   if (img.texture == 0) {
     ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "Cannot draw this matrix: %s", img.error.c_str());
     return hover;
   }
+  const std::vector<std::string>& row_labels = *fit.row_labels;
+  const std::vector<std::string>& col_labels = *fit.col_labels;
+  const int row_step = fit.row_step, col_step = fit.col_step;
+  const float left_w = fit.left_w, tick_w = fit.tick_w;
 
   // 1. layout: label column | image | colour bar + tick values; two text lines above the image.
-  const float line_h = ImGui::GetTextLineHeight();
-  const float w = std::max(spec.width, 1.0f), h = std::max(spec.height, 1.0f);
-  const float cell_w = w / static_cast<float>(cols), cell_h = h / static_cast<float>(rows);
-  const int row_step = nice_step(static_cast<int>(std::ceil(line_h / cell_h)));  // labels a line apart
-  std::vector<std::string> row_text, col_text(static_cast<size_t>(cols));
-  float left_w = ImGui::CalcTextSize(spec.row_title.c_str()).x;
-  for (int r = 0; r < rows; r += row_step) {
-    row_text.push_back(fit_text(label_text(spec.row_labels, r), kMaxRowLabelW));
-    left_w = std::max(left_w, ImGui::CalcTextSize(row_text.back().c_str()).x);
-  }
-  float col_label_w = 0.0f;
-  for (int c = 0; c < cols; ++c) {
-    col_text[static_cast<size_t>(c)] = fit_text(label_text(spec.col_labels, c), kMaxColLabelW);
-    col_label_w = std::max(col_label_w, ImGui::CalcTextSize(col_text[static_cast<size_t>(c)].c_str()).x);
-  }
-  const int col_step = nice_step(static_cast<int>(std::ceil((col_label_w + kLabelGap) / cell_w)));
-  // Colour bar ticks: (height fraction from the top, text): hi at the top, lo at the bottom, 0 between.
-  std::vector<std::pair<float, std::string>> ticks = {{0.0f, format_value(range.hi)},
-                                                      {1.0f, format_value(range.lo)}};
-  if (spec.colormap == gfx::Colormap::Diverging && h >= 3.0f * line_h) {
-    ticks.push_back({1.0f - gfx::colormap_t(spec.colormap, 0.0f, range.lo, range.hi), "0"});
-  }
-  float tick_w = 0.0f;
-  for (const auto& t : ticks) tick_w = std::max(tick_w, ImGui::CalcTextSize(t.second.c_str()).x);
-
   ImGui::BeginGroup();  // one item for the parent layout (SameLine works), whatever is placed inside
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 img_min(std::floor(origin.x + left_w + kPad), std::floor(origin.y + 2.0f * line_h + 2.0f));
@@ -160,17 +215,16 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
               spec.col_title.c_str());
   dl->AddText(ImVec2(img_min.x - kPad - ImGui::CalcTextSize(spec.row_title.c_str()).x, origin.y), dim_col,
               spec.row_title.c_str());
-  for (size_t k = 0; k < row_text.size(); ++k) {
+  for (size_t k = 0; k < fit.row_text.size(); ++k) {
     const float cy = img_min.y + (static_cast<float>(k) * static_cast<float>(row_step) + 0.5f) * cell_h;
-    const float tw = ImGui::CalcTextSize(row_text[k].c_str()).x;
     const float ty = std::min(std::max(cy - 0.5f * line_h, img_min.y), img_max.y - line_h);  // stay beside
-    dl->AddText(ImVec2(img_min.x - kPad - tw, ty), text_col, row_text[k].c_str());
+    dl->AddText(ImVec2(img_min.x - kPad - fit.row_text_w[k], ty), text_col, fit.row_text[k].c_str());
   }
   const float col_y = img_min.y - line_h - 1.0f;
   for (int c = 0; c < cols; c += col_step) {
-    const std::string& t = col_text[static_cast<size_t>(c)];
+    const auto k = static_cast<size_t>(c);
     const float cx = img_min.x + (static_cast<float>(c) + 0.5f) * cell_w;
-    dl->AddText(ImVec2(cx - 0.5f * ImGui::CalcTextSize(t.c_str()).x, col_y), text_col, t.c_str());
+    dl->AddText(ImVec2(cx - 0.5f * fit.col_text_w[k], col_y), text_col, fit.col_text[k].c_str());
   }
 
   // 4. the colour bar with the range's values (and 0 for the diverging map).
@@ -180,7 +234,7 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
     if (bar.texture != 0) {
       dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(bar.texture)), bar_min, bar_max);
     }
-    for (const auto& t : ticks) {
+    for (const auto& t : fit.ticks) {
       const float y = std::min(bar_min.y + t.first * h, bar_max.y - 1.0f);
       const float ty = std::min(std::max(y - 0.5f * line_h, bar_min.y), bar_max.y - line_h);
       dl->AddLine(ImVec2(bar_max.x, y), ImVec2(bar_max.x + 3.0f, y), text_col);
@@ -196,8 +250,8 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
     const ImVec2 cell_min(img_min.x + static_cast<float>(hover.col) * cell_w,
                           img_min.y + static_cast<float>(hover.row) * cell_h);
     dl->AddRect(cell_min, ImVec2(cell_min.x + cell_w, cell_min.y + cell_h), IM_COL32(255, 255, 255, 255));
-    const std::string rl = fit_text(label_text(spec.row_labels, hover.row), kMaxRowLabelW);
-    const std::string cl = col_text[static_cast<size_t>(hover.col)];
+    const std::string rl = fit_text(label_text(row_labels, hover.row), kMaxRowLabelW);
+    const std::string& cl = fit.col_text[static_cast<size_t>(hover.col)];
     highlight_label(dl,
                     ImVec2(img_min.x - kPad - ImGui::CalcTextSize(rl.c_str()).x,
                            cell_min.y + 0.5f * cell_h - 0.5f * line_h),
@@ -207,8 +261,8 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
     char value[64];
     std::snprintf(value, sizeof value, "value %.6g", static_cast<double>(values(hover.row, hover.col)));
     g_hover = {spec.id, hover.row, hover.col,
-               {axis_line(spec.row_title, spec.row_labels, hover.row),
-                axis_line(spec.col_title, spec.col_labels, hover.col), value}};
+               {axis_line(spec.row_title, row_labels, hover.row),
+                axis_line(spec.col_title, col_labels, hover.col), value}};
     if (spec.extra_tooltip) {
       for (std::string& line : spec.extra_tooltip(hover.row, hover.col)) g_hover.lines.push_back(std::move(line));
     }
@@ -226,7 +280,7 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
 
   // 6. record what was drawn (screen = CSS pixels in the browser), offer the exports, reserve the space.
   g_drawn.push_back(DrawnHeatmap{spec.id, rmin.x, rmin.y, rsize.x, rsize.y, rows, cols, range.lo, range.hi,
-                                 spec.colormap, &values, spec.row_labels, spec.col_labels, spec.row_title, spec.col_title,
+                                 spec.colormap, &values, fit.row_labels, fit.col_labels, spec.row_title, spec.col_title,
                                  ImGui::IsRectVisible(rmin, ImVec2(rmin.x + rsize.x, rmin.y + rsize.y))});
   export_menu(g_drawn.back(), spec.export_name);
   ImGui::SetCursorScreenPos(origin);
@@ -249,6 +303,7 @@ const std::vector<DrawnHeatmap>& drawn_heatmaps() {
 
 void shutdown_heatmaps() {
   g_drawn.clear();
+  g_fitted.clear();
   gfx::shutdown_renderer();
 }
 

@@ -1,7 +1,9 @@
 // The heatmap widget: one GPU-drawn matrix with axis labels, colour bar and hover tooltip.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,8 +15,14 @@ namespace app {
 struct HeatmapSpec {
   std::string id;                        // unique in the frame, e.g. "mha/head0"
   const attn::Mat* values = nullptr;     // (rows, cols)
-  std::vector<std::string> row_labels;   // token text or positions; may be empty (then indices)
-  std::vector<std::string> col_labels;
+  // Which values these are: the version of the cache that computed them (Memo::version(),
+  // CachedPipeline::version). The texture, the colour range and the fitted labels are rebuilt only when
+  // it (or the size, font or colours) changes; 0 rebuilds them every frame.
+  std::uint64_t version = 0;
+  // Token text or positions, read while heatmap_view runs (copied when the version changes); nullptr or
+  // empty: indices.
+  const std::vector<std::string>* row_labels = nullptr;
+  const std::vector<std::string>* col_labels = nullptr;
   std::string row_title = "row";         // e.g. "query", "position"
   std::string col_title = "column";      // e.g. "key", "dimension"
   gfx::Colormap colormap = gfx::Colormap::Viridis;
@@ -44,7 +52,7 @@ struct DrawnHeatmap {
   float lo, hi;      // the value range mapped to the colormap's ends
   gfx::Colormap colormap;
   const attn::Mat* values;  // the scene's matrix, valid until the next frame's scene draw
-  std::vector<std::string> row_labels, col_labels;
+  std::shared_ptr<const std::vector<std::string>> row_labels, col_labels;  // never null
   std::string row_title, col_title;
   bool visible = true;  // false when scrolled out of its window (ImGui clipped it away)
 };

@@ -1,4 +1,5 @@
-// The refund router's forward pass, hand-written backward pass and shape checks (Params live in params.cpp).
+// The trainable refund router's forward pass, hand-written backward pass and shape checks (Params live in
+// params.cpp).
 #include "core/train/model.hpp"
 
 #include <cmath>
@@ -6,7 +7,7 @@
 
 #include "core/attention.hpp"
 #include "core/error.hpp"
-#include "core/train/layers.hpp"
+#include "core/ops.hpp"
 
 namespace attn::train {
 namespace {
@@ -114,6 +115,8 @@ void ModelT<S>::forward(const std::vector<int>& ids, ForwardT<S>& f) const {
 
   // 2. the attention layers
   f.layers.resize(static_cast<size_t>(c.layers));
+  ops::HeadMask mask;
+  mask.causal = c.causal;
   MatT<S> q, k, v, out;
   for (int l = 0; l < c.layers; ++l) {
     const LayerParamsT<S>& p = params.layers[static_cast<size_t>(l)];
@@ -128,13 +131,15 @@ void ModelT<S>::forward(const std::vector<int>& ids, ForwardT<S>& f) const {
       }
     }
     // 2b. each head attends in its d_k-wide slice; outputs side by side (T, D)
+    L.scores.resize(static_cast<size_t>(h_count));
     L.weights.resize(static_cast<size_t>(h_count));
     L.concat.resize(t, d);
     for (int h = 0; h < h_count; ++h) {
       q = L.qkv.middleCols(h * dk, dk);
       k = L.qkv.middleCols(d + h * dk, dk);
       v = L.qkv.middleCols(2 * d + h * dk, dk);
-      ops::attention_head_forward(q, k, v, c.causal, L.weights[static_cast<size_t>(h)], out);
+      ops::attention_forward(q, k, v, mask, L.scores[static_cast<size_t>(h)],
+                             L.weights[static_cast<size_t>(h)], out);
       L.concat.middleCols(h * dk, dk) = out;
     }
     // 2c. W_o, residual, LayerNorm
@@ -172,8 +177,7 @@ S ModelT<S>::backward(const ForwardT<S>& f, int label, ParamsT<S>& g, S scale) c
   const ModelConfig& c = config;
   const int t = f.tokens(), d = c.d_model, h_count = c.heads, dk = d / h_count;
   require_range(label, 0, c.classes - 1, "the label");
-  const S max_logit = f.logits.maxCoeff();
-  const S loss = std::log((f.logits.array() - max_logit).exp().sum()) + max_logit - f.logits(0, label);
+  const S loss = ops::cross_entropy(f.logits, label);
 
   // 1. softmax cross-entropy: dlogits (1, C) = scale * (p - onehot)
   MatT<S> dlogits;
@@ -218,7 +222,7 @@ S ModelT<S>::backward(const ForwardT<S>& f, int label, ParamsT<S>& g, S scale) c
       k = L.qkv.middleCols(d + h * dk, dk);
       v = L.qkv.middleCols(2 * d + h * dk, dk);
       dout = dconcat.middleCols(h * dk, dk);
-      ops::attention_head_backward(q, k, v, L.weights[static_cast<size_t>(h)], dout, dq, dk_, dv);
+      ops::attention_backward(q, k, v, L.weights[static_cast<size_t>(h)], dout, dq, dk_, dv);
       dqkv.middleCols(h * dk, dk) = dq;
       dqkv.middleCols(d + h * dk, dk) = dk_;
       dqkv.middleCols(2 * d + h * dk, dk) = dv;
@@ -244,9 +248,7 @@ S ModelT<S>::backward(const ForwardT<S>& f, int label, ParamsT<S>& g, S scale) c
 template <class S>
 S ModelT<S>::loss(const std::vector<int>& ids, int label) const {
   require_range(label, 0, config.classes - 1, "the label");
-  const ForwardT<S> f = forward(ids);
-  MatT<S> probs;
-  return ops::softmax_cross_entropy(f.logits, label, probs);
+  return ops::cross_entropy(forward(ids).logits, label);
 }
 
 template <class S>

@@ -1,4 +1,5 @@
-// The refund router: a small transformer classifier with a hand-written backward pass.
+// The trainable refund router: a small transformer classifier with a hand-written backward pass (the
+// seeded, untrained one of the lesson is attn::SeededRouter). Its layers are the ops of core/ops.hpp.
 //
 // ids (T) -> token embedding (T, D) [+ sinusoidal or learned positions] -> per layer:
 //   multi-head attention (fused QKV; RoPE rotates q and k) -> add -> LayerNorm
@@ -12,25 +13,14 @@
 #include <utility>
 #include <vector>
 
+#include "core/ops.hpp"
 #include "core/positions.hpp"
 #include "core/types.hpp"
 
 namespace attn::train {
 
-namespace ops {
-// RoPE cos/sin tables (P, d/2) for positions 0..P-1 of a width-d head, speed_i = base^(-2i/d).
-struct RopeTable {
-  int width = 0;
-  int positions = 0;
-  std::vector<double> cos, sin;  // row-major (positions, width / 2)
-  // Tables for T positions (recomputed only when width or T grows).
-  void ensure(int width, int tokens, double base = 10000.0);
-};
-}  // namespace ops
-
-// A row-major matrix of scalar S; MatT<float> is attn::Mat.
-template <class S>
-using MatT = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+// A row-major matrix of scalar S (core/types.hpp); MatT<float> is attn::Mat.
+using attn::MatT;
 
 struct ModelConfig {
   int d_model = 32;
@@ -100,6 +90,7 @@ template <class S>
 struct LayerForwardT {
   MatT<S> input;                 // (T, D) layer input x
   MatT<S> qkv;                   // (T, 3D) x W_qkv, q and k already rotated when positions == Rope
+  std::vector<MatT<S>> scores;   // H x (T, T) q.k / sqrt(d_k), keys after the query -inf when causal
   std::vector<MatT<S>> weights;  // H x (T, T) attention weights (softmax of the scores), rows sum to 1
   MatT<S> concat;                // (T, D) heads side by side, before W_o
   MatT<S> residual1;             // (T, D) x + concat W_o
@@ -123,6 +114,8 @@ struct ForwardT {
   int tokens() const { return static_cast<int>(ids.size()); }
   // (T, T) attention weights of one head of one layer.
   const MatT<S>& weights(int layer, int head) const { return layers[layer].weights[head]; }
+  // (T, T) attention scores (before the softmax) of one head of one layer.
+  const MatT<S>& scores(int layer, int head) const { return layers[layer].scores[head]; }
 };
 
 template <class S>

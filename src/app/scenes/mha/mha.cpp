@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <tuple>
 
+#include "app/logic/memo.hpp"
 #include "app/widgets/attention_controls.hpp"
 #include "app/logic/captions.hpp"
 #include "core/analysis.hpp"
@@ -24,29 +25,20 @@ constexpr int kMaxShownTokens = 64;  // full (H, T, T) weights go into ctx.shown
 constexpr int kTooltipHands = 4;     // clock hands listed in a hovered cell's tooltip
 constexpr float kMinSide = 56.0f, kMaxSide = 420.0f, kGap = 14.0f;
 
-// The last entry tells the weights apart: -1 for the seeded ones, else the trained model's version and layer.
-using Key = std::tuple<std::string, int, int, int, bool, std::uint64_t, int, double, long long>;
-
-Key key_of(const std::string& text, const attn::PipelineConfig& c, long long model) {
-  return {text,   c.d_model, c.heads, static_cast<int>(c.positions), c.causal, c.seed, c.learned_slots,
-          c.base, model};
-}
-
-long long model_key(const Settings& s) {
-  const TrainedModel* m = trained_model();
-  return s.model == "trained" && m ? m->version * 8 + s.layer : -1;
-}
-
-// What the scene derives from one pipeline result; rebuilt only when the result or the chosen row changes.
+// What the scene derives from one pipeline result (keyed by CachedPipeline::version).
 struct MhaData {
-  Key key;
-  bool valid = false;
-  std::vector<std::string> labels;             // (T,) token labels, unique
-  float label_w = 0.0f;                        // widest row label as heatmap_view draws it (cut at 90 px)
-  mha::RowView rows;                           // (H, T) row of the chosen query token
-  nlohmann::json weights, stats, row_weights;  // for ctx.shown; weights only when T <= kMaxShownTokens
-  attn::HeadStats even{};                      // the statistics of even attention (the baselines)
+  std::uint64_t version = 0;        // the pipeline's version: which weights the grids show
+  std::vector<std::string> tokens;  // (T,)
+  int dropped_tokens = 0;
+  std::vector<std::string> labels;  // (T,) token labels, unique
+  float label_w = 0.0f;             // widest row label as heatmap_view draws it (cut at 90 px)
+  nlohmann::json stats;             // per-head statistics, for state()
+  std::vector<attn::Mat> weights;   // (H) x (T, T) copies for state(), only when T <= kMaxShownTokens
+  attn::HeadStats even{};           // the statistics of even attention (the baselines)
 };
+using MhaMemo = Memo<MhaData, std::uint64_t>;
+// The row of the chosen query token in every head (keyed by the pipeline's version and the row).
+using RowMemo = Memo<mha::RowView, std::uint64_t, int>;
 
 nlohmann::json matrix_json(const attn::Mat& m) {
   nlohmann::json out = nlohmann::json::array();
@@ -55,26 +47,21 @@ nlohmann::json matrix_json(const attn::Mat& m) {
   return out;
 }
 
-void update(MhaData& d, const Key& key, const attn::PipelineResult& r, int row) {
-  const bool same = d.valid && d.key == key;
-  if (same && d.rows.token == row) return;
-  if (!same) {
-    d.key = key;
-    d.valid = true;
-    d.labels = token_labels(r.tokens);
-    d.label_w = ImGui::CalcTextSize("query").x;
-    for (const std::string& l : d.labels)
-      d.label_w = std::max(d.label_w, std::min(90.0f, ImGui::CalcTextSize(l.c_str()).x));
-    d.stats = mha::stats_json(r.stats);
-    d.even = attn::head_stats(attn::even_weights(static_cast<int>(r.tokens.size()), std::get<4>(key)));
-    d.weights = nullptr;
-    if (static_cast<int>(r.tokens.size()) <= kMaxShownTokens) {
-      d.weights = nlohmann::json::array();
-      for (const attn::HeadResult& h : r.mha.head) d.weights.push_back(matrix_json(h.weights));
-    }
+MhaData compute(const CachedPipeline& pipe, bool causal) {
+  const attn::PipelineResult& r = pipe.result;
+  MhaData d;
+  d.version = pipe.version;
+  d.tokens = r.tokens;
+  d.dropped_tokens = r.dropped_tokens;
+  d.labels = token_labels(r.tokens);
+  d.label_w = ImGui::CalcTextSize("query").x;
+  for (const std::string& l : d.labels) d.label_w = std::max(d.label_w, std::min(90.0f, ImGui::CalcTextSize(l.c_str()).x));
+  d.stats = mha::stats_json(r.stats);
+  d.even = attn::head_stats(attn::even_weights(static_cast<int>(r.tokens.size()), causal));
+  if (static_cast<int>(r.tokens.size()) <= kMaxShownTokens) {
+    for (const attn::HeadResult& h : r.mha.head) d.weights.push_back(h.weights);
   }
-  d.rows = mha::make_row_view(r, row);
-  d.row_weights = matrix_json(d.rows.weights);
+  return d;
 }
 
 // Tooltip lines of cell (i, j) of head h: the raw score and, with sinusoidal positions, both clock readings.
@@ -113,8 +100,8 @@ std::vector<std::string> cell_lines(const attn::PipelineResult& r, const attn::P
 
 HeatmapSpec head_spec(const Settings& s, const attn::PipelineResult& r, const attn::PipelineConfig& c,
                       const MhaData& d, int h, float side) {
-  HeatmapSpec spec =
-      weight_grid_spec("mha/head" + std::to_string(h), r.mha.head[static_cast<size_t>(h)].weights, d.labels, s, side);
+  HeatmapSpec spec = weight_grid_spec("mha/head" + std::to_string(h), r.mha.head[static_cast<size_t>(h)].weights,
+                                      d.version, d.labels, s, side);
   spec.extra_tooltip = [&r, c, h](int i, int j) { return cell_lines(r, c, h, i, j); };
   return spec;
 }
@@ -244,25 +231,33 @@ void draw_heads(Settings& s, const attn::PipelineResult& r, const attn::Pipeline
   }
 }
 
-void report(SceneContext& ctx, const CachedPipeline* pipe, const MhaData* d, int enlarged) {
+// state().shown: the sizes, the parameter count and, when the pipeline ran, the tokens, statistics, the
+// chosen row and (up to kMaxShownTokens tokens) every head's weights.
+void report(SceneContext& ctx, double compute_ms, std::shared_ptr<const MhaData> d,
+            std::shared_ptr<const mha::RowView> row, int enlarged) {
   const Settings s = train_ui::with_model_sizes(ctx.settings);
-  const nlohmann::json params = mha::parameters_json(s);
-  ctx.shown = {
-      {"d_model", s.d_model},     {"heads", s.heads},     {"d_k", params["d_k"]},
-      {"positions", s.positions}, {"causal", s.causal},   {"seed", s.seed},
-      {"parameters", params},     {"enlarged", enlarged}, {"compute_ms", pipe ? pipe->compute_ms : 0.0},
-      {"model", s.model}};
-  if (s.model == "trained") {
-    ctx.shown["trained_model"] = train_ui::trained_model_json_summary();
-    ctx.shown["layer"] = s.layer;
-  }
-  if (!pipe || !pipe->ok() || !d) return;
-  const attn::PipelineResult& r = pipe->result;
-  ctx.shown["tokens"] = r.tokens;
-  ctx.shown["dropped_tokens"] = r.dropped_tokens;
-  ctx.shown["stats"] = d->stats;
-  ctx.shown["row"] = {{"token", d->rows.token}, {"weights", d->row_weights}};
-  if (!d->weights.is_null()) ctx.shown["weights"] = d->weights;
+  nlohmann::json trained = s.model == "trained" ? train_ui::trained_model_json_summary() : nlohmann::json();
+  ctx.report([s, compute_ms, d, row, enlarged, trained](nlohmann::json& shown) {
+    const nlohmann::json params = mha::parameters_json(s);
+    shown = {{"d_model", s.d_model},     {"heads", s.heads},     {"d_k", params["d_k"]},
+             {"positions", s.positions}, {"causal", s.causal},   {"seed", s.seed},
+             {"parameters", params},     {"enlarged", enlarged}, {"compute_ms", compute_ms},
+             {"model", s.model}};
+    if (s.model == "trained") {
+      shown["trained_model"] = trained;
+      shown["layer"] = s.layer;
+    }
+    if (!d || !row) return;
+    shown["tokens"] = d->tokens;
+    shown["dropped_tokens"] = d->dropped_tokens;
+    shown["stats"] = d->stats;
+    shown["row"] = {{"token", row->token}, {"weights", matrix_json(row->weights)}};
+    if (!d->weights.empty()) {
+      nlohmann::json weights = nlohmann::json::array();
+      for (const attn::Mat& w : d->weights) weights.push_back(matrix_json(w));
+      shown["weights"] = weights;
+    }
+  });
 }
 
 // "Where heads break" for the sizes shown (the trained model's in trained mode, without the d_k = 1 button).
@@ -274,7 +269,8 @@ void draw_breaks_section(Settings& s, const Settings& view, bool trained) {
 }  // namespace
 
 void draw_mha_scene(SceneContext& ctx) {
-  static MhaData data;
+  static MhaMemo data_memo;
+  static RowMemo row_memo;
   Settings& s = ctx.settings;
   paragraph(heads_intro(s.model == "trained"));
   if (section("Settings", "controls", s.hide) && !train_ui::draw_model_switch(s)) attention_controls(s);
@@ -282,7 +278,7 @@ void draw_mha_scene(SceneContext& ctx) {
   const bool trained = s.model == "trained";
   if (trained && !trained_model()) {
     train_ui::draw_no_model_note(s);
-    report(ctx, nullptr, nullptr, -1);
+    report(ctx, 0.0, nullptr, nullptr, -1);
     return;
   }
   const Settings view = train_ui::with_model_sizes(s);  // the trained model's sizes in trained mode
@@ -292,7 +288,7 @@ void draw_mha_scene(SceneContext& ctx) {
     ctx.fail(pipe.error);
     if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
     draw_breaks_section(s, view, trained);
-    report(ctx, &pipe, nullptr, -1);
+    report(ctx, pipe.compute_ms, nullptr, nullptr, -1);
     return;
   }
   const attn::PipelineResult& r = pipe.result;
@@ -300,7 +296,8 @@ void draw_mha_scene(SceneContext& ctx) {
   truncation_note(r.dropped_tokens);
   s.row = std::clamp(s.row, 0, t - 1);
   if (s.head >= heads) s.head = -1;
-  update(data, key_of(s.text, config, model_key(s)), r, s.row);
+  const MhaData& data = data_memo.get({pipe.version}, [&] { return compute(pipe, config.causal); }).value();
+  const mha::RowView& rows = row_memo.get({pipe.version, s.row}, [&] { return mha::make_row_view(r, s.row); }).value();
   ImGui::Text("%d tokens, %d heads of d_k = %d, positions: %s%s  (computed in %.1f ms)", t, heads,
               view.d_model / heads, view.positions.c_str(), view.causal ? ", causal" : "", pipe.compute_ms);
   text_wrapped_disabled(
@@ -311,10 +308,10 @@ void draw_mha_scene(SceneContext& ctx) {
 
   const int enlarged = s.head;  // what this frame draws (a click changes s.head for the next frame)
   draw_heads(s, r, config, data);
-  if (section("Where one token looks", "rows", s.hide)) mha::draw_row_view(s, data.rows, data.labels);
+  if (section("Where one token looks", "rows", s.hide)) mha::draw_row_view(s, rows, row_memo.version(), data.labels);
   if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
   draw_breaks_section(s, view, trained);
-  report(ctx, &pipe, &data, enlarged);
+  report(ctx, pipe.compute_ms, data_memo.shared(), row_memo.shared(), enlarged);
 }
 
 }  // namespace app

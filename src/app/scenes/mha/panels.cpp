@@ -133,7 +133,7 @@ RowView make_row_view(const attn::PipelineResult& r, int token) {
   return v;
 }
 
-void draw_row_view(Settings& s, const RowView& view, const std::vector<std::string>& labels) {
+void draw_row_view(Settings& s, const RowView& view, std::uint64_t version, const std::vector<std::string>& labels) {
   text_wrapped(
       "Pick one query token and compare its row in every head: one line per head, one column "
       "per key. Each line sums to 1.");
@@ -146,8 +146,9 @@ void draw_row_view(Settings& s, const RowView& view, const std::vector<std::stri
   HeatmapSpec spec;
   spec.id = "mha/rows";
   spec.values = &view.weights;
-  spec.row_labels = view.head_labels;
-  spec.col_labels = labels;
+  spec.version = version;
+  spec.row_labels = &view.head_labels;
+  spec.col_labels = &labels;
   spec.row_title = "head";
   spec.col_title = "key";
   const std::string query_line =

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,8 @@ struct RowView {
 RowView make_row_view(const attn::PipelineResult& r, int token);
 
 // The row view: a token combo (writes s.row), the (H, T) heatmap "mha/rows" and a sentence saying where
-// each head looks. labels: (T,) token labels.
-void draw_row_view(Settings& s, const RowView& view, const std::vector<std::string>& labels);
+// each head looks. labels: (T,) token labels; version: which row view this is (HeatmapSpec::version).
+void draw_row_view(Settings& s, const RowView& view, std::uint64_t version, const std::vector<std::string>& labels);
 
 // Three short lines under a head's grid: entropy (nats), mean |i - j|, first-token mass.
 void draw_head_stats(const attn::HeadStats& st, float wrap_width);

@@ -6,14 +6,15 @@
 #include <cmath>
 #include <sstream>
 
+#include "app/logic/memo.hpp"
+#include "app/logic/trained_model.hpp"
+#include "app/scenes/order/panels.hpp"
+#include "app/scenes/scenes.hpp"
 #include "app/widgets/attention_controls.hpp"
+#include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 #include "core/tokenizer.hpp"
 #include "core/train/trainer.hpp"
-#include "app/scenes/order/panels.hpp"
-#include "app/scenes/scenes.hpp"
-#include "app/logic/trained_model.hpp"
-#include "app/widgets/widgets.hpp"
 
 namespace app {
 
@@ -70,14 +71,14 @@ std::array<float, 2> trained_blind_confidences() {
 RouterColumn run_column(const Settings& s, attn::Scheme scheme) {
   RouterColumn col;
   col.scheme = scheme;
-  attn::RouterConfig c;
+  attn::SeededRouterConfig c;
   c.d_model = s.d_model;
   c.heads = s.heads;
   c.positions = scheme;
   c.seed = static_cast<std::uint64_t>(s.seed);
   c.learned_slots = s.slots;
   try {
-    const attn::RefundRouter router(c);
+    const attn::SeededRouter router(c);
     for (size_t i = 0; i < 2; ++i) col.emails[i] = router.classify(refund_emails()[i]);
     for (size_t k = 0; k < 2; ++k) {
       const double d = std::fabs(static_cast<double>(col.emails[0].probabilities[k]) -
@@ -90,12 +91,10 @@ RouterColumn run_column(const Settings& s, attn::Scheme scheme) {
   return col;
 }
 
-void update_router(RouterData& r, const Settings& s) {
-  if (r.d_model == s.d_model && r.heads == s.heads && r.seed == s.seed && r.slots == s.slots &&
-      r.positions == s.positions) {
-    return;
-  }
-  r.d_model = s.d_model, r.heads = s.heads, r.seed = s.seed, r.slots = s.slots, r.positions = s.positions;
+RouterData compute_router(const Settings& s) {
+  RouterData r;
+  r.positions = s.positions;
+  r.seed = s.seed;
   const attn::Scheme scheme = router_scheme(s.positions, r.note);
   r.plain = run_column(s, attn::Scheme::None);
   r.positioned = run_column(s, scheme);
@@ -103,7 +102,9 @@ void update_router(RouterData& r, const Settings& s) {
                                                   attn::tokenize(refund_emails()[1])};
   for (auto& b : bags) std::sort(b.begin(), b.end());
   r.same_bag = bags[0] == bags[1];
+  return r;
 }
+using RouterMemo = Memo<RouterData, int, int, int, int, std::string>;
 
 // "2, 0,1" -> {2, 0, 1}; throws InputError naming the entry it could not read.
 std::vector<int> parse_perm(const std::string& text) {
@@ -134,16 +135,9 @@ float common_range(const attn::ShuffleStudy& st) {
   return m > 0.0f ? m : 1.0f;
 }
 
-void update_shuffle(ShuffleData& d, const Settings& s) {
-  if (d.text == s.text && d.perm_text == s.perm && d.positions == s.positions && d.d_model == s.d_model &&
-      d.heads == s.heads && d.seed == s.seed && d.slots == s.slots) {
-    return;
-  }
-  d.text = s.text, d.perm_text = s.perm, d.positions = s.positions;
-  d.d_model = s.d_model, d.heads = s.heads, d.seed = s.seed, d.slots = s.slots;
-  d.error.clear();
-  d.t = 0;
-  d.perm.clear();
+// The error stays in the data: the panels show it in place.
+ShuffleData compute_shuffle(const Settings& s) {
+  ShuffleData d;
   try {
     std::vector<std::string> tokens = attn::tokenize(s.text);
     if (tokens.empty()) throw attn::InputError("the text is empty; type at least one word");
@@ -164,15 +158,18 @@ void update_shuffle(ShuffleData& d, const Settings& s) {
   } catch (const attn::InputError& e) {
     d.error = e.what();
   } catch (const std::bad_alloc&) {
-    d.error = "this is too large to compute here; try fewer tokens or a smaller d_model";
+    d = ShuffleData();
+    d.error = kTooLargeMessage;
   }
+  return d;
 }
+using ShuffleMemo = Memo<ShuffleData, std::string, std::string, std::string, int, int, int, int>;
 
-nlohmann::json email_json(const attn::RouterResult& r, const std::string& text, attn::Scheme scheme) {
+nlohmann::json email_json(const attn::SeededRouterResult& r, const std::string& text, attn::Scheme scheme) {
   return {{"text", text},
           {"positions", attn::scheme_name(scheme)},
           {"tokens", r.tokens},
-          {"label", attn::RefundRouter::labels()[static_cast<size_t>(r.label)]},
+          {"label", attn::SeededRouter::labels()[static_cast<size_t>(r.label)]},
           {"confidence", r.confidence},
           {"probabilities", r.probabilities}};
 }
@@ -181,9 +178,8 @@ nlohmann::json check_json(const attn::ShuffleCase& c) {
   return {{"max_diff", c.check.max_diff}, {"allclose", c.check.allclose}};
 }
 
-void report(SceneContext& ctx, const RouterData& r, const ShuffleData& d) {
-  const Settings& s = ctx.settings;
-  nlohmann::json& j = ctx.shown;
+// state().shown: both emails through both routers, and the shuffle test's checks.
+void fill(nlohmann::json& j, const Settings& s, const RouterData& r, const ShuffleData& d) {
   j = {{"d_model", s.d_model}, {"heads", s.heads}, {"seed", s.seed}, {"text", s.text}};
   j["scheme"] = attn::scheme_name(r.positioned.scheme);
   j["same_bag_of_words"] = r.same_bag;
@@ -239,23 +235,30 @@ void draw_controls(Settings& s) {
 }  // namespace
 
 void draw_order_scene(SceneContext& ctx) {
-  static RouterData router;
-  static ShuffleData shuffle;
+  static RouterMemo router_memo;
+  static ShuffleMemo shuffle_memo;
   Settings& s = ctx.settings;
   text_wrapped(
       "Attention on its own reads a sentence as a bag of words: move the words around and each one "
       "still gets the same blend, only in a different row. Positions are what let order through.");
   if (section("Settings", "controls", s.hide)) draw_controls(s);
-  update_router(router, s);
-  update_shuffle(shuffle, s);
+  router_memo.get({s.d_model, s.heads, s.seed, s.slots, s.positions}, [&] { return compute_router(s); });
+  shuffle_memo.get({s.text, s.perm, s.positions, s.d_model, s.heads, s.seed, s.slots},
+                   [&] { return compute_shuffle(s); });
+  const RouterData& router = router_memo.value();  // both compute without throwing: errors stay inside
+  const ShuffleData& shuffle = shuffle_memo.value();
+  const std::uint64_t version = shuffle_memo.version();
   if (section("The refund pair", "compare", s.hide)) draw_router(router, trained_blind_confidences());
-  if (section("The shuffle test", "shuffle", s.hide)) draw_shuffle(s, shuffle);
-  if (section("The common mistake: positions attached to words", "mistake", s.hide)) draw_mistake(shuffle);
+  if (section("The shuffle test", "shuffle", s.hide)) draw_shuffle(s, shuffle, version);
+  if (section("The common mistake: positions attached to words", "mistake", s.hide))
+    draw_mistake(shuffle, version);
   const std::string& err = !router.plain.error.empty()        ? router.plain.error
                            : !router.positioned.error.empty() ? router.positioned.error
                                                               : shuffle.error;
   if (!err.empty()) ctx.error = err;
-  report(ctx, router, shuffle);
+  ctx.report([s = Settings(s), r = router_memo.shared(), d = shuffle_memo.shared()](nlohmann::json& j) {
+    fill(j, s, *r, *d);
+  });
 }
 
 }  // namespace app

@@ -21,8 +21,8 @@ const ImVec4 kBad(1.0f, 0.6f, 0.3f, 1.0f);
 const char* const kRupee = "\u20b9";
 
 // "refund the fee  0.74" for one email in one column, with every probability in the tooltip.
-void email_cell(const attn::RouterResult& r) {
-  const auto& labels = attn::RefundRouter::labels();
+void email_cell(const attn::SeededRouterResult& r) {
+  const auto& labels = attn::SeededRouter::labels();
   ImGui::Text("%s  %.2f", labels[static_cast<size_t>(r.label)].c_str(), static_cast<double>(r.confidence));
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("P(%s) = %.9g\nP(%s) = %.9g", labels[0].c_str(),
@@ -75,15 +75,16 @@ void draw_router_table(const RouterData& r) {
 
 // A heatmap of one (T, D) output with rows labelled by tokens, on the shared colour scale.
 void output_heatmap(const char* id, const char* title, const attn::Mat& m,
-                    const std::vector<std::string>& rows, const ShuffleData& d, float width,
-                    const std::vector<int>* perm = nullptr) {
+                    const std::vector<std::string>& rows, const ShuffleData& d, std::uint64_t version,
+                    float width, const std::vector<int>* perm = nullptr) {
   ImGui::BeginGroup();
   ImGui::TextUnformatted(title);
   HeatmapSpec spec;
   spec.id = id;
   spec.values = &m;
-  spec.row_labels = rows;
-  spec.col_labels = d.dim_labels;
+  spec.version = version;
+  spec.row_labels = &rows;
+  spec.col_labels = &d.dim_labels;
   spec.row_title = perm ? "slot (new order)" : "token";
   spec.col_title = "dimension";
   spec.colormap = gfx::Colormap::Diverging;
@@ -202,7 +203,7 @@ void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind)
       scheme.c_str(), how, r.positioned.difference);
 }
 
-void draw_shuffle(Settings& s, const ShuffleData& d) {
+void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version) {
   text_wrapped(
       "Shuffle the tokens of the text and run the same attention layer again (d_model %d, %d heads, "
       "seed %d).",
@@ -223,13 +224,13 @@ void draw_shuffle(Settings& s, const ShuffleData& d) {
       "before, now in its new row: the new output is the old one with its rows reordered.");
   check_line(st.none.check);
   const float w3 = heatmap_width(3);
-  output_heatmap("order/original", "output, original order", st.none.original, d.labels, d, w3);
+  output_heatmap("order/original", "output, original order", st.none.original, d.labels, d, version, w3);
   ImGui::SameLine(0, 24);
-  output_heatmap("order/permuted", "same output, rows reordered", st.none.expected, d.shuffled_labels, d, w3,
-                 &d.perm);
+  output_heatmap("order/permuted", "same output, rows reordered", st.none.expected, d.shuffled_labels, d,
+                 version, w3, &d.perm);
   ImGui::SameLine(0, 24);
   output_heatmap("order/shuffled", "output on the shuffled tokens", st.none.shuffled, d.shuffled_labels, d,
-                 w3, &d.perm);
+                 version, w3, &d.perm);
 
   const std::string scheme = attn::scheme_name(st.scheme);
   ImGui::SeparatorText(("With " + scheme + " positions on the slots").c_str());
@@ -248,13 +249,13 @@ void draw_shuffle(Settings& s, const ShuffleData& d) {
   check_line(st.slots.check);
   const float w2 = heatmap_width(2);
   output_heatmap("order/slots_permuted", "original output, rows reordered", st.slots.expected,
-                 d.shuffled_labels, d, w2, &d.perm);
+                 d.shuffled_labels, d, version, w2, &d.perm);
   ImGui::SameLine(0, 24);
   output_heatmap("order/slots_shuffled", "output on the shuffled tokens", st.slots.shuffled,
-                 d.shuffled_labels, d, w2, &d.perm);
+                 d.shuffled_labels, d, version, w2, &d.perm);
 }
 
-void draw_mistake(const ShuffleData& d) {
+void draw_mistake(const ShuffleData& d, std::uint64_t version) {
   if (!d.error.empty()) {
     ImGui::TextDisabled("(nothing to show: see the message in the shuffle test above)");
     return;
@@ -284,10 +285,10 @@ void draw_mistake(const ShuffleData& d) {
       "travel with the token.");
   const float w2 = heatmap_width(2);
   output_heatmap("order/words_permuted", "original output, rows reordered", st.words.expected,
-                 d.shuffled_labels, d, w2, &d.perm);
+                 d.shuffled_labels, d, version, w2, &d.perm);
   ImGui::SameLine(0, 24);
   output_heatmap("order/words_shuffled", "output, positions attached to words", st.words.shuffled,
-                 d.shuffled_labels, d, w2, &d.perm);
+                 d.shuffled_labels, d, version, w2, &d.perm);
 }
 
 }  // namespace app

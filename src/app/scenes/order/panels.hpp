@@ -2,12 +2,13 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "core/router.hpp"
-#include "core/shuffle.hpp"
 #include "app/logic/settings.hpp"
+#include "core/seeded_router.hpp"
+#include "core/shuffle.hpp"
 
 namespace app {
 
@@ -17,24 +18,22 @@ const std::array<std::string, 2>& refund_emails();
 // One column of the refund table: both emails through the router with one scheme.
 struct RouterColumn {
   attn::Scheme scheme = attn::Scheme::None;
-  std::array<attn::RouterResult, 2> emails;
+  std::array<attn::SeededRouterResult, 2> emails;
   double difference = 0.0;  // largest |p_a - p_b| over the two labels' probabilities
   std::string error;        // the core's message when the router rejects the settings
 };
 
-// The refund pair without positions and with the chosen scheme; rebuilt when its settings change.
+// The refund pair without positions and with the chosen scheme (from d_model, heads, seed, slots, positions).
 struct RouterData {
-  int d_model = -1, heads = -1, seed = -1, slots = -1;
-  std::string positions = "?";
+  std::string positions;  // the settings' scheme name, as asked for
+  int seed = 0;
   std::string note;  // why the chosen scheme was replaced (ALiBi is no router scheme)
   RouterColumn plain, positioned;
   bool same_bag = false;  // the two emails' sorted tokens are equal
 };
 
-// The shuffle test on Settings.text; rebuilt when its settings change.
+// The shuffle test on Settings.text (from text, perm, positions, d_model, heads, seed, slots).
 struct ShuffleData {
-  std::string text = "\x01", perm_text, positions;
-  int d_model = -1, heads = -1, seed = -1, slots = -1;
   int t = 0;               // tokens after cutting (0 when the text could not be read)
   bool from_seed = false;  // the permutation came from the seed (Settings.perm empty)
   std::vector<int> perm;   // (T,) the permutation used, empty on error
@@ -54,7 +53,8 @@ attn::Scheme shuffle_scheme(const std::string& positions);
 // The refund pair. trained_blind: the confidences a trained router without positions gives the two emails
 // (negative when there is none).
 void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind);
-void draw_shuffle(Settings& s, const ShuffleData& d);
-void draw_mistake(const ShuffleData& d);
+// `version`: the shuffle data's Memo version (keys the heatmaps).
+void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version);
+void draw_mistake(const ShuffleData& d, std::uint64_t version);
 
 }  // namespace app

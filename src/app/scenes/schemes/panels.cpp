@@ -1,5 +1,5 @@
-// The schemes scene's lower panels: offset profiles per scheme, RoPE's gap-only score, the learned table
-// limit.
+// The schemes scene's lower panels: offset profiles per scheme and RoPE's gap-only score (the learned-table
+// limits are in limits.cpp).
 #include "app/scenes/schemes/panels.hpp"
 
 #include <imgui.h>
@@ -9,12 +9,14 @@
 #include <cstdio>
 #include <new>
 
+#include "app/logic/memo.hpp"
 #include "app/widgets/attention_controls.hpp"
 #include "app/logic/captions.hpp"
 #include "core/error.hpp"
 #include "core/scheme_probe.hpp"
 #include "core/tokenizer.hpp"
 #include "app/widgets/heatmap_view.hpp"
+#include "app/widgets/line_plot.hpp"
 #include "app/widgets/widgets.hpp"
 
 namespace app::schemes {
@@ -32,80 +34,26 @@ ImU32 scheme_colour(size_t i) {
   return kSchemeColours[i % (sizeof kSchemeColours / sizeof kSchemeColours[0])];
 }
 
-// The finite range of m, widened when flat.
-void finite_range(const attn::Mat& m, float& lo, float& hi) {
-  lo = INFINITY, hi = -INFINITY;
-  for (Eigen::Index i = 0; i < m.size(); ++i) {
-    if (std::isfinite(m.data()[i])) lo = std::min(lo, m.data()[i]), hi = std::max(hi, m.data()[i]);
-  }
-  if (!(lo <= hi)) lo = 0.0f, hi = 1.0f;
-  if (hi - lo < 1e-6f) lo -= 0.5f, hi += 0.5f;
-}
-
-// One line per row of `rows` (schemes x offsets), skipping non-finite points; hover shows every value.
-void line_chart(const char* id, const char* title, const attn::Mat& rows,
-                const std::vector<std::string>& names, int t, ImVec2 size) {
+// One line per row of `rows` (schemes x offsets -(t - 1) .. t - 1), gaps where a scheme failed.
+void offset_chart(const char* id, const char* title, const attn::Mat& rows, const std::vector<std::string>& names,
+                  int t, ImVec2 size) {
   ImGui::BeginGroup();
   ImGui::TextUnformatted(title);
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  ImGui::InvisibleButton(id, size);
-  const bool hovered = ImGui::IsItemHovered();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float left = p.x + 52.0f, right = p.x + size.x - 6.0f, top = p.y + 4.0f,
-              bottom = p.y + size.y - 18.0f;
-  float lo = 0, hi = 1;
-  finite_range(rows, lo, hi);
-  const auto n = static_cast<int>(rows.cols());
-  auto x_of = [&](int i) {
-    return n > 1 ? left + (right - left) * static_cast<float>(i) / static_cast<float>(n - 1)
-                 : 0.5f * (left + right);
-  };
-  auto y_of = [&](float v) { return bottom - (bottom - top) * (v - lo) / (hi - lo); };
-  dl->AddRectFilled(ImVec2(left, top), ImVec2(right, bottom), IM_COL32(30, 32, 38, 255));
-  if (lo < 0.0f && hi > 0.0f)
-    dl->AddLine(ImVec2(left, y_of(0.0f)), ImVec2(right, y_of(0.0f)), IM_COL32(90, 90, 100, 255));
-  dl->AddLine(ImVec2(x_of(t - 1), top), ImVec2(x_of(t - 1), bottom), IM_COL32(90, 90, 100, 255));
+  std::vector<std::vector<float>> y(static_cast<size_t>(rows.rows()));
+  std::vector<PlotSeries> series;
   for (Eigen::Index r = 0; r < rows.rows(); ++r) {
-    const ImU32 col = scheme_colour(static_cast<size_t>(r));
-    for (int i = 0; n <= 33 && i < n; ++i) {  // dots too, while there is room for them
-      if (std::isfinite(rows(r, i))) dl->AddCircleFilled(ImVec2(x_of(i), y_of(rows(r, i))), 2.5f, col);
-    }
-    for (int i = 0; i + 1 < n; ++i) {
-      const float a = rows(r, i), b = rows(r, i + 1);
-      if (!std::isfinite(a) || !std::isfinite(b)) continue;
-      dl->AddLine(ImVec2(x_of(i), y_of(a)), ImVec2(x_of(i + 1), y_of(b)), col, 2.0f);
-    }
+    const auto k = static_cast<size_t>(r);
+    y[k].assign(rows.row(r).data(), rows.row(r).data() + rows.cols());
+    const bool failed = !rows.row(r).array().isFinite().any();
+    series.push_back({names[k] + (failed ? " (failed)" : ""), nullptr, y[k].data(), y[k].size(), scheme_colour(k), static_cast<float>(-(t - 1))});
   }
-  char buf[64];
-  const ImU32 text = IM_COL32(200, 200, 200, 255);
-  std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(hi));
-  dl->AddText(ImVec2(p.x, top), text, buf);
-  std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(lo));
-  dl->AddText(ImVec2(p.x, bottom - ImGui::GetTextLineHeight()), text, buf);
-  std::snprintf(buf, sizeof buf, "%d", -(t - 1));
-  dl->AddText(ImVec2(left, bottom + 2.0f), text, buf);
-  dl->AddText(ImVec2(x_of(t - 1) - 4.0f, bottom + 2.0f), text, "0");
-  std::snprintf(buf, sizeof buf, "%d", t - 1);
-  dl->AddText(ImVec2(right - ImGui::CalcTextSize(buf).x, bottom + 2.0f), text, buf);
-  if (hovered && n > 0) {
-    const float f =
-        (ImGui::GetIO().MousePos.x - left) / std::max(1.0f, right - left) * static_cast<float>(n - 1);
-    const int i = std::clamp(static_cast<int>(std::lround(f)), 0, n - 1);
-    dl->AddLine(ImVec2(x_of(i), top), ImVec2(x_of(i), bottom), IM_COL32(255, 255, 255, 120));
-    ImGui::BeginTooltip();
-    ImGui::Text("offset i - j = %d", i - (t - 1));
-    for (Eigen::Index r = 0; r < rows.rows(); ++r) {
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(scheme_colour(static_cast<size_t>(r))), "%s: %.4f",
-                         names[static_cast<size_t>(r)].c_str(), static_cast<double>(rows(r, i)));
-    }
-    ImGui::EndTooltip();
-  }
-  for (size_t r = 0; r < names.size(); ++r) {
-    if (r) ImGui::SameLine();
-    const bool empty = !rows.row(static_cast<Eigen::Index>(r)).array().isFinite().any();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(scheme_colour(r)), "%s%s", names[r].c_str(),
-                       empty ? " (failed)" : "");
-  }
+  PlotOptions opt;
+  opt.size = size;
+  opt.x_lo = static_cast<float>(-(t - 1)), opt.x_hi = static_cast<float>(t - 1);
+  opt.x_marks = {opt.x_lo, 0.0f, opt.x_hi};
+  opt.x_name = "offset i - j =";
+  opt.dots = rows.cols() <= 33;  // while there is room for them
+  line_plot(id, series, opt);
   ImGui::EndGroup();
 }
 
@@ -114,8 +62,9 @@ void offset_heatmap(const Settings& s, const SchemesData& d, const char* what, c
   HeatmapSpec spec;
   spec.id = std::string("schemes/") + what;
   spec.values = &m;
-  spec.row_labels = d.scheme_names;
-  spec.col_labels = d.offset_labels;
+  spec.version = d.version;
+  spec.row_labels = &d.scheme_names;
+  spec.col_labels = &d.offset_labels;
   spec.row_title = "scheme";
   spec.col_title = "offset i - j";
   spec.colormap = scores ? gfx::Colormap::Diverging : sequential_colormap(s);
@@ -130,19 +79,21 @@ std::vector<float> profile_values(const attn::OffsetProfile& p) {
 
 }  // namespace
 
-void draw_offsets(const Settings& s, const SchemesData& d, bool open, nlohmann::json& shown) {
+void draw_offsets(const Settings& s, const SchemesData& d, bool open, SceneContext& ctx) {
   const int t = static_cast<int>(d.tokens.size());
-  nlohmann::json off = nlohmann::json::object();
-  if (t <= kMaxShownTokens) {
-    for (const SchemeView& v : d.views) {
-      off[v.name] = {{"weights", profile_values(v.weight_offsets)},
-                     {"scores", profile_values(v.score_offsets)}};
+  ctx.report([&d, t](nlohmann::json& shown) {
+    nlohmann::json off = nlohmann::json::object();
+    if (t <= kMaxShownTokens) {
+      for (const SchemeView& v : d.views) {
+        off[v.name] = {{"weights", profile_values(v.weight_offsets)},
+                       {"scores", profile_values(v.score_offsets)}};
+      }
+    } else {
+      off["note"] =
+          "omitted above 64 tokens; the heatmaps schemes/offset_weights and schemes/offset_scores hold them";
     }
-  } else {
-    off["note"] =
-        "omitted above 64 tokens; the heatmaps schemes/offset_weights and schemes/offset_scores hold them";
-  }
-  shown["offsets"] = off;
+    shown["offsets"] = off;
+  });
   if (!open) return;
   if (!d.causal) {
     text_wrapped(
@@ -171,10 +122,10 @@ void draw_offsets(const Settings& s, const SchemesData& d, bool open, nlohmann::
               std::max(0, t - 1));
   const float avail = ImGui::GetContentRegionAvail().x;
   const float w = std::max(240.0f, (avail - 30.0f) * 0.5f);
-  line_chart("offset_weights_chart", "mean weight", d.offset_weights, d.scheme_names, t, ImVec2(w, 170.0f));
+  offset_chart("offset_weights_chart", "mean weight", d.offset_weights, d.scheme_names, t, ImVec2(w, 170.0f));
   if (avail > 2.0f * 240.0f + 30.0f) ImGui::SameLine(0, 30.0f);
-  line_chart("offset_scores_chart", "mean raw score (before softmax)", d.offset_scores, d.scheme_names, t,
-             ImVec2(w, 170.0f));
+  offset_chart("offset_scores_chart", "mean raw score (before softmax)", d.offset_scores, d.scheme_names, t,
+               ImVec2(w, 170.0f));
   const float hw =
       std::clamp(static_cast<float>(2 * t - 1) * 22.0f, 200.0f, std::max(200.0f, avail - 240.0f));
   ImGui::Text("The same numbers as heatmaps (weights: lowest to highest mean; scores: diverging around 0)");
@@ -193,22 +144,23 @@ struct ShiftedPair {
 
 // RoPE numbers for the probe vectors at the chosen positions; rebuilt when they or the probe change.
 struct RopeData {
-  int version = -1, pos = -1, pos2 = -1;
+  int pos = -1, pos2 = -1;
   float score = 0, unrotated = 0, moved_key = 0;
   std::vector<ShiftedPair> shifted;  // (pos - k, pos2 - k) for a few shifts k
   std::vector<float> by_gap;         // score at gap g = -kGaps .. kGaps
   std::string error;
 };
 constexpr int kGaps = 32;
+using RopeMemo = Memo<RopeData, std::uint64_t, int, int>;  // SchemesData::version, pos, pos2
 
-void update_rope(RopeData& r, const SchemesData& d, int pos, int pos2) {
-  if (r.version == d.version && r.pos == pos && r.pos2 == pos2) return;
-  r = RopeData();
-  r.version = d.version, r.pos = pos, r.pos2 = pos2;
+// The error stays in the data (shown in place).
+RopeData compute_rope(const SchemesData& d, int pos, int pos2) {
+  RopeData r;
+  r.pos = pos, r.pos2 = pos2;
   if (!d.probe_error.empty() || d.q.size() == 0) {
     r.error =
         d.probe_error.empty() ? "the RoPE run failed, so there is no query and key to turn" : d.probe_error;
-    return;
+    return r;
   }
   try {
     r.score = attn::rope_score(d.q, d.k, pos, pos2, d.base);
@@ -226,6 +178,7 @@ void update_rope(RopeData& r, const SchemesData& d, int pos, int pos2) {
   } catch (const attn::InputError& e) {
     r.error = e.what();
   }
+  return r;
 }
 
 void rope_table(const RopeData& r) {
@@ -254,19 +207,21 @@ void rope_table(const RopeData& r) {
 
 }  // namespace
 
-void draw_rope(Settings& s, const SchemesData& d, bool open, nlohmann::json& shown) {
-  static RopeData r;
-  update_rope(r, d, s.pos, s.pos2);
-  if (r.error.empty()) {
-    nlohmann::json shifted = nlohmann::json::array();
-    for (const ShiftedPair& p : r.shifted)
-      shifted.push_back({{"pos", p.pos}, {"pos2", p.pos2}, {"score", p.score}});
-    shown["rope"] = {{"pos", r.pos},     {"pos2", r.pos2},     {"gap", r.pos - r.pos2},
-                     {"score", r.score}, {"shifted", shifted}, {"unrotated", r.unrotated},
-                     {"head", d.head}};
-  } else {
-    shown["rope"] = {{"pos", r.pos}, {"pos2", r.pos2}, {"error", r.error}};
-  }
+void draw_rope(Settings& s, const SchemesData& d, bool open, SceneContext& ctx) {
+  static RopeMemo memo;
+  const RopeData& r = memo.get({d.version, s.pos, s.pos2}, [&] { return compute_rope(d, s.pos, s.pos2); }).value();
+  ctx.report([&r, head = d.head](nlohmann::json& shown) {
+    if (r.error.empty()) {
+      nlohmann::json shifted = nlohmann::json::array();
+      for (const ShiftedPair& p : r.shifted)
+        shifted.push_back({{"pos", p.pos}, {"pos2", p.pos2}, {"score", p.score}});
+      shown["rope"] = {{"pos", r.pos},     {"pos2", r.pos2},     {"gap", r.pos - r.pos2},
+                       {"score", r.score}, {"shifted", shifted}, {"unrotated", r.unrotated},
+                       {"head", head}};
+    } else {
+      shown["rope"] = {{"pos", r.pos}, {"pos2", r.pos2}, {"error", r.error}};
+    }
+  });
   if (!open) return;
   text_wrapped(
       "RoPE turns each pair of a query's numbers by (position x speed) and the key's pairs by its "
@@ -300,168 +255,15 @@ void draw_rope(Settings& s, const SchemesData& d, bool open, nlohmann::json& sho
               static_cast<double>(r.unrotated));
   rope_table(r);
   ImGui::Text("Score against the gap (query position - key position, %d to %d):", -kGaps, kGaps);
-  ImGui::PlotLines("##rope_gap", r.by_gap.data(), static_cast<int>(r.by_gap.size()), 0, nullptr, FLT_MAX,
-                   FLT_MAX, ImVec2(560, 90));
+  PlotOptions opt;
+  opt.size = ImVec2(560, 110);
+  opt.x_lo = static_cast<float>(-kGaps), opt.x_hi = static_cast<float>(kGaps);
   const int gap = r.pos - r.pos2;
-  if (gap >= -kGaps && gap <= kGaps) {  // mark the current gap on the plot
-    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    const float x = a.x + (b.x - a.x) * static_cast<float>(gap + kGaps) / static_cast<float>(2 * kGaps);
-    ImGui::GetWindowDrawList()->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), IM_COL32(120, 230, 120, 200), 2.0f);
-  }
-}
-
-// [SECTION] Learned table limits: the long email
-
-namespace {
-
-struct LimitRun {
-  std::string error;
-  float entropy = 0;
-};
-
-// The long email through learned, sinusoidal and RoPE positions; rebuilt when its inputs change.
-struct LimitsData {
-  int version = -1, length = -1;
-  int tokens = 0, dropped = 0;
-  std::string error;  // the text itself could not be used
-  LimitRun learned, sinusoidal, rope;
-  std::string past_end;  // the learned table's error for position `slots`, the first one past its end
-  bool causal = false;
-  attn::HeadStats even{};  // even attention over `tokens` keys (the entropy baseline)
-};
-
-LimitRun run_long(const std::vector<std::string>& email, const attn::PipelineConfig& c,
-                  const attn::MhaWeights& w, int head, LimitsData& l) {
-  LimitRun run;
-  try {
-    const attn::PipelineResult r = attn::run_pipeline(email, c, &w);
-    run.entropy = r.stats[static_cast<size_t>(head)].entropy;
-    l.tokens = static_cast<int>(r.tokens.size());
-    l.dropped = r.dropped_tokens;
-  } catch (const attn::InputError& e) {
-    run.error = e.what();
-  } catch (const std::bad_alloc&) {
-    run.error = "this is too large to compute here; try fewer tokens or a smaller d_model";
-  }
-  return run;
-}
-
-// What the learned table says when asked for position `slots`, the first one past its end ("" if it
-// answered). Asked directly, so it shows even where a text would be cut at kMaxTokens first.
-std::string past_end_error(const attn::PipelineConfig& c) {
-  try {
-    attn::Learned(c.learned_slots, 1, c.seed).table({c.learned_slots});  // width 1: the answer is the same
-  } catch (const attn::InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-void update_limits(LimitsData& l, const SchemesData& d, const Settings& s) {
-  if (l.version == d.version && l.length == s.length) return;
-  l = LimitsData();
-  l.version = d.version, l.length = s.length;
-  try {
-    const std::vector<std::string> email = attn::repeat_tokens(attn::tokenize(s.text), s.length);
-    const attn::MhaWeights w = attn::scene_weights(pipeline_config(s));  // one draw for all three runs
-    l.learned = run_long(email, pipeline_config(s, attn::Scheme::Learned), w, d.head, l);
-    l.sinusoidal = run_long(email, pipeline_config(s, attn::Scheme::Sinusoidal), w, d.head, l);
-    l.rope = run_long(email, pipeline_config(s, attn::Scheme::Rope), w, d.head, l);
-  } catch (const attn::InputError& e) {
-    l.error = e.what();
-  }
-  l.past_end = past_end_error(pipeline_config(s, attn::Scheme::Learned));
-  l.causal = s.causal;
-  if (l.tokens > 0) l.even = attn::head_stats(attn::even_weights(l.tokens, l.causal));
-}
-
-void limit_row(const char* name, const LimitRun& run, const LimitsData& l, int head) {
-  ImGui::TableNextRow();
-  ImGui::TableNextColumn();
-  ImGui::TextUnformatted(name);
-  ImGui::TableNextColumn();
-  if (!run.error.empty()) {
-    error_box(run.error);
-    return;
-  }
-  ImGui::TextColored(ImVec4(0.4f, 0.9f, 0.4f, 1),
-                     "ok: %d tokens, entropy of head %d = %.3f (even attention: %s)", l.tokens, head,
-                     static_cast<double>(run.entropy), even_entropy(l.tokens, l.causal, l.even).c_str());
-}
-
-nlohmann::json run_json(const LimitRun& run) {
-  nlohmann::json j = {{"ok", run.error.empty()}, {"error", run.error}};
-  if (run.error.empty()) j["entropy"] = run.entropy;
-  return j;
-}
-
-// Real tables' sizes: buttons that set the slots and a text one token longer than the table.
-void draw_presets(Settings& s) {
-  ImGui::TextUnformatted("Real tables have fixed sizes:");
-  for (const SlotPreset& p : learned_slot_presets()) {
-    ImGui::SameLine();
-    if (ImGui::SmallButton(p.label)) apply_slot_preset(s, p);
-  }
-  help_marker(
-      "Each button sets the table's slots and an email one token longer, so its last token needs the first "
-      "slot past the end, and the line under the table asks the table for that position directly. BERT "
-      "learned 512 slots and GPT-2 1,024: there is no vector for slot 1,025. (This app runs at most 1,024 "
-      "tokens, so the GPT-2 email is cut first and its learned row stays ok.)");
-}
-
-}  // namespace
-
-void draw_limits(Settings& s, const SchemesData& d, bool open, nlohmann::json& shown) {
-  static LimitsData l;
-  if (open) {
-    text_wrapped(
-        "A learned table has one vector per slot and nothing past the last one. Arjun's router "
-        "learned 128 slots on short emails; the first 400-token complaint crashed it. Here the "
-        "email is the text above, repeated until it is long enough.");
-    ImGui::SetNextItemWidth(220);
-    ImGui::SliderInt("learned slots##limits", &s.slots, 1, 4096, "%d",
-                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-    ImGui::SameLine(0, 30);
-    ImGui::SetNextItemWidth(220);
-    ImGui::SliderInt("email length (tokens)", &s.length, 1, 4096, "%d",
-                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  }
-  if (open) draw_presets(s);
-  update_limits(l, d, s);
-  shown["limits"] = {{"slots", s.slots},
-                     {"length", s.length},
-                     {"tokens", l.tokens},
-                     {"dropped", l.dropped},
-                     {"learned", run_json(l.learned)},
-                     {"sinusoidal", run_json(l.sinusoidal)},
-                     {"rope", run_json(l.rope)}};
-  if (!l.error.empty()) shown["limits"]["error"] = l.error;
-  shown["limits"]["past_end_error"] = l.past_end;
-  if (!open) return;
-  if (!l.error.empty()) {
-    error_box(l.error);
-    return;
-  }
-  if (l.dropped > 0) {
-    truncation_note(l.dropped);
-    text_wrapped("The core takes at most %d tokens, so the %d-token email runs as its first %d tokens.",
-                 attn::kMaxTokens, s.length, l.tokens);
-  }
-  if (!ImGui::BeginTable("limits", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) return;
-  ImGui::TableSetupColumn("scheme", ImGuiTableColumnFlags_WidthFixed, 110.0f);
-  ImGui::TableSetupColumn("the long email");
-  ImGui::TableHeadersRow();
-  limit_row("learned", l.learned, l, d.head);
-  limit_row("sinusoidal", l.sinusoidal, l, d.head);
-  limit_row("rope", l.rope, l, d.head);
-  ImGui::EndTable();
-  text_wrapped_colored(ImVec4(1.0f, 0.55f, 0.45f, 1.0f),
-                       "The learned table asked for position %d, the first "
-                       "one past its end: %s",
-                       s.slots, l.past_end.empty() ? "it answered" : l.past_end.c_str());
-  text_wrapped(
-      "Sinusoidal and RoPE compute a position's signal from its number, so any position has one. "
-      "They do not crash, but a model trained on short texts still gets worse far past them.");
+  if (gap >= -kGaps && gap <= kGaps) opt.x_marks = {static_cast<float>(gap)};  // the current gap
+  opt.x_name = "gap";
+  line_plot("rope_gap", {{"score", nullptr, r.by_gap.data(), r.by_gap.size(), IM_COL32(240, 150, 60, 255),
+                          static_cast<float>(-kGaps)}},
+            opt);
 }
 
 }  // namespace app::schemes

@@ -2,6 +2,7 @@
 // limits.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "core/analysis.hpp"
 #include "core/pipeline.hpp"
 #include "app/logic/settings.hpp"
+#include "app/scenes/scenes.hpp"
 
 namespace app::schemes {
 
@@ -24,10 +26,10 @@ struct SchemeView {
 };
 
 // Everything the scene shows for the current text and model settings; rebuilt only when they change.
+// What the scene computes from text, d_model, heads, the shown head, slots, seed and causal.
 struct SchemesData {
-  int version = 0;  // bumped on every rebuild, so the panels can key their own caches on it
-  std::string text;
-  int d_model = -1, heads = -1, head = -1, slots = -1, seed = -1;
+  std::uint64_t version = 0;  // next_version() of this computation: keys the heatmaps and the panels' caches
+  int heads = 0, head = 0;
   bool causal = false;
   std::vector<std::string> tokens, labels;  // (T,) tokens and their unique display labels
   int dropped = 0;                          // tokens cut past the core's maximum
@@ -41,18 +43,17 @@ struct SchemesData {
   std::string probe_error;
   double base = 10000.0;
   attn::HeadStats even{};  // even attention over the keys each row may see (the entropy baseline)
-  nlohmann::json shown;    // the "schemes" entry of ctx.shown, built once per rebuild
 };
 
 // The shown head: s.head clamped to 0 .. heads-1 (-1 means head 0).
 int shown_head(const Settings& s);
 
-// Each panel adds its numbers to `shown` and draws only when `open`.
+// Each panel reports its numbers to state() (ctx.report) and draws only when `open`.
 // "Offset view" section: mean weight and mean raw score against i - j for every scheme.
-void draw_offsets(const Settings& s, const SchemesData& d, bool open, nlohmann::json& shown);
+void draw_offsets(const Settings& s, const SchemesData& d, bool open, SceneContext& ctx);
 // "RoPE" section: one query and one key moved together; the score depends on the gap only.
-void draw_rope(Settings& s, const SchemesData& d, bool open, nlohmann::json& shown);
+void draw_rope(Settings& s, const SchemesData& d, bool open, SceneContext& ctx);
 // "Learned table limits" section: the long email through learned, sinusoidal and RoPE positions.
-void draw_limits(Settings& s, const SchemesData& d, bool open, nlohmann::json& shown);
+void draw_limits(Settings& s, const SchemesData& d, bool open, SceneContext& ctx);
 
 }  // namespace app::schemes

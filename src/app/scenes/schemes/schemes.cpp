@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "app/logic/memo.hpp"
 #include "app/widgets/attention_controls.hpp"
 #include "app/logic/captions.hpp"
 #include "core/error.hpp"
@@ -23,10 +24,8 @@ using schemes::SchemeView;
 // Full weight grids go into ctx.shown only up to this many tokens (heatmaps() has them all).
 constexpr int kMaxShownTokens = 64;
 
-bool same_inputs(const SchemesData& d, const Settings& s, int head) {
-  return d.version > 0 && d.text == s.text && d.d_model == s.d_model && d.heads == s.heads &&
-         d.head == head && d.slots == s.slots && d.seed == s.seed && d.causal == s.causal;
-}
+// text, d_model, heads, the shown head, slots, seed, causal
+using SchemesMemo = Memo<SchemesData, std::string, int, int, int, int, int, bool>;
 
 // The RoPE probe from the RoPE run: its inputs are the bare embeddings (RoPE adds nothing to them).
 void take_probe(SchemesData& d, const attn::PipelineResult& r, const attn::PipelineConfig& c) {
@@ -79,16 +78,10 @@ attn::Mat offset_rows(const std::vector<SchemeView>& views, int t, bool scores) 
   return m;
 }
 
-nlohmann::json schemes_json(const SchemesData& d);
-
-void update(SchemesData& d, const Settings& s) {
-  const int head = schemes::shown_head(s);
-  if (same_inputs(d, s, head)) return;
-  const int version = d.version + 1;
-  d = SchemesData();
-  d.version = version;
-  d.text = s.text, d.d_model = s.d_model, d.heads = s.heads, d.head = head;
-  d.slots = s.slots, d.seed = s.seed, d.causal = s.causal;
+SchemesData compute(const Settings& s) {
+  SchemesData d;
+  d.version = next_version();
+  d.heads = s.heads, d.head = schemes::shown_head(s), d.causal = s.causal;
   for (attn::Scheme scheme : attn::pipeline_schemes()) {
     d.views.push_back(view_of(d, s, scheme));
     d.scheme_names.push_back(d.views.back().name);
@@ -102,7 +95,7 @@ void update(SchemesData& d, const Settings& s) {
   d.offset_scores = offset_rows(d.views, t, true);
   if (t > 0) d.even = attn::head_stats(attn::even_weights(t, d.causal));
   for (int k = -(t - 1); k <= t - 1; ++k) d.offset_labels.push_back(std::to_string(k));
-  d.shown = schemes_json(d);
+  return d;
 }
 
 void draw_controls(Settings& s) {
@@ -151,7 +144,7 @@ void draw_view(const Settings& s, const SchemesData& d, const SchemeView& v, flo
     ImGui::EndGroup();
     return;
   }
-  HeatmapSpec spec = weight_grid_spec("schemes/" + v.name, v.weights, d.labels, s, side);
+  HeatmapSpec spec = weight_grid_spec("schemes/" + v.name, v.weights, d.version, d.labels, s, side);
   spec.show_colorbar = colorbar;
   const int heads = d.heads, head = d.head;
   spec.extra_tooltip = [&v, heads, head](int r, int c) { return cell_tooltip(v, heads, head, r, c); };
@@ -224,15 +217,23 @@ int schemes::shown_head(const Settings& s) {
 }
 
 void draw_schemes_scene(SceneContext& ctx) {
-  static SchemesData data;
+  static SchemesMemo memo;
   Settings& s = ctx.settings;
   intro();
   if (section("Settings", "controls", s.hide)) draw_controls(s);
-  update(data, s);
-  ctx.shown = {{"head", data.head}, {"d_model", s.d_model}, {"heads", s.heads}, {"tokens", data.tokens}};
+  const SchemesData& data =
+      memo.get({s.text, s.d_model, s.heads, schemes::shown_head(s), s.slots, s.seed, s.causal}, [&] {
+            return compute(s);
+          }).value();  // compute() keeps each scheme's error in its view: it does not throw
+  ctx.report([&data, d_model = s.d_model, heads = s.heads](nlohmann::json& shown) {
+    shown["head"] = data.head;
+    shown["d_model"] = d_model;
+    shown["heads"] = heads;
+    shown["tokens"] = data.tokens;
+    shown["schemes"] = schemes_json(data);
+  });
   if (!data.common_error.empty()) {
     ctx.fail(data.common_error);
-    ctx.shown["schemes"] = data.shown;
     return;
   }
   truncation_note(data.dropped);
@@ -246,14 +247,13 @@ void draw_schemes_scene(SceneContext& ctx) {
       "Entropy: how spread out each query's weights are (nats). Mean distance: how far, in tokens, a "
       "query looks on average. First-token mass: the weight that goes to token 0.");
   draw_grids(s, data);
-  ctx.shown["schemes"] = data.shown;
   // Each panel reports its numbers whenever the URL does not hide it, drawn only when open.
   const bool offsets_open = section("Offset view: weight and score against i - j", "offsets", s.hide);
-  if (!hidden(s, "offsets")) schemes::draw_offsets(s, data, offsets_open, ctx.shown);
+  if (!hidden(s, "offsets")) schemes::draw_offsets(s, data, offsets_open, ctx);
   const bool rope_open = section("RoPE: only the gap matters", "rope", s.hide);
-  if (!hidden(s, "rope")) schemes::draw_rope(s, data, rope_open, ctx.shown);
+  if (!hidden(s, "rope")) schemes::draw_rope(s, data, rope_open, ctx);
   const bool limits_open = section("Learned table limits: the long email", "limits", s.hide);
-  if (!hidden(s, "limits")) schemes::draw_limits(s, data, limits_open, ctx.shown);
+  if (!hidden(s, "limits")) schemes::draw_limits(s, data, limits_open, ctx);
 }
 
 }  // namespace app

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "app/platform_io.hpp"
 #include "app/scenes/train/train.hpp"
+#include "app/widgets/line_plot.hpp"
 #include "app/widgets/widgets.hpp"
 
 namespace app::train_ui {
@@ -16,75 +17,6 @@ namespace {
 
 const ImVec4 kGood(0.45f, 0.9f, 0.45f, 1.0f);
 const ImVec4 kBad(1.0f, 0.6f, 0.3f, 1.0f);
-
-// One line of a plot: y over x (x null: 1, 2, 3, ...).
-struct Series {
-  const char* name;
-  const std::vector<float>* x;
-  const std::vector<float>* y;
-  ImU32 color;
-};
-
-float x_of(const Series& s, size_t i) {
-  return s.x ? (*s.x)[i] : static_cast<float>(i + 1);
-}
-
-// A small line plot with a frame, grid lines at `ticks`, an optional dashed target line, a legend and a
-// tooltip with the values nearest the mouse. Long series are thinned to about two points per pixel.
-void line_plot(const char* id, const std::vector<Series>& series, float x_max, float y_lo, float y_hi,
-               const std::vector<float>& ticks, float target, ImVec2 size) {
-  ImGui::PushID(id);
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  const float label_w = ImGui::CalcTextSize("0.00").x + 6.0f;
-  const ImVec2 a(p0.x + label_w, p0.y), b(p0.x + size.x, p0.y + size.y);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(a, b, IM_COL32(30, 30, 36, 255));
-  auto px = [&](float x) { return a.x + (b.x - a.x) * (x_max > 0 ? x / x_max : 0.0f); };
-  auto py = [&](float y) { return b.y - (b.y - a.y) * std::clamp((y - y_lo) / (y_hi - y_lo), 0.0f, 1.0f); };
-  char buf[32];
-  for (float t : ticks) {
-    dl->AddLine(ImVec2(a.x, py(t)), ImVec2(b.x, py(t)), IM_COL32(70, 70, 80, 255));
-    std::snprintf(buf, sizeof buf, "%.2g", static_cast<double>(t));
-    dl->AddText(ImVec2(p0.x, py(t) - ImGui::GetTextLineHeight() * 0.5f), IM_COL32(160, 160, 160, 255), buf);
-  }
-  if (std::isfinite(target)) {
-    for (float x = a.x; x < b.x; x += 8.0f)
-      dl->AddLine(ImVec2(x, py(target)), ImVec2(std::min(b.x, x + 4.0f), py(target)),
-                  IM_COL32(120, 200, 120, 200));
-  }
-  dl->PushClipRect(a, b, true);
-  const size_t max_points = static_cast<size_t>(2.0f * (b.x - a.x)) + 2;
-  for (const Series& s : series) {
-    const size_t n = s.y->size();
-    const size_t stride = std::max<size_t>(1, n / max_points);
-    std::vector<ImVec2> pts;
-    for (size_t i = 0; i < n; i += stride) pts.emplace_back(px(x_of(s, i)), py((*s.y)[i]));
-    if (n && (n - 1) % stride) pts.emplace_back(px(x_of(s, n - 1)), py(s.y->back()));
-    if (pts.size() == 1) dl->AddCircleFilled(pts[0], 2.5f, s.color);
-    if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.color, 0, 1.5f);
-  }
-  dl->PopClipRect();
-  ImGui::InvisibleButton("plot", size);
-  if (ImGui::IsItemHovered() && x_max > 0) {
-    const float x = (ImGui::GetIO().MousePos.x - a.x) / (b.x - a.x) * x_max;
-    std::string tip = "step " + std::to_string(static_cast<int>(std::lround(std::max(0.0f, x))));
-    for (const Series& s : series) {
-      if (s.y->empty()) continue;
-      size_t best = 0;
-      for (size_t i = 0; i < s.y->size(); ++i) {
-        if (std::fabs(x_of(s, i) - x) < std::fabs(x_of(s, best) - x)) best = i;
-      }
-      std::snprintf(buf, sizeof buf, ": %.4f", static_cast<double>((*s.y)[best]));
-      tip += std::string("\n") + s.name + " at step " + std::to_string(static_cast<int>(x_of(s, best))) + buf;
-    }
-    ImGui::SetTooltip("%s", tip.c_str());
-  }
-  for (size_t i = 0; i < series.size(); ++i) {
-    if (i) ImGui::SameLine(0, 16);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(series[i].color), "- %s", series[i].name);
-  }
-  ImGui::PopID();
-}
 
 std::string percent(float x) {
   char buf[16];
@@ -189,8 +121,14 @@ void draw_curves(const Session& ses) {
   for (size_t i = 0; i < std::min<size_t>(c.loss.size(), 50); ++i) loss_max = std::max(loss_max, c.loss[i]);
   ImGui::BeginGroup();
   ImGui::Text("loss (cross-entropy of each batch of 32): %.4f", static_cast<double>(ses.last_loss()));
-  line_plot("loss", {{"loss", nullptr, &c.loss, IM_COL32(230, 160, 80, 255)}}, x_max, 0.0f, loss_max,
-            {0.0f, loss_max * 0.5f, loss_max}, NAN, ImVec2(width, 150));
+  PlotOptions loss_opt;
+  loss_opt.size = ImVec2(width, 150);
+  loss_opt.x_lo = 1.0f, loss_opt.x_hi = x_max;
+  loss_opt.y_lo = 0.0f, loss_opt.y_hi = loss_max;
+  loss_opt.y_ticks = {0.0f, loss_max * 0.5f, loss_max};
+  loss_opt.x_name = "step";
+  line_plot("loss", {{"loss", nullptr, c.loss.data(), c.loss.size(), IM_COL32(230, 160, 80, 255), 1.0f}},
+            loss_opt);
   ImGui::EndGroup();
   ImGui::SameLine(0, 24);
   ImGui::BeginGroup();
@@ -201,11 +139,19 @@ void draw_curves(const Session& ses) {
               ses.train_metrics_step() == ses.metrics_step()
                   ? ""
                   : (" (step " + std::to_string(ses.train_metrics_step()) + ")").c_str());
+  PlotOptions acc_opt = loss_opt;
+  acc_opt.x_lo = 0.0f;
+  acc_opt.y_lo = 0.0f, acc_opt.y_hi = 1.0f;
+  acc_opt.y_ticks = {0.0f, 0.5f, 1.0f};
+  acc_opt.target = kTarget;
   line_plot("accuracy",
-            {{"held-out emails", &c.eval_step, &c.test_accuracy, IM_COL32(90, 170, 240, 255)},
-             {"both orders of a twin", &c.eval_step, &c.flipped, IM_COL32(220, 110, 200, 255)},
-             {"training emails", &c.train_step, &c.train_accuracy, IM_COL32(170, 170, 170, 255)}},
-            x_max, 0.0f, 1.0f, {0.0f, 0.5f, 1.0f}, kTarget, ImVec2(width, 150));
+            {{"held-out emails", c.eval_step.data(), c.test_accuracy.data(), c.test_accuracy.size(),
+              IM_COL32(90, 170, 240, 255)},
+             {"both orders of a twin", c.eval_step.data(), c.flipped.data(), c.flipped.size(),
+              IM_COL32(220, 110, 200, 255)},
+             {"training emails", c.train_step.data(), c.train_accuracy.data(), c.train_accuracy.size(),
+              IM_COL32(170, 170, 170, 255)}},
+            acc_opt);
   ImGui::EndGroup();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   text_wrapped(

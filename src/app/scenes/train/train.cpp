@@ -199,10 +199,10 @@ nlohmann::json metrics_json(const Session& ses, const TrainedModel* m) {
   return nullptr;
 }
 
-void report(SceneContext& ctx, const SceneState& st, const TrainedModel* m) {
-  const Settings& s = ctx.settings;
+// The scene's numbers for state().shown, added to what the panels put into j. Built while drawing (a few
+// dozen values): they read the trained model, which a model file can replace between frames.
+void report(nlohmann::json& j, const Settings& s, const SceneState& st, const TrainedModel* m) {
   const Session& ses = st.session;
-  nlohmann::json& j = ctx.shown;
   j["positions"] = s.positions;
   j["d_model"] = s.d_model;
   j["heads"] = s.heads;
@@ -261,17 +261,19 @@ void draw_train_scene(SceneContext& ctx) {
   if (m && m->vocab.size() == 0) m = nullptr;  // the session has not evaluated its model yet
   if (!st.error.empty()) m = nullptr;          // no model for these settings
   if (ses.has_trainer() && section("Learning curves", "curves", s.hide)) draw_curves(ses);
+  nlohmann::json shown = nlohmann::json::object();
   if (m && section("Try an email", "predict", s.hide)) {
-    const std::string e = draw_prediction(s, *m, ctx.shown);
+    const std::string e = draw_prediction(s, *m, shown);
     if (!e.empty()) ctx.error = e;
   }
   if (m && section("The refund pair: an email and its order-flipped twin", "pair", s.hide))
-    draw_pair(*m, ctx.shown);
-  if (m && section("Longer emails than in training", "longer", s.hide)) draw_longer(*m, training, ctx.shown);
+    draw_pair(*m, shown);
+  if (m && section("Longer emails than in training", "longer", s.hide)) draw_longer(*m, training, shown);
   look_inside_button(s, m);
   if (section("Model file", "file", s.hide)) draw_model_file(m);
   st.text = s.text;
-  report(ctx, st, m);
+  report(shown, s, st, m);
+  ctx.report([j = std::move(shown)](nlohmann::json& out) { out.update(j); });
 }
 
 }  // namespace app

@@ -1,29 +1,31 @@
-// The refund router: a seeded, untrained classifier that shows why attention needs positions.
-#include "router.hpp"
+// The seeded refund router: an untrained classifier that shows why attention needs positions.
+#include "seeded_router.hpp"
 
 #include <cmath>
 
 #include "error.hpp"
+#include "ops.hpp"
 #include "rng.hpp"
 #include "tokenizer.hpp"
 
 namespace attn {
 
-RefundRouter::RefundRouter(const RouterConfig& config) : config_(config) {
-  parse_scheme(scheme_name(config.positions), {Scheme::None, Scheme::Sinusoidal, Scheme::Learned, Scheme::Rope});
+SeededRouter::SeededRouter(const SeededRouterConfig& config) : config_(config) {
+  parse_scheme(scheme_name(config.positions),
+               {Scheme::None, Scheme::Sinusoidal, Scheme::Learned, Scheme::Rope});
   attention_ = MhaWeights::random(config.d_model, config.heads, mix_seed(config.seed, 11));
   Rng rng(mix_seed(config.seed, 12));
   classifier_ = rng.normal_matrix(config.d_model, 2, 1.0f / std::sqrt(static_cast<float>(config.d_model)));
   bias_ = RowVec::Zero(2);
 }
 
-const std::array<std::string, 2>& RefundRouter::labels() {
+const std::array<std::string, 2>& SeededRouter::labels() {
   static const std::array<std::string, 2> names = {"refund the fee", "refund the item"};
   return names;
 }
 
-RouterResult RefundRouter::classify(const std::string& text) const {
-  RouterResult r;
+SeededRouterResult SeededRouter::classify(const std::string& text) const {
+  SeededRouterResult r;
   std::size_t total = 0;
   r.tokens = tokenize(text, kMaxTokens, &total);
   if (r.tokens.empty()) throw InputError("the email is empty; type at least one word");
@@ -47,7 +49,8 @@ RouterResult RefundRouter::classify(const std::string& text) const {
   // 3. mean pool (D,), 4. linear (2,), 5. softmax
   r.pooled = r.attention.output.colwise().mean();
   const RowVec logits = r.pooled * classifier_ + bias_;
-  const Mat probs = softmax_rows(logits);
+  Mat probs;
+  ops::softmax_forward<float>(logits, probs);
   r.probabilities = {probs(0, 0), probs(0, 1)};
   r.label = r.probabilities[1] > r.probabilities[0] ? 1 : 0;
   r.confidence = r.probabilities[static_cast<size_t>(r.label)];

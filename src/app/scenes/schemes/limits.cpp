@@ -1,0 +1,174 @@
+// The schemes scene's "Learned table limits" panel: the long email through learned, sinusoidal and RoPE
+// positions, the BERT and GPT-2 presets, and the first slot past the table's end.
+#include <imgui.h>
+
+#include <algorithm>
+#include <new>
+
+#include "app/logic/captions.hpp"
+#include "app/logic/memo.hpp"
+#include "app/logic/pipeline_cache.hpp"
+#include "app/widgets/attention_controls.hpp"
+#include "app/scenes/schemes/panels.hpp"
+#include "app/widgets/widgets.hpp"
+#include "core/error.hpp"
+#include "core/scheme_probe.hpp"
+#include "core/tokenizer.hpp"
+
+namespace app::schemes {
+
+// [SECTION] Learned table limits: the long email
+
+namespace {
+
+struct LimitRun {
+  std::string error;
+  float entropy = 0;
+};
+
+// The long email through learned, sinusoidal and RoPE positions; rebuilt when its inputs change.
+struct LimitsData {
+  int tokens = 0, dropped = 0;
+  std::string error;  // the text itself could not be used
+  LimitRun learned, sinusoidal, rope;
+  std::string past_end;  // the learned table's error for position `slots`, the first one past its end
+  bool causal = false;
+  attn::HeadStats even{};  // even attention over `tokens` keys (the entropy baseline)
+};
+
+LimitRun run_long(const std::vector<std::string>& email, const attn::PipelineConfig& c,
+                  const attn::MhaWeights& w, int head, LimitsData& l) {
+  LimitRun run;
+  try {
+    const attn::PipelineResult r = attn::run_pipeline(email, c, &w);
+    run.entropy = r.stats[static_cast<size_t>(head)].entropy;
+    l.tokens = static_cast<int>(r.tokens.size());
+    l.dropped = r.dropped_tokens;
+  } catch (const attn::InputError& e) {
+    run.error = e.what();
+  } catch (const std::bad_alloc&) {
+    run.error = "this is too large to compute here; try fewer tokens or a smaller d_model";
+  }
+  return run;
+}
+
+// What the learned table says when asked for position `slots`, the first one past its end ("" if it
+// answered). Asked directly, so it shows even where a text would be cut at kMaxTokens first.
+std::string past_end_error(const attn::PipelineConfig& c) {
+  try {
+    attn::Learned(c.learned_slots, 1, c.seed).table({c.learned_slots});  // width 1: the answer is the same
+  } catch (const attn::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+LimitsData compute_limits(const SchemesData& d, const Settings& s) {
+  LimitsData l;
+  try {
+    const std::vector<std::string> email = attn::repeat_tokens(attn::tokenize(s.text), s.length);
+    const attn::MhaWeights w = attn::scene_weights(pipeline_config(s));  // one draw for all three runs
+    l.learned = run_long(email, pipeline_config(s, attn::Scheme::Learned), w, d.head, l);
+    l.sinusoidal = run_long(email, pipeline_config(s, attn::Scheme::Sinusoidal), w, d.head, l);
+    l.rope = run_long(email, pipeline_config(s, attn::Scheme::Rope), w, d.head, l);
+  } catch (const attn::InputError& e) {
+    l.error = e.what();
+  }
+  l.past_end = past_end_error(pipeline_config(s, attn::Scheme::Learned));
+  l.causal = s.causal;
+  if (l.tokens > 0) l.even = attn::head_stats(attn::even_weights(l.tokens, l.causal));
+  return l;
+}
+
+void limit_row(const char* name, const LimitRun& run, const LimitsData& l, int head) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(name);
+  ImGui::TableNextColumn();
+  if (!run.error.empty()) {
+    error_box(run.error);
+    return;
+  }
+  ImGui::TextColored(ImVec4(0.4f, 0.9f, 0.4f, 1),
+                     "ok: %d tokens, entropy of head %d = %.3f (even attention: %s)", l.tokens, head,
+                     static_cast<double>(run.entropy), even_entropy(l.tokens, l.causal, l.even).c_str());
+}
+
+nlohmann::json run_json(const LimitRun& run) {
+  nlohmann::json j = {{"ok", run.error.empty()}, {"error", run.error}};
+  if (run.error.empty()) j["entropy"] = run.entropy;
+  return j;
+}
+
+// Real tables' sizes: buttons that set the slots and a text one token longer than the table.
+void draw_presets(Settings& s) {
+  ImGui::TextUnformatted("Real tables have fixed sizes:");
+  for (const SlotPreset& p : learned_slot_presets()) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton(p.label)) apply_slot_preset(s, p);
+  }
+  help_marker(
+      "Each button sets the table's slots and an email one token longer, so its last token needs the first "
+      "slot past the end, and the line under the table asks the table for that position directly. BERT "
+      "learned 512 slots and GPT-2 1,024: there is no vector for slot 1,025. (This app runs at most 1,024 "
+      "tokens, so the GPT-2 email is cut first and its learned row stays ok.)");
+}
+
+}  // namespace
+
+void draw_limits(Settings& s, const SchemesData& d, bool open, SceneContext& ctx) {
+  static Memo<LimitsData, std::uint64_t, int> memo;  // SchemesData::version, length
+  if (open) {
+    text_wrapped(
+        "A learned table has one vector per slot and nothing past the last one. Arjun's router "
+        "learned 128 slots on short emails; the first 400-token complaint crashed it. Here the "
+        "email is the text above, repeated until it is long enough.");
+    ImGui::SetNextItemWidth(220);
+    ImGui::SliderInt("learned slots##limits", &s.slots, 1, 4096, "%d",
+                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SameLine(0, 30);
+    ImGui::SetNextItemWidth(220);
+    ImGui::SliderInt("email length (tokens)", &s.length, 1, 4096, "%d",
+                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  }
+  if (open) draw_presets(s);
+  const LimitsData& l = memo.get({d.version, s.length}, [&] { return compute_limits(d, s); }).value();
+  ctx.report([&l, slots = s.slots, length = s.length](nlohmann::json& shown) {
+    shown["limits"] = {{"slots", slots},
+                       {"length", length},
+                       {"tokens", l.tokens},
+                       {"dropped", l.dropped},
+                       {"learned", run_json(l.learned)},
+                       {"sinusoidal", run_json(l.sinusoidal)},
+                       {"rope", run_json(l.rope)}};
+    if (!l.error.empty()) shown["limits"]["error"] = l.error;
+    shown["limits"]["past_end_error"] = l.past_end;
+  });
+  if (!open) return;
+  if (!l.error.empty()) {
+    error_box(l.error);
+    return;
+  }
+  if (l.dropped > 0) {
+    truncation_note(l.dropped);
+    text_wrapped("The core takes at most %d tokens, so the %d-token email runs as its first %d tokens.",
+                 attn::kMaxTokens, s.length, l.tokens);
+  }
+  if (!ImGui::BeginTable("limits", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) return;
+  ImGui::TableSetupColumn("scheme", ImGuiTableColumnFlags_WidthFixed, 110.0f);
+  ImGui::TableSetupColumn("the long email");
+  ImGui::TableHeadersRow();
+  limit_row("learned", l.learned, l, d.head);
+  limit_row("sinusoidal", l.sinusoidal, l, d.head);
+  limit_row("rope", l.rope, l, d.head);
+  ImGui::EndTable();
+  text_wrapped_colored(ImVec4(1.0f, 0.55f, 0.45f, 1.0f),
+                       "The learned table asked for position %d, the first "
+                       "one past its end: %s",
+                       s.slots, l.past_end.empty() ? "it answered" : l.past_end.c_str());
+  text_wrapped(
+      "Sinusoidal and RoPE compute a position's signal from its number, so any position has one. "
+      "They do not crash, but a model trained on short texts still gets worse far past them.");
+}
+
+}  // namespace app::schemes

@@ -1,0 +1,291 @@
+// Forward and backward of each building block of attention, written out by hand, for float and double.
+#include "ops.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "positions.hpp"
+
+namespace attn::ops {
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] Row-independent product
+// ---------------------------------------------------------------------------------------------------
+
+template <class S>
+void matmul_rows(const MatT<S>& a, const MatT<S>& b, MatT<S>& out) {
+  // a (T, K), b (K, N) -> out (T, N)
+  const Eigen::Index t = a.rows(), kk = a.cols(), n = b.cols();
+  out.setZero(t, n);
+  for (Eigen::Index i = 0; i < t; ++i) {
+    S* o = out.data() + i * n;
+    for (Eigen::Index k = 0; k < kk; ++k) {
+      const S s = a(i, k);
+      const S* br = b.data() + k * n;
+      for (Eigen::Index c = 0; c < n; ++c) o[c] += s * br[c];  // lanes independent: no reordering
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] LayerNorm
+// ---------------------------------------------------------------------------------------------------
+
+template <class S>
+void layer_norm_forward(const MatT<S>& x, const MatT<S>& gain, const MatT<S>& bias, MatT<S>& y, MatT<S>& xhat,
+                        MatT<S>& rstd, S eps) {
+  // x (T, D) -> y, xhat (T, D); rstd (T, 1)
+  const Eigen::Index t = x.rows(), d = x.cols();
+  y.resize(t, d);
+  xhat.resize(t, d);
+  rstd.resize(t, 1);
+  for (Eigen::Index r = 0; r < t; ++r) {
+    // 1. mean and population variance in double
+    const Eigen::RowVectorXd row = x.row(r).template cast<double>();
+    const double mean = row.mean();
+    const Eigen::RowVectorXd centred = row.array() - mean;
+    const double sd = std::sqrt(centred.squaredNorm() / static_cast<double>(d) + static_cast<double>(eps));
+    // 2. standardise, then scale and shift in S
+    xhat.row(r) = (centred / sd).template cast<S>();
+    rstd(r, 0) = static_cast<S>(1.0 / sd);
+    y.row(r) = xhat.row(r).cwiseProduct(gain) + bias;
+  }
+}
+
+template <class S>
+void layer_norm_backward(const MatT<S>& dy, const MatT<S>& xhat, const MatT<S>& rstd, const MatT<S>& gain,
+                         MatT<S>& dx, MatT<S>& dgain, MatT<S>& dbias) {
+  // dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), dxhat = dy * gain
+  const Eigen::Index t = dy.rows(), d = dy.cols();
+  dx.resize(t, d);
+  for (Eigen::Index r = 0; r < t; ++r) {
+    dgain += dy.row(r).cwiseProduct(xhat.row(r));
+    dbias += dy.row(r);
+    S mean_g = 0, mean_gx = 0;
+    for (Eigen::Index c = 0; c < d; ++c) {
+      const S g = dy(r, c) * gain(0, c);
+      dx(r, c) = g;
+      mean_g += g;
+      mean_gx += g * xhat(r, c);
+    }
+    mean_g /= S(d);
+    mean_gx /= S(d);
+    const S inv = rstd(r, 0);
+    for (Eigen::Index c = 0; c < d; ++c) dx(r, c) = inv * (dx(r, c) - mean_g - xhat(r, c) * mean_gx);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] Softmax
+// ---------------------------------------------------------------------------------------------------
+
+namespace {
+
+// Row r of scores (T, N): e_c = exp(s_c - max) for the row's largest entry `max`, written to row r of
+// `e` (when given); returns the sum of the e_c. The sum is taken in double: then it hardly depends on the
+// key order, so without positions a shuffled email gets the same weights (shuffled) to the last bit in
+// practice.
+template <class S>
+double shifted_exp_sum(const MatT<S>& scores, Eigen::Index r, S max, MatT<S>* e) {
+  double sum = 0.0;
+  for (Eigen::Index c = 0; c < scores.cols(); ++c) {
+    const S x = std::exp(scores(r, c) - max);  // exp(-inf) = 0 for masked keys
+    if (e) (*e)(r, c) = x;
+    sum += static_cast<double>(x);
+  }
+  return sum;
+}
+
+}  // namespace
+
+template <class S>
+void softmax_forward(const MatT<S>& scores, MatT<S>& weights) {
+  // scores (T, N) -> weights (T, N)
+  weights.resize(scores.rows(), scores.cols());
+  for (Eigen::Index r = 0; r < scores.rows(); ++r) {
+    const S max = scores.row(r).maxCoeff();
+    if (!std::isfinite(max)) {  // a fully masked row attends nowhere
+      weights.row(r).setZero();
+      continue;
+    }
+    const double sum = shifted_exp_sum(scores, r, max, &weights);
+    weights.row(r) *= static_cast<S>(1.0 / sum);
+  }
+}
+
+template <class S>
+void softmax_backward(const MatT<S>& weights, const MatT<S>& dweights, MatT<S>& dscores) {
+  // dscores_ij = w_ij * (dw_ij - sum_k dw_ik w_ik)
+  dscores.resize(weights.rows(), weights.cols());
+  for (Eigen::Index r = 0; r < weights.rows(); ++r) {
+    const S dot = weights.row(r).dot(dweights.row(r));
+    dscores.row(r) = weights.row(r).cwiseProduct((dweights.row(r).array() - dot).matrix());
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] RoPE and ALiBi
+// ---------------------------------------------------------------------------------------------------
+
+namespace {
+
+// cos/sin (rows, width / 2) of position(r) * speed_i.
+template <class Position>
+void fill_rope(RopeTable& table, int width, int rows, double base, Position position) {
+  const int half = width / 2;
+  table.width = width;
+  table.rows = rows;
+  table.cos.assign(static_cast<size_t>(rows) * static_cast<size_t>(half), 0.0);
+  table.sin.assign(table.cos.size(), 0.0);
+  for (int i = 0; i < half; ++i) {
+    const double speed = rotation_speed(base, i, width);
+    for (int r = 0; r < rows; ++r) {
+      const double angle = position(r) * speed;
+      table.cos[static_cast<size_t>(r) * half + i] = std::cos(angle);
+      table.sin[static_cast<size_t>(r) * half + i] = std::sin(angle);
+    }
+  }
+}
+
+}  // namespace
+
+void RopeTable::ensure(int w, int tokens, double base) {
+  if (w == width && tokens <= rows) return;
+  int p = std::max(tokens, 64);
+  if (w == width) p = std::max(p, 2 * rows);
+  fill_rope(*this, w, p, base, [](int r) { return static_cast<double>(r); });
+}
+
+RopeTable RopeTable::for_positions(int w, const std::vector<int>& positions, double base) {
+  RopeTable table;
+  fill_rope(table, w, static_cast<int>(positions.size()), base,
+            [&positions](int r) { return static_cast<double>(positions[static_cast<size_t>(r)]); });
+  return table;
+}
+
+template <class S>
+void rope_rotate(MatT<S>& m, int col, int width, const RopeTable& table, bool inverse) {
+  // m (T, *): columns col .. col+width-1 hold one head's (T, d) queries or keys; pair i is (2i, 2i+1).
+  const int half = width / 2;
+  const double sign = inverse ? -1.0 : 1.0;
+  for (Eigen::Index t = 0; t < m.rows(); ++t) {
+    const size_t row = static_cast<size_t>(t) * static_cast<size_t>(table.width / 2);
+    for (int i = 0; i < half; ++i) {
+      const double c = table.cos[row + i], s = sign * table.sin[row + i];
+      const double x0 = m(t, col + 2 * i), x1 = m(t, col + 2 * i + 1);
+      m(t, col + 2 * i) = static_cast<S>(x0 * c - x1 * s);
+      m(t, col + 2 * i + 1) = static_cast<S>(x0 * s + x1 * c);
+    }
+  }
+}
+
+template <class S>
+void add_alibi_bias(MatT<S>& scores, const std::vector<int>& positions, S slope) {
+  // scores (T, T) += -slope * |p_i - p_j|
+  const auto at = [&positions](Eigen::Index i) {
+    return positions.empty() ? static_cast<int>(i) : positions[static_cast<size_t>(i)];
+  };
+  for (Eigen::Index i = 0; i < scores.rows(); ++i) {
+    for (Eigen::Index j = 0; j < scores.cols(); ++j) {
+      scores(i, j) += -slope * static_cast<S>(std::abs(at(i) - at(j)));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] One attention head
+// ---------------------------------------------------------------------------------------------------
+
+template <class S>
+void attention_scores(const MatT<S>& q, const MatT<S>& k, const HeadMask& mask, MatT<S>& scores) {
+  // 1. scores (T, T') = q k^T / sqrt(d)
+  const S scale = S(1) / std::sqrt(S(q.cols()));
+  const MatT<S> kt = k.transpose();  // (d, T)
+  matmul_rows(q, kt, scores);
+  scores *= scale;
+  // 2. ALiBi: a distance penalty per head
+  if (mask.alibi_slope != 0.0f) add_alibi_bias(scores, mask.positions, static_cast<S>(mask.alibi_slope));
+  // 3. causal: query i sees keys j <= i only
+  if (mask.causal) {
+    for (Eigen::Index i = 0; i < scores.rows(); ++i) {
+      for (Eigen::Index j = i + 1; j < scores.cols(); ++j) scores(i, j) = -std::numeric_limits<S>::infinity();
+    }
+  }
+}
+
+template <class S>
+void attention_forward(const MatT<S>& q, const MatT<S>& k, const MatT<S>& v, const HeadMask& mask,
+                       MatT<S>& scores, MatT<S>& weights, MatT<S>& out) {
+  // 1-3. scores (T, T)
+  attention_scores(q, k, mask, scores);
+  // 4. weights (T, T), blend (T, d_v)
+  softmax_forward(scores, weights);
+  // The blend sums over keys in double (exact products, order-independent to double rounding), for the
+  // same reason as the softmax sum.
+  out = (weights.template cast<double>() * v.template cast<double>()).template cast<S>();
+}
+
+template <class S>
+void attention_backward(const MatT<S>& q, const MatT<S>& k, const MatT<S>& v, const MatT<S>& weights,
+                        const MatT<S>& dout, MatT<S>& dq, MatT<S>& dk, MatT<S>& dv) {
+  const S scale = S(1) / std::sqrt(S(q.cols()));
+  // out = w v: dw = dout v^T (T, T), dv = w^T dout (T, d_v)
+  const MatT<S> dw = dout * v.transpose();
+  dv.noalias() = weights.transpose() * dout;
+  // through the softmax (masked entries have w = 0, so their gradient is 0); the ALiBi bias is constant
+  MatT<S> ds;
+  softmax_backward(weights, dw, ds);
+  // scores = q k^T * scale
+  dq.noalias() = (ds * k) * scale;
+  dk.noalias() = (ds.transpose() * q) * scale;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] Softmax cross-entropy
+// ---------------------------------------------------------------------------------------------------
+
+template <class S>
+S cross_entropy(const MatT<S>& logits, int label) {
+  // log-sum-exp - logit(label), stable: the softmax's sum, shifted by the largest logit
+  const S max = logits.maxCoeff();
+  const double sum = shifted_exp_sum<S>(logits, 0, max, nullptr);
+  return static_cast<S>(std::log(sum)) + max - logits(0, label);
+}
+
+template <class S>
+S softmax_cross_entropy(const MatT<S>& logits, int label, MatT<S>& probs) {
+  softmax_forward(logits, probs);
+  return cross_entropy(logits, label);
+}
+
+template <class S>
+void softmax_cross_entropy_backward(const MatT<S>& probs, int label, MatT<S>& dlogits) {
+  dlogits = probs;
+  dlogits(0, label) -= S(1);
+}
+
+#define ATTN_OPS(S)                                                                                       \
+  template void matmul_rows<S>(const MatT<S>&, const MatT<S>&, MatT<S>&);                                 \
+  template void layer_norm_forward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, MatT<S>&, MatT<S>&, \
+                                      MatT<S>&, S);                                                       \
+  template void layer_norm_backward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, const MatT<S>&,    \
+                                       MatT<S>&, MatT<S>&, MatT<S>&);                                     \
+  template void softmax_forward<S>(const MatT<S>&, MatT<S>&);                                             \
+  template void softmax_backward<S>(const MatT<S>&, const MatT<S>&, MatT<S>&);                            \
+  template void rope_rotate<S>(MatT<S>&, int, int, const RopeTable&, bool);                               \
+  template void add_alibi_bias<S>(MatT<S>&, const std::vector<int>&, S);                                  \
+  template void attention_scores<S>(const MatT<S>&, const MatT<S>&, const HeadMask&, MatT<S>&);           \
+  template void attention_forward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, const HeadMask&,     \
+                                     MatT<S>&, MatT<S>&, MatT<S>&);                                       \
+  template void attention_backward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, const MatT<S>&,     \
+                                      const MatT<S>&, MatT<S>&, MatT<S>&, MatT<S>&);                      \
+  template S cross_entropy<S>(const MatT<S>&, int);                                                       \
+  template S softmax_cross_entropy<S>(const MatT<S>&, int, MatT<S>&);                                     \
+  template void softmax_cross_entropy_backward<S>(const MatT<S>&, int, MatT<S>&);
+
+ATTN_OPS(float)
+ATTN_OPS(double)
+
+}  // namespace attn::ops

@@ -1,0 +1,91 @@
+// The building blocks of attention, forward and backward, written once and templated on the scalar:
+// float for the app, the CLI and training, double for the gradient checks. The inference path (attend,
+// multi_head, the encoder block, Rope::rotate, ALiBi, the seeded router) and the trainable model both call
+// these functions. Shapes: T tokens, D = d_model, d = head width, N/K any width, C = classes.
+#pragma once
+
+#include <vector>
+
+#include "types.hpp"
+
+namespace attn::ops {
+
+// ---- Row-independent product: out (T, N) = a (T, K) b (K, N), each output row built as
+// sum_k a(i, k) b(k, :) in a fixed k order. Equal rows of `a` give bit-equal rows of `out` wherever they
+// sit (a blocked GEMM may round a row differently by its place), so without positions a shuffled email
+// gives exactly the shuffled result.
+template <class S>
+void matmul_rows(const MatT<S>& a, const MatT<S>& b, MatT<S>& out);
+
+// ---- LayerNorm over each row: y = xhat * gain + bias, xhat = (x - mean) * rstd, rstd = 1/sqrt(var + eps).
+// The mean and the population variance are summed in double whatever S is (a float sum of rows of 3e38
+// would overflow). x (T, D), gain/bias (1, D) -> y (T, D), xhat (T, D), rstd (T, 1)
+inline constexpr double kLayerNormEps = 1e-5;
+template <class S>
+void layer_norm_forward(const MatT<S>& x, const MatT<S>& gain, const MatT<S>& bias, MatT<S>& y, MatT<S>& xhat,
+                        MatT<S>& rstd, S eps = static_cast<S>(kLayerNormEps));
+// dy (T, D) -> dx (T, D) (overwritten); dgain, dbias (1, D) accumulated.
+template <class S>
+void layer_norm_backward(const MatT<S>& dy, const MatT<S>& xhat, const MatT<S>& rstd, const MatT<S>& gain,
+                         MatT<S>& dx, MatT<S>& dgain, MatT<S>& dbias);
+
+// ---- Row softmax, stable (subtracts each row's max; the sum over a row is taken in double).
+// scores (T, N) -> weights (T, N); -inf entries get weight exactly 0, a row of -inf gets all zeros.
+template <class S>
+void softmax_forward(const MatT<S>& scores, MatT<S>& weights);
+// dweights (T, N) -> dscores (T, N): w * (dw - sum_j dw_j w_j), row by row.
+template <class S>
+void softmax_backward(const MatT<S>& weights, const MatT<S>& dweights, MatT<S>& dscores);
+
+// ---- RoPE: pair i = (2i, 2i+1) of a width-d row at position p turns by p * speed_i,
+// speed_i = base^(-2i/d) (rotation_speed in positions.hpp); an odd last dimension stays as it is.
+// The cos/sin of every (row, pair) angle, in double: (rows, d/2) each, row-major.
+struct RopeTable {
+  int width = 0;  // d, the width of one head's queries or keys
+  int rows = 0;   // rows covered: row r holds position r (ensure) or positions[r] (for_positions)
+  std::vector<double> cos, sin;
+  // Row t holds position t for t in 0 .. tokens-1 (at least 64 rows; recomputed only when the width
+  // changes or more rows are needed).
+  void ensure(int width, int tokens, double base = 10000.0);
+  // Row r holds positions[r] (T rows).
+  static RopeTable for_positions(int width, const std::vector<int>& positions, double base);
+};
+// Rotates the (T, d) block starting at column `col` of m in place, row r by the angles of table row r
+// (T <= table.rows, d == table.width). inverse: by the opposite angles, which is the backward pass.
+template <class S>
+void rope_rotate(MatT<S>& m, int col, int width, const RopeTable& table, bool inverse);
+
+// ---- ALiBi: adds -slope * |p_i - p_j| to score (i, j). scores (T, T); positions (T) or empty for 0 .. T-1.
+template <class S>
+void add_alibi_bias(MatT<S>& scores, const std::vector<int>& positions, S slope);
+
+// ---- One attention head: scores = q k^T / sqrt(d) [+ ALiBi] [causal: -inf for keys j > i],
+// weights = softmax(scores), out = weights v (summed over keys in double).
+struct HeadMask {
+  bool causal = false;         // mask keys after the query (j > i)
+  float alibi_slope = 0.0f;    // 0: no ALiBi bias
+  std::vector<int> positions;  // token positions for the ALiBi distances; empty means 0 .. T-1
+};
+// Steps 1-3 alone: q (T, d), k (T', d) -> scores (T, T') = q k^T / sqrt(d), biased and masked.
+template <class S>
+void attention_scores(const MatT<S>& q, const MatT<S>& k, const HeadMask& mask, MatT<S>& scores);
+// q, k (T, d), v (T, d_v) -> scores (T, T) (attention_scores), weights (T, T), out (T, d_v).
+template <class S>
+void attention_forward(const MatT<S>& q, const MatT<S>& k, const MatT<S>& v, const HeadMask& mask,
+                       MatT<S>& scores, MatT<S>& weights, MatT<S>& out);
+// dout (T, d_v) -> dq, dk (T, d), dv (T, d_v) (overwritten). Masked entries have weight 0, so no gradient.
+template <class S>
+void attention_backward(const MatT<S>& q, const MatT<S>& k, const MatT<S>& v, const MatT<S>& weights,
+                        const MatT<S>& dout, MatT<S>& dq, MatT<S>& dk, MatT<S>& dv);
+
+// ---- Softmax cross-entropy. logits (1, C) -> -log softmax(logits)[label], from the log-sum-exp.
+template <class S>
+S cross_entropy(const MatT<S>& logits, int label);
+// logits (1, C) -> probs (1, C) (softmax_forward); returns cross_entropy(logits, label).
+template <class S>
+S softmax_cross_entropy(const MatT<S>& logits, int label, MatT<S>& probs);
+// dlogits (1, C) = probs - onehot(label).
+template <class S>
+void softmax_cross_entropy_backward(const MatT<S>& probs, int label, MatT<S>& dlogits);
+
+}  // namespace attn::ops
