@@ -40,10 +40,9 @@ log() { printf '[build_wasm] %s\n' "$*" >&2; }
 scripts/ensure_packages.sh emscripten cmake make python3 gzip fonttools fonts-dejavu-core \
   libeigen3-dev nlohmann-json3-dev
 eval "$(scripts/wasm_deps.sh)"   # SDL2_WASM_PREFIX, SDL2_SRC_DIR, IMGUI_SRC_DIR
-# acorn for Emscripten's optimiser lives where Debian installs Node modules (TOOLCHAIN.md trap 1).
-export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 
-# 2. configure and build
+# 2. configure and build (the preset sets NODE_PATH for Emscripten's optimiser; the flags are
+#    cmake/emscripten.cmake's)
 log "configuring build/wasm"
 cmake --preset wasm -DATTN_IMGUI_DIR="$IMGUI_SRC_DIR" -DATTN_SDL2_WASM_PREFIX="$SDL2_WASM_PREFIX" >/dev/null
 log "building attention_demo (wasm)"

@@ -9,7 +9,8 @@ namespace {
 
 // A text of exactly n word tokens.
 std::string text_of(int n) {
-  static const char* words[] = {"refund", "the", "delivery", "fee", "not", "cake", "it", "was", "cold", "late"};
+  static const char* words[] = {"refund", "the", "delivery", "fee",  "not",
+                                "cake",   "it",  "was",      "cold", "late"};
   std::string s;
   for (int i = 0; i < n; ++i) s += std::string(words[i % 10]) + " ";
   return s;
@@ -23,10 +24,14 @@ void BM_Recompute(benchmark::State& state) {
   c.heads = static_cast<int>(state.range(2));
   c.positions = attn::Scheme::Sinusoidal;
   for (auto _ : state) benchmark::DoNotOptimize(attn::run_pipeline(text, c));
-  state.SetLabel(std::to_string(state.range(0)) + " tokens, d_model " + std::to_string(state.range(1)) + ", " +
-                 std::to_string(state.range(2)) + " heads");
+  state.SetLabel(std::to_string(state.range(0)) + " tokens, d_model " + std::to_string(state.range(1)) +
+                 ", " + std::to_string(state.range(2)) + " heads");
 }
-BENCHMARK(BM_Recompute)->Args({9, 16, 4})->Args({128, 768, 12})->Args({512, 768, 12})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Recompute)
+    ->Args({9, 16, 4})
+    ->Args({128, 768, 12})
+    ->Args({512, 768, 12})
+    ->Unit(benchmark::kMillisecond);
 
 // What the app does when the text changes: the weights (same d_model, heads, seed) are reused.
 void BM_RecomputeText(benchmark::State& state) {

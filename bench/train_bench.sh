@@ -5,15 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS="${ATTN_JOBS:-2}"
-export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"  # acorn for Emscripten's optimiser
-TOOLCHAIN=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake
 
 cmake --preset native >/dev/null
-cmake --build build/native --target train_bench -j"$JOBS" >/dev/null
-# The same tree as tests/wasm/run_node_test.sh: the core and the node programs, never the app.
-cmake -S . -B build/wasm-node -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" -DCMAKE_BUILD_TYPE=Release \
-    -DATTN_IMGUI_DIR= >/dev/null
-cmake --build build/wasm-node --target train_bench -j"$JOBS" >/dev/null
+cmake --build --preset native --target train_bench -j"$JOBS" >/dev/null
+# The same tree as tests/wasm/run_node_test.sh (preset wasm-node): the core and the node programs only.
+cmake --preset wasm-node >/dev/null
+cmake --build --preset wasm-node --target train_bench -j"$JOBS" >/dev/null
 
 OUT=build/wasm-node/train_bench
 mkdir -p "$OUT"

@@ -41,20 +41,6 @@ if(EMSCRIPTEN)
   add_library(attn_sdl2 INTERFACE)
   target_include_directories(attn_sdl2 SYSTEM INTERFACE "${ATTN_SDL2_WASM_PREFIX}/include/SDL2")
   target_link_libraries(attn_sdl2 INTERFACE "${ATTN_SDL2_WASM_PREFIX}/lib/libSDL2.a")
-
-  # nlohmann-json is header-only, but /usr/include must never be on an Emscripten include path (it
-  # would pull in glibc's headers): copy just its folder into the build tree.
-  set(ATTN_NLOHMANN_DIR "/usr/include/nlohmann" CACHE PATH "nlohmann-json headers (nlohmann-json3-dev)")
-  if(NOT EXISTS "${ATTN_NLOHMANN_DIR}/json.hpp")
-    message(FATAL_ERROR "attention_demo: ${ATTN_NLOHMANN_DIR}/json.hpp not found (apt-get install nlohmann-json3-dev)")
-  endif()
-  set(_attn_dep_include "${CMAKE_BINARY_DIR}/_deps/include")
-  file(COPY "${ATTN_NLOHMANN_DIR}" DESTINATION "${_attn_dep_include}")
-  if(NOT TARGET nlohmann_json::nlohmann_json)
-    add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
-    set_target_properties(nlohmann_json::nlohmann_json PROPERTIES
-                          INTERFACE_INCLUDE_DIRECTORIES "${_attn_dep_include}")
-  endif()
 else()
   find_package(SDL2 QUIET)
   find_package(OpenGL QUIET COMPONENTS OpenGL)
@@ -81,11 +67,8 @@ target_include_directories(attn_imgui SYSTEM PUBLIC "${ATTN_IMGUI_DIR}" "${ATTN_
 target_link_libraries(attn_imgui PUBLIC attn_sdl2)
 # The app never opens ImGui's demo or its metrics/debug windows: leave them out (a few KB gzipped).
 target_compile_definitions(attn_imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_DEBUG_TOOLS)
-if(EMSCRIPTEN)
-  # WebGL2 = GLES 3: without this the backend silently takes the WebGL1 path ("#version 100").
-  target_compile_definitions(attn_imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)
-  target_compile_options(attn_imgui PRIVATE -Os)  # UI code only: size over speed is fine here
-else()
+attn_wasm_imgui(attn_imgui)
+if(NOT EMSCRIPTEN)
   target_link_libraries(attn_imgui PUBLIC OpenGL::GL ${CMAKE_DL_LIBS})
 endif()
 
@@ -108,29 +91,11 @@ target_compile_options(attention_demo PRIVATE ${ATTN_WARNINGS})
 
 include("${CMAKE_SOURCE_DIR}/cmake/font.cmake")
 attn_embed_font(attention_demo)
-include("${CMAKE_SOURCE_DIR}/cmake/shaders.cmake" OPTIONAL)
-if(COMMAND attn_embed_shaders)
-  attn_embed_shaders(attention_demo)
-endif()
+include("${CMAKE_SOURCE_DIR}/cmake/shaders.cmake")
+attn_embed_shaders(attention_demo)
 
 if(EMSCRIPTEN)
-  # The scenes call Eigen too (core headers are inline templates): -O2, never -Os/-Oz for them.
-  target_compile_options(attention_demo PRIVATE -O2)
-  set(_attn_exports _main _malloc _free _attn_state _attn_heatmaps _attn_frame_stats _attn_set _attn_export_csv
-                    _attn_load_model _attn_model_json)
-  string(REPLACE ";" "," _attn_exports "${_attn_exports}")
-  target_link_options(attention_demo PRIVATE
-    -O2                                # binaryen at -O2 (-Os/-Oz came out larger gzipped); no LTO
-    -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
-    -sALLOW_MEMORY_GROWTH=1
-    -sMALLOC=emmalloc                  # a smaller allocator: the app allocates little per frame
-    -sNO_FILESYSTEM=1
-    -sENVIRONMENT=web
-    -sMODULARIZE=0                     # one global `Module`, configured by web/index.html
-    "-sEXPORTED_FUNCTIONS=${_attn_exports}"
-    -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,stringToUTF8,lengthBytesUTF8)
-  # Output: attention_demo.js + attention_demo.wasm (never .html: Debian's emcc lacks htmlmin).
-  set_target_properties(attention_demo PROPERTIES SUFFIX ".js")
+  attn_wasm_page(attention_demo)  # cmake/emscripten.cmake: -O2, WebGL2, memory, exports; .js + .wasm
 else()
   target_link_libraries(attention_demo PRIVATE CLI11::CLI11 ZLIB::ZLIB)
 endif()

@@ -2,21 +2,19 @@
 # the tests, natively and under Emscripten. Included by the root CMakeLists.txt right after attention_core.
 #
 # nlohmann-json is header-only. Natively it comes from find_package (nlohmann-json3-dev). Under Emscripten
-# /usr/include must never be on an include path (it would pull in glibc's headers): like cmake/app.cmake,
-# copy just its folder into the build tree and define the same imported target, unless it exists already.
+# /usr/include must never be on an include path (it would pull in glibc's headers): copy just its folder
+# into the build tree and define the same imported target. The CLI, the app and the tests use this target.
 include_guard(GLOBAL)
 if(EMSCRIPTEN)
-  if(NOT TARGET nlohmann_json::nlohmann_json)
-    set(ATTN_NLOHMANN_DIR "/usr/include/nlohmann" CACHE PATH "nlohmann-json headers (nlohmann-json3-dev)")
-    if(NOT EXISTS "${ATTN_NLOHMANN_DIR}/json.hpp")
-      message(FATAL_ERROR "attention_model_io: ${ATTN_NLOHMANN_DIR}/json.hpp not found (apt-get install nlohmann-json3-dev)")
-    endif()
-    file(COPY "${ATTN_NLOHMANN_DIR}" DESTINATION "${CMAKE_BINARY_DIR}/_deps/include")
-    add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
-    set_target_properties(nlohmann_json::nlohmann_json PROPERTIES
-                          INTERFACE_INCLUDE_DIRECTORIES "${CMAKE_BINARY_DIR}/_deps/include")
+  set(ATTN_NLOHMANN_DIR "/usr/include/nlohmann" CACHE PATH "nlohmann-json headers (nlohmann-json3-dev)")
+  if(NOT EXISTS "${ATTN_NLOHMANN_DIR}/json.hpp")
+    message(FATAL_ERROR "attention_model_io: ${ATTN_NLOHMANN_DIR}/json.hpp not found (apt-get install nlohmann-json3-dev)")
   endif()
-elseif(NOT TARGET nlohmann_json::nlohmann_json)
+  file(COPY "${ATTN_NLOHMANN_DIR}" DESTINATION "${CMAKE_BINARY_DIR}/_deps/include")
+  add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
+  set_target_properties(nlohmann_json::nlohmann_json PROPERTIES
+                        INTERFACE_INCLUDE_DIRECTORIES "${CMAKE_BINARY_DIR}/_deps/include")
+else()
   find_package(nlohmann_json 3 REQUIRED)
 endif()
 

@@ -39,80 +39,10 @@ export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 log() { printf '[wasm_deps] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-SUDO=()
-if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1; then SUDO=(sudo); fi
-fi
-
 # ---------------------------------------------------------------------------
-# 1. Debian packages
+# 1. Debian packages (installed, and apt's locks waited for, by ensure_packages.sh)
 # ---------------------------------------------------------------------------
-NEEDED_PKGS=(emscripten cmake make dpkg-dev xz-utils gpgv debian-archive-keyring)
-
-missing_pkgs() {
-    local p status
-    for p in "${NEEDED_PKGS[@]}"; do
-        status="$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)"
-        [ "${status:0:2}" = "ii" ] || printf '%s\n' "$p"
-    done
-}
-
-apt_locked() {
-    local f
-    local locks=(/var/lib/dpkg/lock-frontend /var/lib/dpkg/lock
-                 /var/lib/apt/lists/lock /var/cache/apt/archives/lock)
-    if command -v fuser >/dev/null 2>&1; then
-        for f in "${locks[@]}"; do
-            [ -e "$f" ] && "${SUDO[@]}" fuser "$f" >/dev/null 2>&1 && return 0
-        done
-        return 1
-    elif [ -x /usr/bin/python3 ]; then
-        # apt uses fcntl() locks: try to take each one without blocking, and let go at once.
-        "${SUDO[@]}" /usr/bin/python3 - "${locks[@]}" <<'PY' && return 1 || return 0
-import fcntl, os, sys
-for f in sys.argv[1:]:
-    if not os.path.exists(f):
-        continue
-    fd = os.open(f, os.O_RDWR)
-    try:
-        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        fcntl.lockf(fd, fcntl.LOCK_UN)
-    except OSError:
-        sys.exit(1)
-    finally:
-        os.close(fd)
-PY
-    fi
-    return 1  # cannot tell: rely on apt's own DPkg::Lock::Timeout
-}
-
-wait_for_apt() {
-    local waited=0 limit=600
-    while apt_locked; do
-        [ "$waited" -ge "$limit" ] && die "apt/dpkg lock still held after ${limit}s"
-        [ $((waited % 30)) -eq 0 ] && log "apt/dpkg is busy (another install?); waiting... (${waited}s)"
-        sleep 5
-        waited=$((waited + 5))
-    done
-}
-
-ensure_packages() {
-    local missing
-    missing="$(missing_pkgs)"
-    [ -z "$missing" ] && return 0
-    log "missing packages: ${missing//$'\n'/ }"
-    wait_for_apt
-    missing="$(missing_pkgs)"   # the install we waited for may have brought them
-    [ -z "$missing" ] && return 0
-    local apt_opts=(-o DPkg::Lock::Timeout=600)
-    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" update
-    # shellcheck disable=SC2086
-    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" install -y --no-install-recommends $missing
-    missing="$(missing_pkgs)"
-    [ -z "$missing" ] || die "packages still missing after install: ${missing//$'\n'/ }"
-}
-
-ensure_packages
+"$(dirname "$0")/ensure_packages.sh" emscripten cmake make dpkg-dev xz-utils gpgv debian-archive-keyring
 for tool in emcc emcmake cmake make dpkg-source apt-get; do
     command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found on PATH"
 done

@@ -6,24 +6,20 @@
 # Usage: tests/wasm/run_node_test.sh        (exit 0 when they match)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-ROOT="$PWD"
 JOBS="${ATTN_JOBS:-2}"
 
 scripts/ensure_packages.sh emscripten cmake make g++ python3 libeigen3-dev nlohmann-json3-dev libcli11-dev \
     libgtest-dev libbenchmark-dev >/dev/null
-# acorn for Emscripten's optimiser lives where Debian installs Node modules.
-export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
-TOOLCHAIN=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake
 
 echo "== native core_node"
 cmake --preset native >/dev/null
-cmake --build build/native --target core_node train_node -j"$JOBS"
+cmake --build --preset native --target core_node train_node -j"$JOBS"
 
 echo "== wasm core_node (node)"
-# ATTN_IMGUI_DIR empty: this tree builds only the core and the node programs, never the app.
-cmake -S . -B build/wasm-node -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" -DCMAKE_BUILD_TYPE=Release \
-    -DATTN_IMGUI_DIR= >/dev/null
-cmake --build build/wasm-node --target core_node train_node -j"$JOBS"
+# The preset wasm-node (build/wasm-node): the core and the node programs only, never the app; it sets
+# NODE_PATH for Emscripten's optimiser.
+cmake --preset wasm-node >/dev/null
+cmake --build --preset wasm-node --target core_node train_node -j"$JOBS"
 
 OUT="build/wasm-node/compare"
 mkdir -p "$OUT"

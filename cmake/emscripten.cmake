@@ -1,0 +1,87 @@
+# Every Emscripten setting of the project, in one place. Included by the root CMakeLists.txt before any
+# target is defined. Natively it adds nothing and its functions do nothing, so callers need no if(EMSCRIPTEN).
+#
+#   common flags                       every wasm object and link (set here, at include time)
+#   attn_wasm_maths(target)            code that calls Eigen: its optimisation level in wasm
+#   attn_wasm_ui(target)               interface code (scenes, widgets, the app's logic): size first
+#   attn_wasm_imgui(target)            Dear ImGui and its back ends: GLES 3 (WebGL2), size first
+#   attn_wasm_page(target)             the browser app: WebGL2, memory, allocator, exports -> .js + .wasm
+#   attn_wasm_node_program(target [NODERAWFS])   a program run by node (tests, benchmarks) -> .js + .wasm
+#
+# Debian's Emscripten 3.1.6 needs NODE_PATH=/usr/share/nodejs for optimised links (acorn): the presets
+# `wasm` and `wasm-node` (CMakePresets.json) set it. See /work/shared/TOOLCHAIN.md for the other traps.
+include_guard(GLOBAL)
+
+if(EMSCRIPTEN)
+  # Every wasm object alike: C++ exceptions as native wasm exceptions (the core throws InputError and
+  # the page must catch it) and 128-bit SIMD for the auto-vectorised maths.
+  add_compile_options(-fwasm-exceptions -msimd128)
+  add_link_options(-fwasm-exceptions)
+endif()
+
+# The C functions src/platform/main_web.cpp exports to the page (web/shell.js calls them through ccall/cwrap).
+set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_frame_stats _attn_set
+                           _attn_export_csv _attn_load_model _attn_model_json)
+
+# attn_wasm_maths(target): Eigen is slow at -Os/-Oz (30x for a matrix product); -O3 unrolls more than -O2
+# for little gain in wasm. So code that calls Eigen is compiled at -O2 (natively it keeps its own -O3).
+function(attn_wasm_maths target)
+  if(EMSCRIPTEN)
+    target_compile_options(${target} PRIVATE -O2)
+  endif()
+endfunction()
+
+# attn_wasm_ui(target): interface code at -Os. The maths it calls is in the core (attn_wasm_maths); what
+# Eigen it inlines runs on a recompute only (the scene caches), never per frame. Measured with
+# bench/frame_bench.mjs: -Os saves 33 KB gzipped and frame times stay within noise.
+function(attn_wasm_ui target)
+  if(EMSCRIPTEN)
+    target_compile_options(${target} PRIVATE -Os)
+  endif()
+endfunction()
+
+# attn_wasm_imgui(target): Dear ImGui's sources. WebGL2 is GLES 3: without IMGUI_IMPL_OPENGL_ES3 the
+# OpenGL back end silently takes the WebGL1 path ("#version 100").
+function(attn_wasm_imgui target)
+  if(EMSCRIPTEN)
+    target_compile_definitions(${target} PUBLIC IMGUI_IMPL_OPENGL_ES3)
+    attn_wasm_ui(${target})
+  endif()
+endfunction()
+
+# attn_wasm_page(target): the browser app. Output attention_demo.js + .wasm (never .html: Debian's emcc
+# lacks htmlmin); web/index.html is the page.
+function(attn_wasm_page target)
+  if(NOT EMSCRIPTEN)
+    return()
+  endif()
+  attn_wasm_ui(${target})
+  string(REPLACE ";" "," exports "${ATTN_WASM_PAGE_EXPORTS}")
+  target_link_options(${target} PRIVATE
+    -O2                                # binaryen at -O2 (-Os/-Oz came out larger gzipped); no LTO
+    -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
+    -sALLOW_MEMORY_GROWTH=1
+    -sMALLOC=emmalloc                  # a smaller allocator: the app allocates little per frame
+    -sNO_FILESYSTEM=1
+    -sENVIRONMENT=web
+    -sMODULARIZE=0                     # one global `Module`, configured by web/index.html
+    "-sEXPORTED_FUNCTIONS=${exports}"
+    -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,stringToUTF8,lengthBytesUTF8)
+  set_target_properties(${target} PROPERTIES SUFFIX ".js")
+endfunction()
+
+# attn_wasm_node_program(target [NODERAWFS]): a node-only program (NODERAWFS: it reads and writes the real
+# file system). Run it with `node --no-experimental-fetch prog.js`: Emscripten 3.1.6 loads the .wasm with
+# fetch() whenever fetch exists, which fails on file paths under Node >= 18.
+function(attn_wasm_node_program target)
+  if(NOT EMSCRIPTEN)
+    return()
+  endif()
+  cmake_parse_arguments(PARSE_ARGV 1 arg "NODERAWFS" "" "")
+  set(options -O3 -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1)
+  if(arg_NODERAWFS)
+    list(APPEND options -sNODERAWFS=1)
+  endif()
+  target_link_options(${target} PRIVATE ${options})
+  set_target_properties(${target} PROPERTIES SUFFIX ".js")
+endfunction()
