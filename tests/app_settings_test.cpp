@@ -31,8 +31,8 @@ TEST(UrlState, SceneDefaultsApplyBeforeSettings) {
 
 TEST(UrlState, BadParametersAreIgnoredWithNotes) {
   std::vector<std::string> notes;
-  const Settings s = parse_query("?scene=clock&d_model=abc&pos=-3&base=1&frobnicate=2&positions=clock&causal=maybe",
-                                 notes);
+  const Settings s =
+      parse_query("?scene=clock&d_model=abc&pos=-3&base=1&frobnicate=2&positions=clock&causal=maybe", notes);
   const Settings d = app::defaults_for("clock");
   EXPECT_EQ(s.d_model, d.d_model);
   EXPECT_EQ(s.pos, d.pos);
@@ -132,7 +132,8 @@ TEST(UrlState, ReadmeDocumentsTheSameTable) {
   const size_t a = readme.find(begin), b = readme.find(end);
   ASSERT_NE(a, std::string::npos);
   ASSERT_NE(b, std::string::npos);
-  EXPECT_EQ(readme.substr(a + begin.size(), b - a - begin.size()), "\n" + app::url_reference_markdown() + "\n")
+  EXPECT_EQ(readme.substr(a + begin.size(), b - a - begin.size()),
+            "\n" + app::url_reference_markdown() + "\n")
       << "README's URL table is out of date; paste this between the markers:\n\n"
       << app::url_reference_markdown();
 }

@@ -12,7 +12,9 @@
 namespace {
 
 // Row-softmaxed random weights (T, T) built by the reference, not the core.
-ref::MatD random_weights(int t, std::uint64_t seed) { return ref::softmax_rows(ref::random_matrix(t, t, seed, 3.0)); }
+ref::MatD random_weights(int t, std::uint64_t seed) {
+  return ref::softmax_rows(ref::random_matrix(t, t, seed, 3.0));
+}
 
 TEST(HeadStats, MatchesAHandComputation) {
   const ref::MatD w = random_weights(7, 11);
@@ -49,8 +51,8 @@ TEST(OffsetProfile, AveragesEachDiagonalAndSkipsMaskedCells) {
   m(0, 2) = -std::numeric_limits<float>::infinity();  // a masked cell
   const attn::OffsetProfile p = attn::offset_profile(m);
   ASSERT_EQ(p.offsets, (std::vector<int>{-2, -1, 0, 1, 2}));
-  EXPECT_TRUE(std::isnan(p.mean[0]));      // offset -2 is only the masked (0, 2)
-  EXPECT_FLOAT_EQ(p.mean[1], (2 + 6) / 2.0f);   // i - j = -1: (0,1), (1,2)
+  EXPECT_TRUE(std::isnan(p.mean[0]));          // offset -2 is only the masked (0, 2)
+  EXPECT_FLOAT_EQ(p.mean[1], (2 + 6) / 2.0f);  // i - j = -1: (0,1), (1,2)
   EXPECT_FLOAT_EQ(p.mean[2], (1 + 5 + 9) / 3.0f);
   EXPECT_FLOAT_EQ(p.mean[3], (4 + 8) / 2.0f);
   EXPECT_FLOAT_EQ(p.mean[4], 7.0f);

@@ -48,7 +48,8 @@ TEST(Clock, PhaseDifferenceIsWrapped) {
 TEST(Clock, SimilarityDependsOnlyOnOffset) {
   const attn::Mat table = attn::Sinusoidal(64).table(attn::range_positions(80));
   const attn::Mat sim = attn::similarity(table);
-  const ref::MatD want = ref::matmul(ref::sinusoidal(ref::iota(80), 64), ref::sinusoidal(ref::iota(80), 64).transpose());
+  const ref::MatD want =
+      ref::matmul(ref::sinusoidal(ref::iota(80), 64), ref::sinusoidal(ref::iota(80), 64).transpose());
   EXPECT_TRUE(ref::allclose(sim, want, 1e-4, 1e-4));
   EXPECT_LT(attn::offset_dependence_error(sim), 1e-3f);
   // learned positions have no such structure

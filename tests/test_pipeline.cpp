@@ -27,11 +27,14 @@ TEST(Pipeline, EqualsTheLayerComposedByHand) {
       EXPECT_TRUE(ref::allclose(r.inputs - r.embeddings, ref::sinusoidal(ref::iota(9), 16)));
     }
     // every head against the float64 reference on the same inputs and weights
-    const attn::MhaWeights w = attn::MhaWeights::random(16, 4, attn::mix_seed(c.seed, 22), attn::kSceneWeightGain);
+    const attn::MhaWeights w =
+        attn::MhaWeights::random(16, 4, attn::mix_seed(c.seed, 22), attn::kSceneWeightGain);
     attn::AttentionOptions opt;
     opt.causal = c.causal;
-    opt.positions = scheme == attn::Scheme::Rope || scheme == attn::Scheme::Alibi ? scheme : attn::Scheme::None;
-    const ref::Mha want = ref::multi_head(ref::to_double(r.inputs), ref::to_double(w.w_qkv), ref::to_double(w.w_o), 4, opt);
+    opt.positions =
+        scheme == attn::Scheme::Rope || scheme == attn::Scheme::Alibi ? scheme : attn::Scheme::None;
+    const ref::Mha want =
+        ref::multi_head(ref::to_double(r.inputs), ref::to_double(w.w_qkv), ref::to_double(w.w_o), 4, opt);
     EXPECT_TRUE(ref::allclose(r.mha.output, want.output)) << attn::scheme_name(scheme);
     for (int h = 0; h < 4; ++h) EXPECT_TRUE(ref::allclose(r.mha.head[h].weights, want.heads[h].weights));
     ASSERT_EQ(r.stats.size(), 4u);

@@ -5,13 +5,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/error.hpp"
-#include "gfx/heatmap_renderer.hpp"
-#include "core/input_limits.hpp"
 #include "app/logic/memo.hpp"
-#include "app/widgets/heatmap_view.hpp"
 #include "app/scenes/scenes.hpp"
+#include "app/widgets/heatmap_view.hpp"
 #include "app/widgets/widgets.hpp"
+#include "core/error.hpp"
+#include "core/input_limits.hpp"
+#include "gfx/heatmap_renderer.hpp"
 
 namespace app {
 namespace {
@@ -69,7 +69,8 @@ void App::frame() {
     if (ImGui::BeginMenu("View")) {
       const bool cividis = settings_.colormap == "cividis";
       if (ImGui::MenuItem("Viridis colours", nullptr, !cividis)) settings_.colormap = "viridis";
-      if (ImGui::MenuItem("Cividis colours (colour-blind safe)", nullptr, cividis)) settings_.colormap = "cividis";
+      if (ImGui::MenuItem("Cividis colours (colour-blind safe)", nullptr, cividis))
+        settings_.colormap = "cividis";
       ImGui::EndMenu();
     }
     ImGui::TextDisabled("positional encoding and multi-head attention, computed live");
@@ -124,8 +125,9 @@ std::string App::state_json() const {
   json shown = json::object();
   for (const ShownFill& fill : shown_fills_) fill(shown);
   const HoverReport& hov = hovered_heatmap();
-  json hover = hov.id.empty() ? json(nullptr)
-                              : json{{"id", hov.id}, {"row", hov.row}, {"col", hov.col}, {"lines", hov.lines}};
+  json hover = hov.id.empty()
+                   ? json(nullptr)
+                   : json{{"id", hov.id}, {"row", hov.row}, {"col", hov.col}, {"lines", hov.lines}};
   json state = {{"scene", shown_settings_.scene},
                 {"settings", settings_json(shown_settings_)},
                 {"notes", notes_},
@@ -144,14 +146,14 @@ std::string App::heatmaps_json(bool with_values, const std::string& only_id) con
   for (const DrawnHeatmap& h : drawn_heatmaps()) {
     if (!only_id.empty() && h.id != only_id) continue;
     json item = {{"id", h.id},
-                    {"rect", {{"x", h.x}, {"y", h.y}, {"w", h.w}, {"h", h.h}}},
-                    {"rows", h.rows},
-                    {"cols", h.cols},
-                    {"range", {h.lo, h.hi}},
-                    {"colormap", gfx::colormap_name(h.colormap)},
-                    {"row_labels", *h.row_labels},
-                    {"col_labels", *h.col_labels},
-                    {"visible", h.visible}};
+                 {"rect", {{"x", h.x}, {"y", h.y}, {"w", h.w}, {"h", h.h}}},
+                 {"rows", h.rows},
+                 {"cols", h.cols},
+                 {"range", {h.lo, h.hi}},
+                 {"colormap", gfx::colormap_name(h.colormap)},
+                 {"row_labels", *h.row_labels},
+                 {"col_labels", *h.col_labels},
+                 {"visible", h.visible}};
     if (with_values) {
       json values = json::array();
       const attn::Mat& m = *h.values;
@@ -167,18 +169,17 @@ std::string App::heatmaps_json(bool with_values, const std::string& only_id) con
 
 std::string App::export_csv_json(const std::string& id) const {
   for (const DrawnHeatmap& h : drawn_heatmaps()) {
-    if (h.id == id) return json{{"ok", true}, {"csv", heatmap_csv(h)}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (h.id == id)
+      return json{{"ok", true}, {"csv", heatmap_csv(h)}}.dump(-1, ' ', false, json::error_handler_t::replace);
   }
-  return json{{"ok", false}, {"error", "no heatmap '" + id + "' in the last frame"}}.dump(-1, ' ', false, json::error_handler_t::replace);
+  return json{{"ok", false}, {"error", "no heatmap '" + id + "' in the last frame"}}.dump(
+      -1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string App::frame_stats_json() const {
-  return json{{"cpu_ms", stats_.cpu_ms},
-              {"draw_calls", stats_.draw_calls},
-              {"vertices", stats_.vertices},
-              {"frame", stats_.frame},
-              {"recomputes", versions_issued()},
-              {"uploads", gfx::renderer_stats().uploads}}
+  return json{{"cpu_ms", stats_.cpu_ms},         {"draw_calls", stats_.draw_calls},
+              {"vertices", stats_.vertices},     {"frame", stats_.frame},
+              {"recomputes", versions_issued()}, {"uploads", gfx::renderer_stats().uploads}}
       .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -206,7 +207,9 @@ std::string App::set_json(const std::string& text) {
   }
   // The scene first, so its defaults apply before the other settings.
   if (j.contains("scene")) {
-    const std::string scene = j["scene"].is_string() ? j["scene"].get<std::string>() : j["scene"].dump(-1, ' ', false, json::error_handler_t::replace);
+    const std::string scene = j["scene"].is_string()
+                                  ? j["scene"].get<std::string>()
+                                  : j["scene"].dump(-1, ' ', false, json::error_handler_t::replace);
     if (is_scene(scene)) {
       if (scene != settings_.scene) settings_ = defaults_for(scene);
     } else {
@@ -220,8 +223,9 @@ std::string App::set_json(const std::string& text) {
       continue;
     }
     const std::string text_value = value.is_string() ? value.get<std::string>()
-                                   : value.is_boolean() ? (value.get<bool>() ? "1" : "0")
-                                                        : value.dump(-1, ' ', false, json::error_handler_t::replace);
+                                   : value.is_boolean()
+                                       ? (value.get<bool>() ? "1" : "0")
+                                       : value.dump(-1, ' ', false, json::error_handler_t::replace);
     std::string n;
     const bool ok = apply_param(settings_, name, text_value, n);
     if (!ok) {

@@ -10,10 +10,10 @@
 namespace app {
 
 struct FrameStats {
-  double cpu_ms = 0.0;   // time to build the last frame on the CPU (ImGui + scenes + heatmap draws)
-  int draw_calls = 0;    // ImGui draw commands plus heatmap draws
-  int vertices = 0;      // ImGui vertices
-  long long frame = 0;   // frames drawn so far
+  double cpu_ms = 0.0;  // time to build the last frame on the CPU (ImGui + scenes + heatmap draws)
+  int draw_calls = 0;   // ImGui draw commands plus heatmap draws
+  int vertices = 0;     // ImGui vertices
+  long long frame = 0;  // frames drawn so far
 };
 
 class App {
@@ -27,7 +27,7 @@ class App {
   void finish_frame(double cpu_ms);
 
   // window.attentionDemo API (all JSON strings):
-  std::string state_json() const;     // scene, settings, notes, error, and the values on screen
+  std::string state_json() const;  // scene, settings, notes, error, and the values on screen
   // Heatmaps drawn in the last frame with rectangles (and values unless with_values is false); `only_id`
   // keeps one heatmap. Values of long texts are large: ask without them, or for one id.
   std::string heatmaps_json(bool with_values = true, const std::string& only_id = "") const;

@@ -14,7 +14,8 @@ void copy_text(const std::string& text);
 // Returns where it went (a file path or "download"), or "" on failure.
 std::string save_text_file(const std::string& name, const std::string& text);
 // Saves an RGBA image (width x height, row 0 on top) as a PNG file, like save_text_file.
-std::string save_png_file(const std::string& name, int width, int height, const std::vector<std::uint8_t>& rgba);
+std::string save_png_file(const std::string& name, int width, int height,
+                          const std::vector<std::uint8_t>& rgba);
 
 // True in the browser: files are saved as downloads and opened with a file picker, not named by a path.
 bool files_are_picked();

@@ -36,16 +36,19 @@ AttentionOptions prepare_positions(const json& j, Batch& x) {
 }
 
 // Reorders per-item results into the rank of x: one item when unbatched, else an array.
-json by_rank(const json& items, bool batched) { return batched ? items : items[0]; }
+json by_rank(const json& items, bool batched) {
+  return batched ? items : items[0];
+}
 
 // Every intermediate of an encoder block, named as in the lesson notes' pipeline.
 json block_json(const EncoderResult& r) {
   json head_weights = json::array();
   for (const HeadResult& h : r.mha.head) head_weights.push_back(to_json(h.weights));
-  return {{"input", to_json(r.input)},       {"attention", to_json(r.mha.output)}, {"weights", head_weights},
-          {"residual1", to_json(r.residual1)}, {"norm1", to_json(r.norm1)},          {"hidden", to_json(r.hidden)},
-          {"ffn", to_json(r.ffn)},             {"residual2", to_json(r.residual2)},  {"output", to_json(r.output)},
-          {"d_model", r.input.cols()}};
+  return {{"input", to_json(r.input)},   {"attention", to_json(r.mha.output)},
+          {"weights", head_weights},     {"residual1", to_json(r.residual1)},
+          {"norm1", to_json(r.norm1)},   {"hidden", to_json(r.hidden)},
+          {"ffn", to_json(r.ffn)},       {"residual2", to_json(r.residual2)},
+          {"output", to_json(r.output)}, {"d_model", r.input.cols()}};
 }
 
 // The seeded pipeline's settings from the JSON fields the attention scenes use.
@@ -74,7 +77,9 @@ void require_printable(long long numbers, const std::string& what) {
 json stats_json(const std::vector<HeadStats>& stats) {
   json out = json::array();
   for (const HeadStats& s : stats) {
-    out.push_back({{"entropy", s.entropy}, {"mean_distance", s.mean_distance}, {"first_token_mass", s.first_token_mass}});
+    out.push_back({{"entropy", s.entropy},
+                   {"mean_distance", s.mean_distance},
+                   {"first_token_mass", s.first_token_mass}});
   }
   return out;
 }
@@ -92,10 +97,10 @@ json run_text_attention(const json& j) {
     weights.push_back(to_json(h.weights));
     scores.push_back(to_json(h.scores));
   }
-  return {{"tokens", r.tokens},          {"dropped_tokens", r.dropped_tokens}, {"inputs", to_json(r.inputs)},
-          {"output", to_json(r.mha.output)}, {"weights", weights},            {"scores", scores},
-          {"stats", stats_json(r.stats)},
-          {"parameters", count_parameters(c.d_model, c.heads).fused}};
+  return {{"tokens", r.tokens},           {"dropped_tokens", r.dropped_tokens},
+          {"inputs", to_json(r.inputs)},  {"output", to_json(r.mha.output)},
+          {"weights", weights},           {"scores", scores},
+          {"stats", stats_json(r.stats)}, {"parameters", count_parameters(c.d_model, c.heads).fused}};
 }
 
 json run_single_head(const json& j, const Batch& x, const AttentionOptions& opt, bool batched) {
@@ -112,7 +117,8 @@ json run_single_head(const json& j, const Batch& x, const AttentionOptions& opt,
     weights.push_back(json::array({to_json(r.weights)}));
   }
   const long long params = static_cast<long long>(w_q.size() + w_k.size() + w_v.size());
-  return {{"output", by_rank(outputs, batched)}, {"weights", by_rank(weights, batched)}, {"parameters", params}};
+  return {
+      {"output", by_rank(outputs, batched)}, {"weights", by_rank(weights, batched)}, {"parameters", params}};
 }
 
 }  // namespace
@@ -163,7 +169,9 @@ json run_pe(const PeOptions& o) {
   return out;
 }
 
-json run_attend(const std::string& input_path) { return run_attend_document(read_json_input(input_path)); }
+json run_attend(const std::string& input_path) {
+  return run_attend_document(read_json_input(input_path));
+}
 
 json run_attend_document(const json& j) {
   if (!j.contains("x") && j.contains("text")) return run_text_attention(j);
@@ -174,8 +182,9 @@ json run_attend_document(const json& j) {
   if (j.contains("w_q")) return run_single_head(j, x, opt, batched);
 
   if (!j.contains("heads") || !j.contains("w_qkv") || !j.contains("w_o")) {
-    throw InputError("the input needs \"heads\", \"w_qkv\" (D, 3D) and \"w_o\" (D, D), or \"w_q\", \"w_k\", "
-                     "\"w_v\" (D, d_k) for a single head");
+    throw InputError(
+        "the input needs \"heads\", \"w_qkv\" (D, 3D) and \"w_o\" (D, D), or \"w_q\", \"w_k\", "
+        "\"w_v\" (D, d_k) for a single head");
   }
   MhaWeights w;
   w.heads = int_field(j, "heads", 1);
@@ -223,7 +232,9 @@ json run_router(const RouterOptions& o) {
           {"probabilities", r.probabilities}};
 }
 
-json run_block(const std::string& input_path) { return run_block_document(read_json_input(input_path)); }
+json run_block(const std::string& input_path) {
+  return run_block_document(read_json_input(input_path));
+}
 
 json run_block_document(const json& j) {
   if (!j.contains("x") && j.contains("text")) {
@@ -232,7 +243,8 @@ json run_block_document(const json& j) {
         std::min<long long>(kMaxTokens, static_cast<long long>(string_field(j, "text", "").size()));
     require_printable(t * (7LL * c.d_model + int_field(j, "d_ff", 4 * c.d_model)) + c.heads * t * t,
                       "every intermediate of the block and every head's weights");
-    const EncoderPipelineResult r = run_encoder_pipeline(string_field(j, "text", ""), c, int_field(j, "d_ff", 4 * c.d_model));
+    const EncoderPipelineResult r =
+        run_encoder_pipeline(string_field(j, "text", ""), c, int_field(j, "d_ff", 4 * c.d_model));
     json out = block_json(r.block);
     out["tokens"] = r.tokens;
     out["dropped_tokens"] = r.dropped_tokens;

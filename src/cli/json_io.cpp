@@ -19,7 +19,8 @@ json parse_json_object(const std::string& text) {
   require_json_depth(text, "the input");
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded()) throw InputError("the input is not valid JSON; expected one JSON object");
-  if (!j.is_object()) throw InputError("the input must be a JSON object with fields such as \"x\" and \"heads\"");
+  if (!j.is_object())
+    throw InputError("the input must be a JSON object with fields such as \"x\" and \"heads\"");
   return j;
 }
 
@@ -43,7 +44,8 @@ Mat matrix_from_json(const json& j, const std::string& what) {
   for (size_t r = 0; r < j.size(); ++r) {
     const std::string row_name = what + "[" + std::to_string(r) + "]";
     if (!j[r].is_array() || j[r].size() != cols) {
-      throw InputError(row_name + " must be an array of " + std::to_string(cols) + " numbers like the first row");
+      throw InputError(row_name + " must be an array of " + std::to_string(cols) +
+                       " numbers like the first row");
     }
     m.row(static_cast<Eigen::Index>(r)) = row_from_json(j[r], row_name);
   }
@@ -54,7 +56,8 @@ Batch batch_from_json(const json& j, const std::string& what, bool& batched) {
   batched = j.is_array() && !j.empty() && j[0].is_array() && !j[0].empty() && j[0][0].is_array();
   if (!batched) return {matrix_from_json(j, what)};
   Batch b;
-  for (size_t i = 0; i < j.size(); ++i) b.push_back(matrix_from_json(j[i], what + "[" + std::to_string(i) + "]"));
+  for (size_t i = 0; i < j.size(); ++i)
+    b.push_back(matrix_from_json(j[i], what + "[" + std::to_string(i) + "]"));
   for (const Mat& m : b) {
     if (m.rows() != b[0].rows() || m.cols() != b[0].cols()) {
       throw InputError(what + " must have the same (T, D) shape for every batch item");
@@ -84,7 +87,8 @@ int int_field(const json& j, const char* name, int fallback) {
   const json& v = j[name];
   if (!v.is_number_integer()) throw InputError(std::string("\"") + name + "\" must be a whole number");
   const auto n = v.get<long long>();
-  if (n < -2147483647LL || n > 2147483647LL) throw InputError(std::string("\"") + name + "\" is out of range");
+  if (n < -2147483647LL || n > 2147483647LL)
+    throw InputError(std::string("\"") + name + "\" is out of range");
   return static_cast<int>(n);
 }
 

@@ -1,4 +1,5 @@
-// attention_cli: the core's numbers as JSON for course authors and tests; bad input -> "error: ..." and exit 2.
+// attention_cli: the core's numbers as JSON for course authors and tests; bad input -> "error: ..." and
+// exit 2.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
@@ -33,7 +34,8 @@ int main(int argc, char** argv) {
   pe_cmd->add_option("--count", pe.count, "positions 0 .. N-1");
   pe_cmd->add_option("--base", pe.base, "sinusoidal base")->capture_default_str();
   pe_cmd->add_option("--max-len", pe.max_len, "slots of the learned table")->capture_default_str();
-  pe_cmd->add_option("--length", pe.length, "text length for the fraction scheme (default: last position + 1)");
+  pe_cmd->add_option("--length", pe.length,
+                     "text length for the fraction scheme (default: last position + 1)");
   pe_cmd->add_option("--seed", pe.seed, "seed of the learned table")
       ->capture_default_str()
       ->check(kSeedRange);

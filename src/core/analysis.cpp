@@ -71,8 +71,9 @@ std::vector<int> random_permutation(int n, std::uint64_t seed) {
 
 void require_permutation(const std::vector<int>& perm, int n) {
   if (static_cast<int>(perm.size()) != n) {
-    throw InputError("the permutation has " + std::to_string(perm.size()) + " entries for " + std::to_string(n) +
-                     " tokens; give each token index 0 to " + std::to_string(n - 1) + " once");
+    throw InputError("the permutation has " + std::to_string(perm.size()) + " entries for " +
+                     std::to_string(n) + " tokens; give each token index 0 to " + std::to_string(n - 1) +
+                     " once");
   }
   std::vector<bool> seen(static_cast<size_t>(n), false);
   for (int p : perm) {
@@ -91,8 +92,8 @@ Mat permute_rows(const Mat& m, const std::vector<int>& perm) {
   return out;
 }
 
-ShuffleCheck compare_shuffled(const Mat& original, const Mat& shuffled, const std::vector<int>& perm, float atol,
-                              float rtol) {
+ShuffleCheck compare_shuffled(const Mat& original, const Mat& shuffled, const std::vector<int>& perm,
+                              float atol, float rtol) {
   const Mat want = permute_rows(original, perm);
   if (want.rows() != shuffled.rows() || want.cols() != shuffled.cols()) {
     throw InputError("the shuffled output has a different shape from the original");
@@ -109,7 +110,8 @@ ShuffleCheck compare_shuffled(const Mat& original, const Mat& shuffled, const st
 }
 
 float rope_score(const RowVec& q, const RowVec& k, int pos_q, int pos_k, double base) {
-  if (q.size() != k.size() || q.size() == 0) throw InputError("RoPE needs a query and a key of the same width");
+  if (q.size() != k.size() || q.size() == 0)
+    throw InputError("RoPE needs a query and a key of the same width");
   const Rope rope{base};
   Mat score;  // (1, 1)
   ops::attention_scores<float>(rope.rotate(q, {pos_q}), rope.rotate(k, {pos_k}), ops::HeadMask{}, score);

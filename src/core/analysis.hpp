@@ -24,8 +24,8 @@ Mat even_weights(int t, bool causal);
 // The mean of m(i, j) over all cells with i - j = offset, for offset = -(T-1) .. T-1; masked (non-finite)
 // cells are left out, and an offset with no cells gets NaN. m: (T, T) -> (2T - 1,) entries.
 struct OffsetProfile {
-  std::vector<int> offsets;   // -(T-1) .. T-1
-  std::vector<float> mean;    // NaN where every cell was masked
+  std::vector<int> offsets;  // -(T-1) .. T-1
+  std::vector<float> mean;   // NaN where every cell was masked
 };
 OffsetProfile offset_profile(const Mat& m);
 

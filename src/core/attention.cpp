@@ -11,7 +11,9 @@
 namespace attn {
 namespace {
 
-std::string shape(const Mat& m) { return "(" + std::to_string(m.rows()) + ", " + std::to_string(m.cols()) + ")"; }
+std::string shape(const Mat& m) {
+  return "(" + std::to_string(m.rows()) + ", " + std::to_string(m.cols()) + ")";
+}
 
 void require_shape(const Mat& m, Eigen::Index rows, Eigen::Index cols, const std::string& what) {
   if (m.rows() != rows || m.cols() != cols) {
@@ -44,8 +46,8 @@ void require_unmasked_finite(const Mat& scores, bool causal) {
 std::vector<int> positions_for(const AttentionOptions& opt, Eigen::Index t) {
   if (opt.position_ids.empty()) return range_positions(static_cast<int>(t));
   if (static_cast<Eigen::Index>(opt.position_ids.size()) != t) {
-    throw InputError("got " + std::to_string(opt.position_ids.size()) + " position ids for " + std::to_string(t) +
-                     " tokens");
+    throw InputError("got " + std::to_string(opt.position_ids.size()) + " position ids for " +
+                     std::to_string(t) + " tokens");
   }
   require_positions(opt.position_ids);
   return opt.position_ids;
@@ -76,7 +78,8 @@ HeadResult attend(const Mat& q_in, const Mat& k_in, const Mat& v, const Attentio
   return r;
 }
 
-HeadResult single_head(const Mat& x, const Mat& w_q, const Mat& w_k, const Mat& w_v, const AttentionOptions& opt) {
+HeadResult single_head(const Mat& x, const Mat& w_q, const Mat& w_k, const Mat& w_v,
+                       const AttentionOptions& opt) {
   require_tokens(x);
   const Eigen::Index d = x.cols();
   require_shape(w_q, d, w_q.cols(), "w_q");
@@ -141,7 +144,8 @@ std::vector<MhaResult> multi_head(const Batch& x, const MhaWeights& w, const Att
 }
 
 int head_dim(int d_model, int heads) {
-  if (heads < 1) throw InputError("the number of heads is " + std::to_string(heads) + "; it must be at least 1");
+  if (heads < 1)
+    throw InputError("the number of heads is " + std::to_string(heads) + "; it must be at least 1");
   if (d_model < 1) throw InputError("d_model is " + std::to_string(d_model) + "; it must be at least 1");
   if (d_model % heads != 0) {
     throw InputError("d_model " + std::to_string(d_model) + " is not divisible by " + std::to_string(heads) +

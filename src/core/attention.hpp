@@ -9,10 +9,10 @@
 namespace attn {
 
 struct AttentionOptions {
-  bool causal = false;                // mask keys after the query (j > i)
-  Scheme positions = Scheme::None;    // only Rope and Alibi act inside attention
+  bool causal = false;              // mask keys after the query (j > i)
+  Scheme positions = Scheme::None;  // only Rope and Alibi act inside attention
   double rope_base = 10000.0;
-  std::vector<int> position_ids;      // positions of the T tokens; empty means 0 .. T-1
+  std::vector<int> position_ids;  // positions of the T tokens; empty means 0 .. T-1
 };
 
 struct HeadResult {
@@ -42,8 +42,8 @@ struct MhaWeights {
 };
 
 struct MhaResult {
-  Mat output;                  // (T, D): concat x W_O
-  Mat concat;                  // (T, D): heads placed side by side, before W_O
+  Mat output;                    // (T, D): concat x W_O
+  Mat concat;                    // (T, D): heads placed side by side, before W_O
   std::vector<HeadResult> head;  // H results, each (T, d_k) output and (T, T) scores/weights
 };
 

@@ -54,7 +54,9 @@ int nearest_return(const Sinusoidal& clock, int hand, int reference, int lo, int
   return best;
 }
 
-Mat similarity(const Mat& table) { return table * table.transpose(); }
+Mat similarity(const Mat& table) {
+  return table * table.transpose();
+}
 
 float offset_dependence_error(const Mat& sim) {
   const Eigen::Index n = sim.rows();
@@ -63,7 +65,8 @@ float offset_dependence_error(const Mat& sim) {
     // every entry on diagonal k should equal the first one on it
     const Eigen::Index i0 = k >= 0 ? 0 : -k;
     const float first = sim(i0, i0 + k);
-    for (Eigen::Index i = i0; i < n && i + k < n; ++i) worst = std::max(worst, std::abs(sim(i, i + k) - first));
+    for (Eigen::Index i = i0; i < n && i + k < n; ++i)
+      worst = std::max(worst, std::abs(sim(i, i + k) - first));
   }
   return worst;
 }

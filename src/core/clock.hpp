@@ -8,13 +8,13 @@
 namespace attn {
 
 struct HandReading {
-  int hand;             // dimension pair (2*hand, 2*hand+1)
-  double speed;         // radians per token
-  double wavelength;    // tokens per turn
-  double angle_a;       // pos_a * speed, wrapped to [0, 2 pi)
-  double angle_b;       // pos_b * speed, wrapped to [0, 2 pi)
-  double phase_diff;    // angle_b - angle_a wrapped to (-pi, pi]
-  double distance;      // Euclidean distance between the two (sin, cos) readings of this hand
+  int hand;           // dimension pair (2*hand, 2*hand+1)
+  double speed;       // radians per token
+  double wavelength;  // tokens per turn
+  double angle_a;     // pos_a * speed, wrapped to [0, 2 pi)
+  double angle_b;     // pos_b * speed, wrapped to [0, 2 pi)
+  double phase_diff;  // angle_b - angle_a wrapped to (-pi, pi]
+  double distance;    // Euclidean distance between the two (sin, cos) readings of this hand
 };
 
 // The reading distance under which a hand "nearly repeats" (cannot tell two positions apart).

@@ -31,7 +31,8 @@ namespace {
 // LayerNorm of each row with eps 1e-5 (ops::layer_norm_forward). x (T, D), gain/bias (D,) -> (T, D)
 Mat normalise(const Mat& x, const RowVec& gain, const RowVec& bias) {
   if (gain.size() != x.cols() || bias.size() != x.cols()) {
-    throw InputError("LayerNorm gain and bias need " + std::to_string(x.cols()) + " entries, one per dimension");
+    throw InputError("LayerNorm gain and bias need " + std::to_string(x.cols()) +
+                     " entries, one per dimension");
   }
   Mat y, xhat, rstd;
   ops::layer_norm_forward<float>(x, gain, bias, y, xhat, rstd);

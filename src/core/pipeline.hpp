@@ -58,7 +58,7 @@ Mat additive_positions(const PipelineConfig& config, int t);
 struct EncoderPipelineResult {
   std::vector<std::string> tokens;  // (T,)
   int dropped_tokens = 0;
-  EncoderResult block;              // every intermediate; block.input = embeddings + additive positions
+  EncoderResult block;  // every intermediate; block.input = embeddings + additive positions
   int d_ff = 0;
 };
 // Text -> embeddings (+ positions) -> one seeded encoder block with feed-forward width d_ff.

@@ -16,10 +16,10 @@ struct SchemeName {
   Scheme scheme;
   const char* name;
 };
-constexpr SchemeName kSchemeNames[] = {
-    {Scheme::None, "none"}, {Scheme::Sinusoidal, "sinusoidal"}, {Scheme::Learned, "learned"},
-    {Scheme::Rope, "rope"}, {Scheme::Alibi, "alibi"},           {Scheme::Raw, "raw"},
-    {Scheme::Fraction, "fraction"}};
+constexpr SchemeName kSchemeNames[] = {{Scheme::None, "none"},        {Scheme::Sinusoidal, "sinusoidal"},
+                                       {Scheme::Learned, "learned"},  {Scheme::Rope, "rope"},
+                                       {Scheme::Alibi, "alibi"},      {Scheme::Raw, "raw"},
+                                       {Scheme::Fraction, "fraction"}};
 
 void require_base(double base) {
   if (!std::isfinite(base) || base <= 1.0 || base > 1e12) {
@@ -33,7 +33,8 @@ Mat constant_rows(const std::vector<int>& positions, int d_model, F value) {
   require_range(d_model, 1, kMaxDModel, "d_model");
   require_positions(positions);
   Mat t(static_cast<Eigen::Index>(positions.size()), d_model);
-  for (size_t r = 0; r < positions.size(); ++r) t.row(static_cast<Eigen::Index>(r)).setConstant(value(positions[r]));
+  for (size_t r = 0; r < positions.size(); ++r)
+    t.row(static_cast<Eigen::Index>(r)).setConstant(value(positions[r]));
   return t;
 }
 
@@ -99,7 +100,8 @@ Mat Sinusoidal::table(const std::vector<int>& positions) const {
     for (int dim = 0; dim < d_model; ++dim) {
       const double angle = positions[r] * speed[static_cast<size_t>(dim / 2)];
       // even dimension: sine; odd: cosine (an unpaired last dimension is even, so a sine)
-      t(static_cast<Eigen::Index>(r), dim) = static_cast<float>(dim % 2 == 0 ? std::sin(angle) : std::cos(angle));
+      t(static_cast<Eigen::Index>(r), dim) =
+          static_cast<float>(dim % 2 == 0 ? std::sin(angle) : std::cos(angle));
     }
   }
   return t;
@@ -118,8 +120,9 @@ Mat Learned::table(const std::vector<int>& positions) const {
   Mat t(static_cast<Eigen::Index>(positions.size()), d_model);
   for (size_t r = 0; r < positions.size(); ++r) {
     if (positions[r] >= slots) {
-      throw InputError("position " + std::to_string(positions[r]) + " is past the end of the learned table: it has " +
-                       std::to_string(slots) + " slots (positions 0 to " + std::to_string(slots - 1) +
+      throw InputError("position " + std::to_string(positions[r]) +
+                       " is past the end of the learned table: it has " + std::to_string(slots) +
+                       " slots (positions 0 to " + std::to_string(slots - 1) +
                        "); a learned table cannot stretch to longer text");
     }
     t.row(static_cast<Eigen::Index>(r)) = weights.row(positions[r]);
@@ -135,8 +138,8 @@ Mat fraction_position_table(const std::vector<int>& positions, int length, int d
   require_range(length, 1, kMaxPosition, "the text length");
   for (int p : positions) {
     if (p >= length) {
-      throw InputError("position " + std::to_string(p) + " is not inside a text of length " + std::to_string(length) +
-                       "; allowed: 0 to " + std::to_string(length - 1));
+      throw InputError("position " + std::to_string(p) + " is not inside a text of length " +
+                       std::to_string(length) + "; allowed: 0 to " + std::to_string(length - 1));
     }
   }
   return constant_rows(positions, d_model,
@@ -147,8 +150,8 @@ Mat Rope::rotate(const Mat& m, const std::vector<int>& positions) const {
   require_base(base);
   require_positions(positions);
   if (static_cast<Eigen::Index>(positions.size()) != m.rows()) {
-    throw InputError("RoPE got " + std::to_string(positions.size()) + " positions for " + std::to_string(m.rows()) +
-                     " rows");
+    throw InputError("RoPE got " + std::to_string(positions.size()) + " positions for " +
+                     std::to_string(m.rows()) + " rows");
   }
   const int width = static_cast<int>(m.cols());
   Mat out = m;

@@ -49,7 +49,8 @@ ShuffleStudy shuffle_study(const std::vector<std::string>& tokens, const Pipelin
   const Mat x_words = permute_rows(slots_original.inputs, perm);
   AttentionOptions opt = attention_options(config);
   opt.position_ids = perm;
-  s.words = make_case(slots_original.mha.output, multi_head(x_words, scene_weights(config), opt).output, perm);
+  s.words =
+      make_case(slots_original.mha.output, multi_head(x_words, scene_weights(config), opt).output, perm);
   return s;
 }
 

@@ -41,11 +41,13 @@ char32_t decode(const std::string& text, size_t i, size_t& len) {
   return cp;
 }
 
-bool in(char32_t cp, char32_t lo, char32_t hi) { return cp >= lo && cp <= hi; }
+bool in(char32_t cp, char32_t lo, char32_t hi) {
+  return cp >= lo && cp <= hi;
+}
 
 Kind classify(char32_t cp) {
-  if (cp == ' ' || in(cp, 0x09, 0x0D) || cp == 0xA0 || in(cp, 0x2000, 0x200A) || cp == 0x2028 || cp == 0x2029 ||
-      cp == 0x202F || cp == 0x205F || cp == 0x3000 || cp == 0xFEFF) {
+  if (cp == ' ' || in(cp, 0x09, 0x0D) || cp == 0xA0 || in(cp, 0x2000, 0x200A) || cp == 0x2028 ||
+      cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000 || cp == 0xFEFF) {
     return Kind::Space;
   }
   if (cp == '\'' || cp == 0x2019) return Kind::Apostrophe;
@@ -57,7 +59,8 @@ Kind classify(char32_t cp) {
   // punctuation and symbol blocks: Latin-1 signs, general punctuation, currency (the rupee sign),
   // letter-like symbols to arrows and dingbats, CJK punctuation, full-width forms' signs, emoji
   if (in(cp, 0xA1, 0xBF) || cp == 0xD7 || cp == 0xF7 || in(cp, 0x2010, 0x205E) || in(cp, 0x20A0, 0x20CF) ||
-      in(cp, 0x2100, 0x2BFF) || in(cp, 0x3001, 0x303F) || in(cp, 0xFF01, 0xFF0F) || in(cp, 0x1F000, 0x1FAFF)) {
+      in(cp, 0x2100, 0x2BFF) || in(cp, 0x3001, 0x303F) || in(cp, 0xFF01, 0xFF0F) ||
+      in(cp, 0x1F000, 0x1FAFF)) {
     return Kind::Mark;
   }
   return Kind::Word;  // every other letter of every script, accents included
@@ -121,7 +124,8 @@ RowVec embed_token(const std::string& token, int d_model, std::uint64_t seed) {
 
 Mat embed_tokens(const std::vector<std::string>& tokens, int d_model, std::uint64_t seed) {
   Mat m(static_cast<Eigen::Index>(tokens.size()), d_model);
-  for (size_t t = 0; t < tokens.size(); ++t) m.row(static_cast<Eigen::Index>(t)) = embed_token(tokens[t], d_model, seed);
+  for (size_t t = 0; t < tokens.size(); ++t)
+    m.row(static_cast<Eigen::Index>(t)) = embed_token(tokens[t], d_model, seed);
   return m;
 }
 

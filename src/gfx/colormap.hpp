@@ -1,4 +1,5 @@
-// Colormaps shared by the GPU shader and the CPU (colour bars, PNG export, tests): viridis, cividis, diverging.
+// Colormaps shared by the GPU shader and the CPU (colour bars, PNG export, tests): viridis, cividis,
+// diverging.
 #pragma once
 
 #include <array>

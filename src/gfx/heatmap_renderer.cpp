@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <unordered_map>
 #include <vector>
 
@@ -274,8 +274,8 @@ void renderer_begin_frame(int max_idle_frames) {
   }
 }
 
-HeatmapImage render_heatmap(const std::string& id, std::uint64_t version, const float* values, int rows, int cols,
-                            Colormap colormap, float lo, float hi) {
+HeatmapImage render_heatmap(const std::string& id, std::uint64_t version, const float* values, int rows,
+                            int cols, Colormap colormap, float lo, float hi) {
   HeatmapImage out;
   if (values == nullptr || rows <= 0 || cols <= 0) {
     out.error = "no values to draw";
@@ -290,9 +290,8 @@ HeatmapImage render_heatmap(const std::string& id, std::uint64_t version, const 
   }
   Entry& e = state.cache[id];
   e.last_frame = state.frame;
-  const bool same = e.texture != 0 && e.rows == rows && e.cols == cols && version != 0 && e.version == version &&
-                    e.lo == lo &&
-                    e.hi == hi && e.colormap == colormap;
+  const bool same = e.texture != 0 && e.rows == rows && e.cols == cols && version != 0 &&
+                    e.version == version && e.lo == lo && e.hi == hi && e.colormap == colormap;
   if (!same) {
     GlStateGuard guard;  // restores everything below on return
     if (e.texture == 0 || e.rows != rows || e.cols != cols) {

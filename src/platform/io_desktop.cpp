@@ -9,7 +9,9 @@
 
 namespace app {
 
-void copy_text(const std::string& text) { SDL_SetClipboardText(text.c_str()); }
+void copy_text(const std::string& text) {
+  SDL_SetClipboardText(text.c_str());
+}
 
 std::string save_text_file(const std::string& name, const std::string& text) {
   std::ofstream out(name, std::ios::binary);
@@ -17,11 +19,14 @@ std::string save_text_file(const std::string& name, const std::string& text) {
   return out ? name : "";
 }
 
-std::string save_png_file(const std::string& name, int width, int height, const std::vector<std::uint8_t>& rgba) {
+std::string save_png_file(const std::string& name, int width, int height,
+                          const std::vector<std::uint8_t>& rgba) {
   return platform::write_png_rgba(name, width, height, rgba, nullptr) ? name : "";
 }
 
-bool files_are_picked() { return false; }
+bool files_are_picked() {
+  return false;
+}
 
 OpenedFile open_model_file(const std::string& path) {
   OpenedFile f;

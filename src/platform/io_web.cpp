@@ -6,6 +6,8 @@
 
 namespace {
 
+// EM_JS bodies are JavaScript: clang-format would break them (it turns === into == =).
+// clang-format off
 EM_JS(void, js_copy_text, (const char* text), {
   const s = UTF8ToString(text);
   if (navigator.clipboard && navigator.clipboard.writeText) {
@@ -50,6 +52,8 @@ EM_JS(void, js_open_model_file, (), {
   else console.warn('attention demo: this page has no model file picker');
 });
 
+// clang-format on
+
 // "application/json" for .json files, else CSV (the heatmap exports).
 const char* mime_of(const std::string& name) {
   const std::string json = ".json";
@@ -62,19 +66,24 @@ const char* mime_of(const std::string& name) {
 
 namespace app {
 
-void copy_text(const std::string& text) { js_copy_text(text.c_str()); }
+void copy_text(const std::string& text) {
+  js_copy_text(text.c_str());
+}
 
 std::string save_text_file(const std::string& name, const std::string& text) {
   js_download(name.c_str(), text.c_str(), mime_of(name));
   return "download";
 }
 
-std::string save_png_file(const std::string& name, int width, int height, const std::vector<std::uint8_t>& rgba) {
+std::string save_png_file(const std::string& name, int width, int height,
+                          const std::vector<std::uint8_t>& rgba) {
   js_download_png(name.c_str(), width, height, rgba.data());
   return "download";
 }
 
-bool files_are_picked() { return true; }
+bool files_are_picked() {
+  return true;
+}
 
 OpenedFile open_model_file(const std::string&) {
   js_open_model_file();

@@ -65,7 +65,8 @@ int main(int argc, char** argv) {
   cli.add_option("--state", opt.state, "write the app's state JSON to this file at the end");
   cli.add_option("--width", opt.width, "window width")->check(CLI::Range(200, 8192));
   cli.add_option("--height", opt.height, "window height")->check(CLI::Range(200, 8192));
-  cli.add_option("--model", opt.model, "a trained model file to load (Train scene, attention_cli train --out)");
+  cli.add_option("--model", opt.model,
+                 "a trained model file to load (Train scene, attention_cli train --out)");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -16,8 +16,8 @@
 #include "app/logic/trained_model.hpp"
 #include "font.hpp"
 #include "gfx/heatmap_renderer.hpp"
-#include "imgui_impl_opengl3.h"
 #include "imgui_host.hpp"
+#include "imgui_impl_opengl3.h"
 #include "imgui_impl_sdl2.h"
 
 // [SECTION] JavaScript side (EM_JS bodies are JavaScript; commas are fine here, unlike EM_ASM)
@@ -272,7 +272,8 @@ int main(int, char**) {
   }
   SDL_GL_MakeCurrent(g.window, g.gl);
 
-  const std::string error = platform::start_imgui(g.window, g.gl, "#version 300 es", static_cast<float>(g.ratio));
+  const std::string error =
+      platform::start_imgui(g.window, g.gl, "#version 300 es", static_cast<float>(g.ratio));
   g.font_ratio = g.ratio;
   if (!error.empty()) {
     js_fail(("The interface could not start: " + error).c_str());

@@ -3,13 +3,13 @@
 // nlohmann::json::exception are the expected answers to bad input; a result must hold only finite numbers
 // (an overflow is an error, never a silent NaN printed as null). Anything else (a crash, a sanitizer
 // report, another exception, a huge allocation under -malloc_limit_mb, a timeout) is a finding.
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-
-#include <sys/stat.h>
 
 #include "cli/commands.hpp"
 #include "cli/json_io.hpp"
@@ -34,7 +34,8 @@ bool number_above(const attn::cli::json& doc, const char* name, double limit) {
 bool too_much_work(const attn::cli::json& doc) {
   if (number_above(doc, "d_model", 256) || number_above(doc, "d_ff", 1024)) return true;
   const auto text = doc.find("text");
-  if (text != doc.end() && text->is_string() && text->get_ref<const std::string&>().size() > kMaxText) return true;
+  if (text != doc.end() && text->is_string() && text->get_ref<const std::string&>().size() > kMaxText)
+    return true;
   const auto x = doc.find("x");
   if (x == doc.end() || !x->is_array()) return false;
   return x->size() > kMaxRows || (!x->empty() && (*x)[0].is_array() && (*x)[0].size() > kMaxRows);

@@ -38,7 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
     const std::string name = line.substr(0, eq);
     const std::string value = eq == std::string::npos ? "" : line.substr(eq + 1);
     const std::string cut = app::utf8_prefix(value, value.size() / 2);
-    check(cut.size() <= value.size() / 2 && value.compare(0, cut.size(), cut) == 0, "utf8_prefix is no prefix");
+    check(cut.size() <= value.size() / 2 && value.compare(0, cut.size(), cut) == 0,
+          "utf8_prefix is no prefix");
     const bool at_boundary =
         cut.size() == value.size() || (static_cast<unsigned char>(value[cut.size()]) & 0xC0) != 0x80;
     check(cut.empty() || at_boundary, "utf8_prefix cut inside a character");

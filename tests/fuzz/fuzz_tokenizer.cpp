@@ -59,8 +59,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   size_t total = 0;
   const std::vector<std::string> first = attn::tokenize(text, keep, &total);
   check(total == tokens.size(), "tokenize(text, keep, &total) miscounts the tokens");
-  check(first.size() == std::min(keep, tokens.size()) && std::equal(first.begin(), first.end(), tokens.begin()),
-        "tokenize(text, keep) is not the first tokens of tokenize(text)");
+  check(
+      first.size() == std::min(keep, tokens.size()) && std::equal(first.begin(), first.end(), tokens.begin()),
+      "tokenize(text, keep) is not the first tokens of tokenize(text)");
 
   if (tokens.empty() || tokens.size() > 256) return 0;
   const int d_model = 1 + data[0] % 8;

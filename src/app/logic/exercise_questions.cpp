@@ -1,13 +1,12 @@
 // The exercises' eight questions in the order of the lesson: every answer and every number in an
 // explanation is computed by the core here.
-#include "app/logic/exercises.hpp"
-
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
 
 #include "app/logic/captions.hpp"
+#include "app/logic/exercises.hpp"
 #include "app/logic/settings.hpp"
 #include "app/logic/text.hpp"
 #include "core/attention.hpp"
@@ -109,7 +108,7 @@ Question parameters_question() {
       "One full-width head costs the same (%s): eight viewpoints for the price of one.",
       pc.d_k, grouped(qkv).c_str(), grouped(wo).c_str(), grouped(pc.fused).c_str(),
       grouped(pc.single_head).c_str());
-  q.wrong_note = [qkv, wo, pc](long long given) -> std::string {
+  q.wrong_note = [qkv, pc](long long given) -> std::string {  // wo: a constant, not captured
     if (given == qkv) return "That counts the queries, keys and values; W_O (512 x 512) comes on top.";
     if (given == wo) return "That is W_O alone; the heads' W_Q, W_K and W_V come on top.";
     if (given == 8 * pc.fused)

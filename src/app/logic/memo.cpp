@@ -7,8 +7,12 @@ namespace {
 std::uint64_t g_last = 0;
 }  // namespace
 
-std::uint64_t next_version() { return ++g_last; }
+std::uint64_t next_version() {
+  return ++g_last;
+}
 
-std::uint64_t versions_issued() { return g_last; }
+std::uint64_t versions_issued() {
+  return g_last;
+}
 
 }  // namespace app

@@ -22,19 +22,19 @@ struct Settings {
   int seed = 7;
   std::string colormap = "viridis";
   bool embed = false;
-  std::string hide;                        // comma-separated panel names to hide
-  std::string emb = "0.5,0.2,-0.1,0.3";    // the word scene's editable embedding
-  int length = 300;                        // text length for the naive position schemes
-  int answer = 0;                          // the learner's answer to a scene's exercise (0: none yet)
-  int head = -1;                           // the enlarged (mha) or shown (schemes) head; -1: none / head 0
-  int row = 0;                             // the query token of the row view
-  std::string perm;                        // the shuffle test's permutation, e.g. "2,0,1"; empty: from seed
-  int slots = 128;                         // slots of a learned position table
-  int layers = 1;                          // attention layers of the trained router (train scene)
-  std::string train = "pause";             // train scene: run | pause | reset (an action: starts over, paused)
-  int max_steps = 3000;                    // train scene: training stops at this step count
-  std::string model = "random";            // mha scene: random (seeded) weights or the trained model
-  int layer = 0;                           // mha scene, trained model: whose layer's heads are shown
+  std::string hide;                      // comma-separated panel names to hide
+  std::string emb = "0.5,0.2,-0.1,0.3";  // the word scene's editable embedding
+  int length = 300;                      // text length for the naive position schemes
+  int answer = 0;                        // the learner's answer to a scene's exercise (0: none yet)
+  int head = -1;                         // the enlarged (mha) or shown (schemes) head; -1: none / head 0
+  int row = 0;                           // the query token of the row view
+  std::string perm;                      // the shuffle test's permutation, e.g. "2,0,1"; empty: from seed
+  int slots = 128;                       // slots of a learned position table
+  int layers = 1;                        // attention layers of the trained router (train scene)
+  std::string train = "pause";           // train scene: run | pause | reset (an action: starts over, paused)
+  int max_steps = 3000;                  // train scene: training stops at this step count
+  std::string model = "random";          // mha scene: random (seeded) weights or the trained model
+  int layer = 0;                         // mha scene, trained model: whose layer's heads are shown
   bool operator==(const Settings& o) const;
   bool operator!=(const Settings& o) const { return !(*this == o); }
 };
@@ -45,8 +45,8 @@ Settings defaults_for(const std::string& scene);
 // One URL parameter: its name, what it holds and which scenes use it ("*" for all).
 struct ParamInfo {
   const char* name;
-  const char* allowed;   // e.g. "2 to 1024", "none|sinusoidal|..."
-  const char* scenes;    // comma-separated scene ids, or "*"
+  const char* allowed;  // e.g. "2 to 1024", "none|sinusoidal|..."
+  const char* scenes;   // comma-separated scene ids, or "*"
   const char* meaning;
 };
 const std::vector<ParamInfo>& param_table();

@@ -1,11 +1,12 @@
 // The Train scene's session: trains the refund router in time slices between frames and evaluates it in
 // small chunks, so the page keeps drawing at full speed while it learns. No ImGui code.
+#include "app/logic/train_session.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 #include "core/error.hpp"
-#include "app/logic/train_session.hpp"
 
 namespace app::train_ui {
 namespace {

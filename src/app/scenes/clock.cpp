@@ -1,16 +1,17 @@
 // Clock scene: one dial per hand of the sinusoidal clock, the readings, two positions compared, the exercise.
+#include "core/clock.hpp"
+
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
 #include <optional>
 
-#include "core/clock.hpp"
-#include "core/error.hpp"
 #include "app/logic/exercises.hpp"
-#include "app/scenes/scenes.hpp"
 #include "app/logic/memo.hpp"
+#include "app/scenes/scenes.hpp"
 #include "app/widgets/widgets.hpp"
+#include "core/error.hpp"
 
 namespace app {
 namespace {
@@ -19,9 +20,9 @@ namespace {
 struct ClockData {
   int d_model = 0, pos = 0, pos2 = 0;
   std::optional<attn::Sinusoidal> clock;
-  attn::Mat readings;                        // (2, D): rows pos and pos2
-  std::vector<attn::HandReading> compare;    // (hands,)
-  ClockExercise exercise;                    // the lesson's exercise on this clock, computed by the core
+  attn::Mat readings;                      // (2, D): rows pos and pos2
+  std::vector<attn::HandReading> compare;  // (hands,)
+  ClockExercise exercise;                  // the lesson's exercise on this clock, computed by the core
   double rotation_check =
       0.0;               // largest |R(k speed) reading(start) - reading(start + k)| over hands, 2 starts
   int second_start = 0;  // the second start of that check
@@ -87,7 +88,8 @@ void draw_dial(const attn::HandReading& h, float size) {
 
 void draw_controls(Settings& s) {
   ImGui::SetNextItemWidth(220);
-  ImGui::SliderInt("d_model", &s.d_model, 2, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SliderInt("d_model", &s.d_model, 2, 1024, "%d",
+                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   help_marker("Width of the position vector: d_model numbers make d_model / 2 hands (sine, cosine pairs).");
   ImGui::SetNextItemWidth(220);
   ImGui::InputDouble("base", &s.base, 0, 0, "%.0f");
@@ -120,8 +122,9 @@ void draw_dials(const ClockData& c) {
         ImGui::Text("one turn every %.4g tokens", h.wavelength);
         ImGui::EndGroup();
         if (ImGui::IsItemHovered()) {
-          ImGui::SetTooltip("hand %d (dimensions %d, %d)\nangle at position %d: %.3f rad\nangle at position %d: %.3f rad",
-                            h.hand, 2 * h.hand, 2 * h.hand + 1, c.pos, h.angle_a, c.pos2, h.angle_b);
+          ImGui::SetTooltip(
+              "hand %d (dimensions %d, %d)\nangle at position %d: %.3f rad\nangle at position %d: %.3f rad",
+              h.hand, 2 * h.hand, 2 * h.hand + 1, c.pos, h.angle_a, c.pos2, h.angle_b);
         }
       }
     }
@@ -132,7 +135,8 @@ void draw_dials(const ClockData& c) {
 void draw_readings(const ClockData& c) {
   const int d = c.d_model;
   const float h = std::min(static_cast<float>(d) + 1.5f, 10.5f) * ImGui::GetTextLineHeightWithSpacing();
-  if (!ImGui::BeginTable("readings", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
+  if (!ImGui::BeginTable("readings", 5,
+                         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
                          ImVec2(520, h))) {
     return;
   }
@@ -169,7 +173,8 @@ void draw_compare(const ClockData& c) {
       "a slower hand can.",
       c.pos, c.pos2);
   const int n = std::min<int>(static_cast<int>(c.compare.size()), 8);
-  if (!ImGui::BeginTable("compare", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg, ImVec2(520, 0))) return;
+  if (!ImGui::BeginTable("compare", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg, ImVec2(520, 0)))
+    return;
   ImGui::TableSetupColumn("hand");
   ImGui::TableSetupColumn("phase difference (rad)");
   ImGui::TableSetupColumn("reading distance");
@@ -188,7 +193,8 @@ void draw_compare(const ClockData& c) {
     ImGui::TextUnformatted(h.distance < attn::kNearlyRepeats ? "nearly repeats" : "differs");
   }
   ImGui::EndTable();
-  if (static_cast<int>(c.compare.size()) > n) ImGui::TextDisabled("(first %d of %zu hands)", n, c.compare.size());
+  if (static_cast<int>(c.compare.size()) > n)
+    ImGui::TextDisabled("(first %d of %zu hands)", n, c.compare.size());
 }
 
 void draw_exercise(Settings& s, const ClockData& c, ExerciseState& ex) {
@@ -236,16 +242,23 @@ void draw_rotation(const ClockData& c) {
 }
 
 // state().shown: the settings, both readings, every hand compared, the rotation check and the exercise.
-void report(SceneContext& ctx, const Settings& s, std::shared_ptr<const ClockData> data, const ExerciseState& ex) {
+void report(SceneContext& ctx, const Settings& s, std::shared_ptr<const ClockData> data,
+            const ExerciseState& ex) {
   ctx.report([d_model = s.d_model, base = s.base, pos = s.pos, pos2 = s.pos2, answer = s.answer, ex,
               data](nlohmann::json& shown) {
     nlohmann::json hands = nlohmann::json::array();
     for (const attn::HandReading& h : data->compare) {
-      hands.push_back({{"hand", h.hand}, {"speed", h.speed}, {"wavelength", h.wavelength}, {"angle", h.angle_a},
-                       {"angle2", h.angle_b}, {"phase_diff", h.phase_diff}, {"distance", h.distance}});
+      hands.push_back({{"hand", h.hand},
+                       {"speed", h.speed},
+                       {"wavelength", h.wavelength},
+                       {"angle", h.angle_a},
+                       {"angle2", h.angle_b},
+                       {"phase_diff", h.phase_diff},
+                       {"distance", h.distance}});
     }
     auto row = [&](int r) {
-      return std::vector<float>(data->readings.row(r).data(), data->readings.row(r).data() + data->readings.cols());
+      return std::vector<float>(data->readings.row(r).data(),
+                                data->readings.row(r).data() + data->readings.cols());
     };
     shown = {{"d_model", d_model},
              {"base", base},

@@ -7,15 +7,15 @@
 #include <cmath>
 #include <cstdio>
 
-#include "app/logic/memo.hpp"
-#include "app/widgets/attention_controls.hpp"
 #include "app/logic/captions.hpp"
+#include "app/logic/memo.hpp"
+#include "app/scenes/scenes.hpp"
+#include "app/widgets/attention_controls.hpp"
+#include "app/widgets/heatmap_view.hpp"
+#include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 #include "core/pipeline.hpp"
 #include "core/row_stats.hpp"
-#include "app/widgets/heatmap_view.hpp"
-#include "app/scenes/scenes.hpp"
-#include "app/widgets/widgets.hpp"
 
 namespace app {
 namespace {
@@ -24,9 +24,9 @@ namespace {
 
 struct EncoderData {
   attn::EncoderPipelineResult r;
-  std::vector<std::string> labels;  // (T,) token labels made unique
+  std::vector<std::string> labels;               // (T,) token labels made unique
   std::vector<std::string> model_dims, ff_dims;  // (D,) and (d_ff,) column labels
-  attn::Mat norm1_moments;          // (T, 2): mean, variance of each LayerNorm row
+  attn::Mat norm1_moments;                       // (T, 2): mean, variance of each LayerNorm row
   double compute_ms = 0.0;
 };
 // text, d_model, heads, positions, causal, seed, learned slots, base
@@ -46,9 +46,9 @@ EncoderData compute(const std::string& text, const attn::PipelineConfig& c) {
 
 const EncoderMemo& update(EncoderMemo& memo, const Settings& s) {
   const attn::PipelineConfig c = pipeline_config(s);
-  return memo.get({s.text, c.d_model, c.heads, static_cast<int>(c.positions), c.causal, c.seed, c.learned_slots,
-                   c.base},
-                  [&] { return compute(s.text, c); });
+  return memo.get(
+      {s.text, c.d_model, c.heads, static_cast<int>(c.positions), c.causal, c.seed, c.learned_slots, c.base},
+      [&] { return compute(s.text, c); });
 }
 
 // [SECTION] the eight steps, in the order of the lesson notes' pipeline
@@ -151,8 +151,8 @@ std::function<std::vector<std::string>(int, int)> tooltip_for(const std::string&
   return nullptr;
 }
 
-Tile draw_tile(const Step& st, const EncoderData& d, std::uint64_t version, const Settings& s, const Layout& L,
-               ImVec2 pos) {
+Tile draw_tile(const Step& st, const EncoderData& d, std::uint64_t version, const Settings& s,
+               const Layout& L, ImVec2 pos) {
   const attn::Mat& m = st.get(d.r.block);
   ImGui::SetCursorScreenPos(pos);
   ImGui::BeginGroup();

@@ -1,15 +1,16 @@
 // Exercises scene: the lesson's questions and more, each checked, hinted and revealed with a link to its
 // scene.
+#include "app/logic/exercises.hpp"
+
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cstdio>
 
-#include "core/error.hpp"
-#include "app/logic/exercises.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/widgets/widgets.hpp"
+#include "core/error.hpp"
 
 namespace app {
 namespace {
@@ -129,21 +130,21 @@ void build(ExercisesData& d) {
 
 void report(SceneContext& ctx, const ExercisesData& d) {
   ctx.report([&d](nlohmann::json& shown) {
-  nlohmann::json list = nlohmann::json::array();
-  int score = 0;
-  for (size_t i = 0; i < d.questions.size(); ++i) {
-    const AnswerState& a = d.answers[i];
-    const bool correct = a.answered && a.feedback.correct;
-    score += correct ? 1 : 0;
-    nlohmann::json item = {{"id", d.questions[i].id},
-                           {"answered", a.answered},
-                           {"correct", correct},
-                           {"revealed", a.revealed},
-                           {"hint_shown", a.hint}};
-    if (a.revealed) item["solution"] = d.questions[i].answer;
-    list.push_back(item);
-  }
-  shown = {{"questions", list}, {"score", score}, {"total", d.questions.size()}};
+    nlohmann::json list = nlohmann::json::array();
+    int score = 0;
+    for (size_t i = 0; i < d.questions.size(); ++i) {
+      const AnswerState& a = d.answers[i];
+      const bool correct = a.answered && a.feedback.correct;
+      score += correct ? 1 : 0;
+      nlohmann::json item = {{"id", d.questions[i].id},
+                             {"answered", a.answered},
+                             {"correct", correct},
+                             {"revealed", a.revealed},
+                             {"hint_shown", a.hint}};
+      if (a.revealed) item["solution"] = d.questions[i].answer;
+      list.push_back(item);
+    }
+    shown = {{"questions", list}, {"score", score}, {"total", d.questions.size()}};
   });
 }
 

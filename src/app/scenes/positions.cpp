@@ -6,12 +6,12 @@
 
 #include "app/logic/captions.hpp"
 #include "app/logic/memo.hpp"
+#include "app/logic/text.hpp"
+#include "app/scenes/scenes.hpp"
+#include "app/widgets/heatmap_view.hpp"
+#include "app/widgets/widgets.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
-#include "app/widgets/heatmap_view.hpp"
-#include "app/scenes/scenes.hpp"
-#include "app/logic/text.hpp"
-#include "app/widgets/widgets.hpp"
 
 namespace app {
 namespace {
@@ -21,13 +21,13 @@ constexpr int kMaxSimilarity = 256;
 
 // What the scene computes from d_model, count, base and length.
 struct TableData {
-  attn::Mat table;        // (count, d_model) sinusoidal
-  attn::Mat sim;          // (count, count) table table^T
+  attn::Mat table;         // (count, d_model) sinusoidal
+  attn::Mat sim;           // (count, count) table table^T
   float offset_error = 0;  // how far sim is from depending on the offset alone
   int soft_pos = -1;       // a position with neighbours on both sides in sim (37 when there is room)
   float soft_self = 0, soft_prev = 0, soft_next = 0;  // sim(p, p), sim(p, p - 1), sim(p, p + 1)
-  attn::Mat raw;          // (length, 1): the raw position number
-  attn::Mat fraction10, fraction100;  // (10, 1), (100, 1): position / length
+  attn::Mat raw;                                      // (length, 1): the raw position number
+  attn::Mat fraction10, fraction100;                  // (10, 1), (100, 1): position / length
   std::vector<std::string> pos_labels, dim_labels, sim_labels;
 };
 using TableMemo = Memo<TableData, int, int, double, int>;
@@ -55,9 +55,11 @@ TableData compute(const Settings& s) {
 
 void draw_controls(Settings& s) {
   ImGui::SetNextItemWidth(220);
-  ImGui::SliderInt("positions", &s.count, 1, 2048, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SliderInt("positions", &s.count, 1, 2048, "%d",
+                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   ImGui::SetNextItemWidth(220);
-  ImGui::SliderInt("d_model", &s.d_model, 2, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SliderInt("d_model", &s.d_model, 2, 1024, "%d",
+                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   ImGui::SetNextItemWidth(220);
   ImGui::InputDouble("base", &s.base, 0, 0, "%.0f");
   s.base = std::max(2.0, std::min(1e9, s.base));
@@ -88,8 +90,8 @@ void draw_naive(Settings& s, const TableData& t, std::uint64_t version) {
   const float step100 = t.fraction100(1, 0) - t.fraction100(0, 0);
   ImGui::Text("10-token email: position 3 -> %.2f, one step = %.3f", static_cast<double>(t.fraction10(3, 0)),
               static_cast<double>(step10));
-  ImGui::Text("100-token email: position 30 -> %.2f, one step = %.3f", static_cast<double>(t.fraction100(30, 0)),
-              static_cast<double>(step100));
+  ImGui::Text("100-token email: position 30 -> %.2f, one step = %.3f",
+              static_cast<double>(t.fraction100(30, 0)), static_cast<double>(step100));
   text_wrapped("0.3 means word 3 in the short email and word 30 in the long one.");
 }
 
@@ -128,7 +130,8 @@ void draw_positions_scene(SceneContext& ctx) {
   if (beside) ImGui::SameLine(0, 40);
   if (!hidden(s, "similarity")) {
     ImGui::BeginGroup();
-    ImGui::Text("Similarity PE . PE (%d x %d)", static_cast<int>(data.sim.rows()), static_cast<int>(data.sim.cols()));
+    ImGui::Text("Similarity PE . PE (%d x %d)", static_cast<int>(data.sim.rows()),
+                static_cast<int>(data.sim.cols()));
     HeatmapSpec sim;
     sim.id = "positions/similarity";
     sim.values = &data.sim;
@@ -166,7 +169,10 @@ void draw_positions_scene(SceneContext& ctx) {
 
   ctx.report([d_model = s.d_model, count = s.count, base = s.base, length = s.length,
               d = memo.shared()](nlohmann::json& shown) {
-    shown = {{"d_model", d_model}, {"count", count}, {"base", base}, {"length", length},
+    shown = {{"d_model", d_model},
+             {"count", count},
+             {"base", base},
+             {"length", length},
              {"table_shape", {d->table.rows(), d->table.cols()}},
              {"offset_dependence_error", d->offset_error},
              {"raw_last", d->raw(d->raw.rows() - 1, 0)},

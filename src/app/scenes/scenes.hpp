@@ -1,4 +1,5 @@
-// The scene table and what a scene gets each frame; each scene is one file (or folder) with one draw function.
+// The scene table and what a scene gets each frame; each scene is one file (or folder) with one draw
+// function.
 #pragma once
 
 #include <functional>

@@ -5,19 +5,19 @@
 #include <sstream>
 
 #include "app/logic/memo.hpp"
-#include "core/error.hpp"
-#include "core/positions.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/widgets/widgets.hpp"
+#include "core/error.hpp"
+#include "core/positions.hpp"
 
 namespace app {
 namespace {
 
 // What the scene computes from the embedding text, pos, pos2 and base.
 struct WordData {
-  attn::RowVec embedding;       // (D,) from the settings' emb
-  attn::Mat position;           // (2, D): readings at pos and pos2
-  attn::Mat sum;                // (2, D): embedding + reading
+  attn::RowVec embedding;  // (D,) from the settings' emb
+  attn::Mat position;      // (2, D): readings at pos and pos2
+  attn::Mat sum;           // (2, D): embedding + reading
 };
 using WordMemo = Memo<WordData, std::string, int, int, double>;
 
@@ -136,13 +136,14 @@ void draw_word_scene(SceneContext& ctx) {
     auto row = [](const attn::Mat& m, int r) {
       return std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols());
     };
-    shown = {{"embedding", std::vector<float>(w->embedding.data(), w->embedding.data() + w->embedding.size())},
-             {"pos", pos},
-             {"pos2", pos2},
-             {"position", row(w->position, 0)},
-             {"position2", row(w->position, 1)},
-             {"sum", row(w->sum, 0)},
-             {"sum2", row(w->sum, 1)}};
+    shown = {
+        {"embedding", std::vector<float>(w->embedding.data(), w->embedding.data() + w->embedding.size())},
+        {"pos", pos},
+        {"pos2", pos2},
+        {"position", row(w->position, 0)},
+        {"position2", row(w->position, 1)},
+        {"sum", row(w->sum, 0)},
+        {"sum2", row(w->sum, 1)}};
   });
 }
 

@@ -20,7 +20,8 @@ bool attention_controls(Settings& s, const ControlSet& show) {
   ImGui::SetNextItemWidth(-180);
   ImGui::InputTextWithHint("text", "type an email", &s.text);
   ImGui::SetNextItemWidth(180);
-  ImGui::SliderInt("d_model", &s.d_model, 2, 1024, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SliderInt("d_model", &s.d_model, 2, 1024, "%d",
+                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(120);
   ImGui::SliderInt("heads", &s.heads, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
@@ -38,7 +39,8 @@ bool attention_controls(Settings& s, const ControlSet& show) {
   if (show.causal) {
     ImGui::SameLine();
     ImGui::Checkbox("causal", &s.causal);
-    help_marker("A causal mask hides every key after the query: each token sees only itself and earlier tokens.");
+    help_marker(
+        "A causal mask hides every key after the query: each token sees only itself and earlier tokens.");
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(110);

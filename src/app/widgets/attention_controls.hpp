@@ -1,4 +1,5 @@
-// Shared by the attention scenes: the text/d_model/heads/scheme/causal/seed controls and the weight-grid spec.
+// Shared by the attention scenes: the text/d_model/heads/scheme/causal/seed controls and the weight-grid
+// spec.
 #pragma once
 
 #include <cstdint>

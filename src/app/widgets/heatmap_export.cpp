@@ -8,8 +8,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "gfx/colormap.hpp"
 #include "app/platform_io.hpp"
+#include "gfx/colormap.hpp"
 
 namespace app {
 namespace {
@@ -66,8 +66,11 @@ std::vector<std::uint8_t> heatmap_rgba(const DrawnHeatmap& h, int scale, int& wi
       const std::array<float, 3> rgb = gfx::value_rgb(h.colormap, m(r, c), h.lo, h.hi);
       for (int y = r * scale; y < (r + 1) * scale; ++y) {
         for (int x = c * scale; x < (c + 1) * scale; ++x) {
-          std::uint8_t* p = &px[(static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) * 4];
-          for (int k = 0; k < 3; ++k) p[k] = static_cast<std::uint8_t>(std::lround(std::clamp(rgb[static_cast<size_t>(k)], 0.0f, 1.0f) * 255.0f));
+          std::uint8_t* p =
+              &px[(static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) * 4];
+          for (int k = 0; k < 3; ++k)
+            p[k] = static_cast<std::uint8_t>(
+                std::lround(std::clamp(rgb[static_cast<size_t>(k)], 0.0f, 1.0f) * 255.0f));
           p[3] = 255;
         }
       }

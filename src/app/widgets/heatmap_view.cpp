@@ -44,12 +44,12 @@ struct Fitted {
   // the results
   Range range{0.0f, 1.0f};
   std::shared_ptr<const std::vector<std::string>> row_labels, col_labels;  // copies of the spec's
-  int row_step = 1, col_step = 1;          // label every row_step-th row, col_step-th column
-  std::vector<std::string> row_text;       // (ceil(rows / row_step),) fitted row labels
+  int row_step = 1, col_step = 1;     // label every row_step-th row, col_step-th column
+  std::vector<std::string> row_text;  // (ceil(rows / row_step),) fitted row labels
   std::vector<float> row_text_w;
-  std::vector<std::string> col_text;       // (cols,) fitted column labels
+  std::vector<std::string> col_text;  // (cols,) fitted column labels
   std::vector<float> col_text_w;
-  float left_w = 0.0f;                     // the widest row label (or the row title)
+  float left_w = 0.0f;                               // the widest row label (or the row title)
   std::vector<std::pair<float, std::string>> ticks;  // (height fraction from the top, text)
   float tick_w = 0.0f;
 };
@@ -181,8 +181,8 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
   const float cell_w = w / static_cast<float>(cols), cell_h = h / static_cast<float>(rows);
   const Fitted& fit = fitted(spec, rows, cols, w, h, line_h);
   const Range range = fit.range;
-  const gfx::HeatmapImage img =
-      gfx::render_heatmap(spec.id, spec.version, values.data(), rows, cols, spec.colormap, range.lo, range.hi);
+  const gfx::HeatmapImage img = gfx::render_heatmap(spec.id, spec.version, values.data(), rows, cols,
+                                                    spec.colormap, range.lo, range.hi);
   if (img.texture == 0) {
     ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "Cannot draw this matrix: %s", img.error.c_str());
     return hover;
@@ -260,11 +260,14 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
                     cl);
     char value[64];
     std::snprintf(value, sizeof value, "value %.6g", static_cast<double>(values(hover.row, hover.col)));
-    g_hover = {spec.id, hover.row, hover.col,
+    g_hover = {spec.id,
+               hover.row,
+               hover.col,
                {axis_line(spec.row_title, row_labels, hover.row),
                 axis_line(spec.col_title, col_labels, hover.col), value}};
     if (spec.extra_tooltip) {
-      for (std::string& line : spec.extra_tooltip(hover.row, hover.col)) g_hover.lines.push_back(std::move(line));
+      for (std::string& line : spec.extra_tooltip(hover.row, hover.col))
+        g_hover.lines.push_back(std::move(line));
     }
     g_hover.lines.push_back("right-click: copy or save as CSV or PNG");
     ImGui::BeginTooltip();
@@ -280,7 +283,8 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
 
   // 6. record what was drawn (screen = CSS pixels in the browser), offer the exports, reserve the space.
   g_drawn.push_back(DrawnHeatmap{spec.id, rmin.x, rmin.y, rsize.x, rsize.y, rows, cols, range.lo, range.hi,
-                                 spec.colormap, &values, fit.row_labels, fit.col_labels, spec.row_title, spec.col_title,
+                                 spec.colormap, &values, fit.row_labels, fit.col_labels, spec.row_title,
+                                 spec.col_title,
                                  ImGui::IsRectVisible(rmin, ImVec2(rmin.x + rsize.x, rmin.y + rsize.y))});
   export_menu(g_drawn.back(), spec.export_name);
   ImGui::SetCursorScreenPos(origin);
@@ -295,7 +299,9 @@ void begin_heatmap_frame() {
   gfx::renderer_begin_frame();
 }
 
-const HoverReport& hovered_heatmap() { return g_hover; }
+const HoverReport& hovered_heatmap() {
+  return g_hover;
+}
 
 const std::vector<DrawnHeatmap>& drawn_heatmaps() {
   return g_drawn;

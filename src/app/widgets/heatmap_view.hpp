@@ -13,8 +13,8 @@
 namespace app {
 
 struct HeatmapSpec {
-  std::string id;                        // unique in the frame, e.g. "mha/head0"
-  const attn::Mat* values = nullptr;     // (rows, cols)
+  std::string id;                     // unique in the frame, e.g. "mha/head0"
+  const attn::Mat* values = nullptr;  // (rows, cols)
   // Which values these are: the version of the cache that computed them (Memo::version(),
   // CachedPipeline::version). The texture, the colour range and the fitted labels are rebuilt only when
   // it (or the size, font or colours) changes; 0 rebuilds them every frame.
@@ -23,12 +23,12 @@ struct HeatmapSpec {
   // empty: indices.
   const std::vector<std::string>* row_labels = nullptr;
   const std::vector<std::string>* col_labels = nullptr;
-  std::string row_title = "row";         // e.g. "query", "position"
-  std::string col_title = "column";      // e.g. "key", "dimension"
+  std::string row_title = "row";     // e.g. "query", "position"
+  std::string col_title = "column";  // e.g. "key", "dimension"
   gfx::Colormap colormap = gfx::Colormap::Viridis;
-  bool auto_range = true;                // range from the values (diverging: symmetric around 0)
-  float lo = 0.0f, hi = 1.0f;            // used when auto_range is false
-  float width = 300.0f, height = 300.0f; // size of the matrix image in CSS pixels
+  bool auto_range = true;                 // range from the values (diverging: symmetric around 0)
+  float lo = 0.0f, hi = 1.0f;             // used when auto_range is false
+  float width = 300.0f, height = 300.0f;  // size of the matrix image in CSS pixels
   bool show_colorbar = true;
   // Extra tooltip lines for a hovered cell (row, col), e.g. raw score and clock hands.
   std::function<std::vector<std::string>(int row, int col)> extra_tooltip;
@@ -49,7 +49,7 @@ struct DrawnHeatmap {
   std::string id;
   float x, y, w, h;  // the matrix image on the canvas, CSS pixels
   int rows, cols;
-  float lo, hi;      // the value range mapped to the colormap's ends
+  float lo, hi;  // the value range mapped to the colormap's ends
   gfx::Colormap colormap;
   const attn::Mat* values;  // the scene's matrix, valid until the next frame's scene draw
   std::shared_ptr<const std::vector<std::string>> row_labels, col_labels;  // never null

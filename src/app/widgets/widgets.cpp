@@ -121,7 +121,8 @@ void value_bars(const char* id, const attn::RowVec& v, float limit, float height
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float mid = p.y + height * 0.5f;
-  dl->AddLine(ImVec2(p.x, mid), ImVec2(p.x + bar * static_cast<float>(v.size()), mid), IM_COL32(160, 160, 160, 255));
+  dl->AddLine(ImVec2(p.x, mid), ImVec2(p.x + bar * static_cast<float>(v.size()), mid),
+              IM_COL32(160, 160, 160, 255));
   for (Eigen::Index i = 0; i < v.size(); ++i) {
     const float h = std::max(-1.0f, std::min(1.0f, v(i) / limit)) * height * 0.5f;
     const float x0 = p.x + bar * static_cast<float>(i) + 2.0f, x1 = x0 + bar - 4.0f;

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "app/logic/settings.hpp"
 #include "core/types.hpp"
 #include "gfx/colormap.hpp"
-#include "app/logic/settings.hpp"
 
 namespace app {
 

@@ -2,11 +2,11 @@
 #include <imgui.h>
 
 #include "app/logic/captions.hpp"
+#include "app/logic/text.hpp"
+#include "app/scenes/mha/panels.hpp"
+#include "app/widgets/widgets.hpp"
 #include "core/attention.hpp"
 #include "core/error.hpp"
-#include "app/scenes/mha/panels.hpp"
-#include "app/logic/text.hpp"
-#include "app/widgets/widgets.hpp"
 
 namespace app::mha {
 namespace {

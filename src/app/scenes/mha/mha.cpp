@@ -6,17 +6,17 @@
 #include <cstdio>
 #include <tuple>
 
-#include "app/logic/memo.hpp"
-#include "app/widgets/attention_controls.hpp"
 #include "app/logic/captions.hpp"
+#include "app/logic/memo.hpp"
+#include "app/scenes/mha/panels.hpp"
+#include "app/scenes/scenes.hpp"
+#include "app/scenes/train/train.hpp"
+#include "app/widgets/attention_controls.hpp"
+#include "app/widgets/heatmap_view.hpp"
+#include "app/widgets/widgets.hpp"
 #include "core/analysis.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
-#include "app/widgets/heatmap_view.hpp"
-#include "app/scenes/mha/panels.hpp"
-#include "app/scenes/train/train.hpp"
-#include "app/scenes/scenes.hpp"
-#include "app/widgets/widgets.hpp"
 
 namespace app {
 namespace {
@@ -55,7 +55,8 @@ MhaData compute(const CachedPipeline& pipe, bool causal) {
   d.dropped_tokens = r.dropped_tokens;
   d.labels = token_labels(r.tokens);
   d.label_w = ImGui::CalcTextSize("query").x;
-  for (const std::string& l : d.labels) d.label_w = std::max(d.label_w, std::min(90.0f, ImGui::CalcTextSize(l.c_str()).x));
+  for (const std::string& l : d.labels)
+    d.label_w = std::max(d.label_w, std::min(90.0f, ImGui::CalcTextSize(l.c_str()).x));
   d.stats = mha::stats_json(r.stats);
   d.even = attn::head_stats(attn::even_weights(static_cast<int>(r.tokens.size()), causal));
   if (static_cast<int>(r.tokens.size()) <= kMaxShownTokens) {
@@ -100,8 +101,9 @@ std::vector<std::string> cell_lines(const attn::PipelineResult& r, const attn::P
 
 HeatmapSpec head_spec(const Settings& s, const attn::PipelineResult& r, const attn::PipelineConfig& c,
                       const MhaData& d, int h, float side) {
-  HeatmapSpec spec = weight_grid_spec("mha/head" + std::to_string(h), r.mha.head[static_cast<size_t>(h)].weights,
-                                      d.version, d.labels, s, side);
+  HeatmapSpec spec =
+      weight_grid_spec("mha/head" + std::to_string(h), r.mha.head[static_cast<size_t>(h)].weights, d.version,
+                       d.labels, s, side);
   spec.extra_tooltip = [&r, c, h](int i, int j) { return cell_lines(r, c, h, i, j); };
   return spec;
 }
@@ -297,7 +299,8 @@ void draw_mha_scene(SceneContext& ctx) {
   s.row = std::clamp(s.row, 0, t - 1);
   if (s.head >= heads) s.head = -1;
   const MhaData& data = data_memo.get({pipe.version}, [&] { return compute(pipe, config.causal); }).value();
-  const mha::RowView& rows = row_memo.get({pipe.version, s.row}, [&] { return mha::make_row_view(r, s.row); }).value();
+  const mha::RowView& rows =
+      row_memo.get({pipe.version, s.row}, [&] { return mha::make_row_view(r, s.row); }).value();
   ImGui::Text("%d tokens, %d heads of d_k = %d, positions: %s%s  (computed in %.1f ms)", t, heads,
               view.d_model / heads, view.positions.c_str(), view.causal ? ", causal" : "", pipe.compute_ms);
   text_wrapped_disabled(
@@ -308,7 +311,8 @@ void draw_mha_scene(SceneContext& ctx) {
 
   const int enlarged = s.head;  // what this frame draws (a click changes s.head for the next frame)
   draw_heads(s, r, config, data);
-  if (section("Where one token looks", "rows", s.hide)) mha::draw_row_view(s, rows, row_memo.version(), data.labels);
+  if (section("Where one token looks", "rows", s.hide))
+    mha::draw_row_view(s, rows, row_memo.version(), data.labels);
   if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
   draw_breaks_section(s, view, trained);
   report(ctx, pipe.compute_ms, data_memo.shared(), row_memo.shared(), enlarged);

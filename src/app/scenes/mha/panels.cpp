@@ -8,11 +8,11 @@
 #include <cstdio>
 
 #include "app/logic/captions.hpp"
+#include "app/logic/text.hpp"
+#include "app/widgets/heatmap_view.hpp"
+#include "app/widgets/widgets.hpp"
 #include "core/attention.hpp"
 #include "core/error.hpp"
-#include "app/widgets/heatmap_view.hpp"
-#include "app/logic/text.hpp"
-#include "app/widgets/widgets.hpp"
 
 namespace app::mha {
 namespace {
@@ -133,7 +133,8 @@ RowView make_row_view(const attn::PipelineResult& r, int token) {
   return v;
 }
 
-void draw_row_view(Settings& s, const RowView& view, std::uint64_t version, const std::vector<std::string>& labels) {
+void draw_row_view(Settings& s, const RowView& view, std::uint64_t version,
+                   const std::vector<std::string>& labels) {
   text_wrapped(
       "Pick one query token and compare its row in every head: one line per head, one column "
       "per key. Each line sums to 1.");

@@ -1,13 +1,13 @@
 // The multi-head attention scene's panels: per-head statistics, the row view, the parameter accounting.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "core/pipeline.hpp"
 #include "app/logic/settings.hpp"
+#include "core/pipeline.hpp"
 
 namespace app::mha {
 
@@ -22,7 +22,8 @@ RowView make_row_view(const attn::PipelineResult& r, int token);
 
 // The row view: a token combo (writes s.row), the (H, T) heatmap "mha/rows" and a sentence saying where
 // each head looks. labels: (T,) token labels; version: which row view this is (HeatmapSpec::version).
-void draw_row_view(Settings& s, const RowView& view, std::uint64_t version, const std::vector<std::string>& labels);
+void draw_row_view(Settings& s, const RowView& view, std::uint64_t version,
+                   const std::vector<std::string>& labels);
 
 // Three short lines under a head's grid: entropy (nats), mean |i - j|, first-token mass.
 void draw_head_stats(const attn::HeadStats& st, float wrap_width);

@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "app/widgets/attention_controls.hpp"
 #include "app/logic/captions.hpp"
-#include "core/analysis.hpp"
+#include "app/widgets/attention_controls.hpp"
 #include "app/widgets/heatmap_view.hpp"
 #include "app/widgets/widgets.hpp"
+#include "core/analysis.hpp"
 
 namespace app {
 namespace {

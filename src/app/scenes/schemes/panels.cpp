@@ -9,15 +9,15 @@
 #include <cstdio>
 #include <new>
 
+#include "app/logic/captions.hpp"
 #include "app/logic/memo.hpp"
 #include "app/widgets/attention_controls.hpp"
-#include "app/logic/captions.hpp"
-#include "core/error.hpp"
-#include "core/scheme_probe.hpp"
-#include "core/tokenizer.hpp"
 #include "app/widgets/heatmap_view.hpp"
 #include "app/widgets/line_plot.hpp"
 #include "app/widgets/widgets.hpp"
+#include "core/error.hpp"
+#include "core/scheme_probe.hpp"
+#include "core/tokenizer.hpp"
 
 namespace app::schemes {
 namespace {
@@ -35,8 +35,8 @@ ImU32 scheme_colour(size_t i) {
 }
 
 // One line per row of `rows` (schemes x offsets -(t - 1) .. t - 1), gaps where a scheme failed.
-void offset_chart(const char* id, const char* title, const attn::Mat& rows, const std::vector<std::string>& names,
-                  int t, ImVec2 size) {
+void offset_chart(const char* id, const char* title, const attn::Mat& rows,
+                  const std::vector<std::string>& names, int t, ImVec2 size) {
   ImGui::BeginGroup();
   ImGui::TextUnformatted(title);
   std::vector<std::vector<float>> y(static_cast<size_t>(rows.rows()));
@@ -45,7 +45,8 @@ void offset_chart(const char* id, const char* title, const attn::Mat& rows, cons
     const auto k = static_cast<size_t>(r);
     y[k].assign(rows.row(r).data(), rows.row(r).data() + rows.cols());
     const bool failed = !rows.row(r).array().isFinite().any();
-    series.push_back({names[k] + (failed ? " (failed)" : ""), nullptr, y[k].data(), y[k].size(), scheme_colour(k), static_cast<float>(-(t - 1))});
+    series.push_back({names[k] + (failed ? " (failed)" : ""), nullptr, y[k].data(), y[k].size(),
+                      scheme_colour(k), static_cast<float>(-(t - 1))});
   }
   PlotOptions opt;
   opt.size = size;
@@ -209,7 +210,8 @@ void rope_table(const RopeData& r) {
 
 void draw_rope(Settings& s, const SchemesData& d, bool open, SceneContext& ctx) {
   static RopeMemo memo;
-  const RopeData& r = memo.get({d.version, s.pos, s.pos2}, [&] { return compute_rope(d, s.pos, s.pos2); }).value();
+  const RopeData& r =
+      memo.get({d.version, s.pos, s.pos2}, [&] { return compute_rope(d, s.pos, s.pos2); }).value();
   ctx.report([&r, head = d.head](nlohmann::json& shown) {
     if (r.error.empty()) {
       nlohmann::json shifted = nlohmann::json::array();
@@ -261,8 +263,9 @@ void draw_rope(Settings& s, const SchemesData& d, bool open, SceneContext& ctx) 
   const int gap = r.pos - r.pos2;
   if (gap >= -kGaps && gap <= kGaps) opt.x_marks = {static_cast<float>(gap)};  // the current gap
   opt.x_name = "gap";
-  line_plot("rope_gap", {{"score", nullptr, r.by_gap.data(), r.by_gap.size(), IM_COL32(240, 150, 60, 255),
-                          static_cast<float>(-kGaps)}},
+  line_plot("rope_gap",
+            {{"score", nullptr, r.by_gap.data(), r.by_gap.size(), IM_COL32(240, 150, 60, 255),
+              static_cast<float>(-kGaps)}},
             opt);
 }
 

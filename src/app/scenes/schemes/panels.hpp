@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis.hpp"
-#include "core/pipeline.hpp"
 #include "app/logic/settings.hpp"
 #include "app/scenes/scenes.hpp"
+#include "core/analysis.hpp"
+#include "core/pipeline.hpp"
 
 namespace app::schemes {
 

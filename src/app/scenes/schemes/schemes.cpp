@@ -5,15 +5,15 @@
 #include <cmath>
 #include <limits>
 
-#include "app/logic/memo.hpp"
-#include "app/widgets/attention_controls.hpp"
 #include "app/logic/captions.hpp"
+#include "app/logic/memo.hpp"
+#include "app/scenes/scenes.hpp"
+#include "app/scenes/schemes/panels.hpp"
+#include "app/widgets/attention_controls.hpp"
+#include "app/widgets/heatmap_view.hpp"
+#include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 #include "core/scheme_probe.hpp"
-#include "app/widgets/heatmap_view.hpp"
-#include "app/scenes/schemes/panels.hpp"
-#include "app/scenes/scenes.hpp"
-#include "app/widgets/widgets.hpp"
 
 namespace app {
 namespace {
@@ -222,9 +222,9 @@ void draw_schemes_scene(SceneContext& ctx) {
   intro();
   if (section("Settings", "controls", s.hide)) draw_controls(s);
   const SchemesData& data =
-      memo.get({s.text, s.d_model, s.heads, schemes::shown_head(s), s.slots, s.seed, s.causal}, [&] {
-            return compute(s);
-          }).value();  // compute() keeps each scheme's error in its view: it does not throw
+      memo.get({s.text, s.d_model, s.heads, schemes::shown_head(s), s.slots, s.seed, s.causal},
+               [&] { return compute(s); })
+          .value();  // compute() keeps each scheme's error in its view: it does not throw
   ctx.report([&data, d_model = s.d_model, heads = s.heads](nlohmann::json& shown) {
     shown["head"] = data.head;
     shown["d_model"] = d_model;

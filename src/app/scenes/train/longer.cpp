@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <array>
 
+#include "app/logic/text.hpp"
+#include "app/scenes/train/train.hpp"
+#include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 #include "core/tokenizer.hpp"
 #include "core/train/trainer.hpp"
-#include "app/scenes/train/train.hpp"
-#include "app/logic/text.hpp"
-#include "app/widgets/widgets.hpp"
 
 namespace app::train_ui {
 namespace {

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/error.hpp"
 #include "app/platform_io.hpp"
 #include "app/scenes/train/train.hpp"
 #include "app/widgets/line_plot.hpp"
 #include "app/widgets/widgets.hpp"
+#include "core/error.hpp"
 
 namespace app::train_ui {
 namespace {

@@ -1,7 +1,6 @@
 // Train scene: trains the refund router in the page (in time slices between frames), with or without
 // positions, and shows what it learned: curves, any email's label, the order-flipped pair, model files.
 #include "app/scenes/train/train.hpp"
-#include "app/scenes/scenes.hpp"
 
 #include <imgui.h>
 
@@ -10,8 +9,9 @@
 #include <climits>
 #include <cstdio>
 
-#include "core/error.hpp"
+#include "app/scenes/scenes.hpp"
 #include "app/widgets/widgets.hpp"
+#include "core/error.hpp"
 
 namespace app {
 namespace {
