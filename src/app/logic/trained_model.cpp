@@ -117,16 +117,11 @@ const ModelLoadStatus& last_model_load() {
   return load_status();
 }
 
-const CachedPipeline& trained_pipeline(const std::string& text, int layer) {
-  static CachedPipeline cache;
-  static std::string cached_text;
-  static int cached_layer = -1;
-  static long long cached_version = -1;
-  const TrainedModel* m = trained_model();
-  const long long version = m ? m->version : 0;
-  if (version == cached_version && layer == cached_layer && text == cached_text) return cache;
-  cached_version = version, cached_layer = layer, cached_text = text;
-  cache = CachedPipeline{};
+namespace {
+
+// The trained model's attention for one text and layer; the error stays in the result (shown in place).
+CachedPipeline compute_trained(const TrainedModel* m, const std::string& text, int layer) {
+  CachedPipeline cache;
   cache.version = next_version();
   const auto t0 = std::chrono::steady_clock::now();
   if (!m) {
@@ -149,6 +144,14 @@ const CachedPipeline& trained_pipeline(const std::string& text, int layer) {
   }
   cache.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return cache;
+}
+
+}  // namespace
+
+const CachedPipeline& trained_pipeline(const std::string& text, int layer) {
+  static Memo<CachedPipeline, long long, int, std::string> memo;  // model version, layer, text
+  const TrainedModel* m = trained_model();
+  return memo.get({m ? m->version : 0, layer, text}, [&] { return compute_trained(m, text, layer); }).value();
 }
 
 attn::PipelineConfig trained_pipeline_config() {

@@ -49,22 +49,18 @@ namespace {
 // The confidences a trained router without positions (from the Train scene or a file) gives the two refund
 // emails, or {-1, -1} when the current trained model has positions, a causal mask, or is missing.
 std::array<float, 2> trained_blind_confidences() {
-  static long long version = -1;
-  static std::array<float, 2> confidence = {-1.0f, -1.0f};
+  static Memo<std::array<float, 2>, long long> memo;  // keyed by the trained model's version
   const TrainedModel* m = trained_model();
   if (!m) return {-1.0f, -1.0f};
-  if (m->version == version) return confidence;
-  version = m->version;
-  confidence = {-1.0f, -1.0f};
-  const attn::train::ModelConfig& c = m->model.config;
-  if (c.positions != attn::Scheme::None || c.causal) return confidence;
-  try {
+  memo.get({m->version}, [m]() -> std::array<float, 2> {
+    const attn::train::ModelConfig& c = m->model.config;
+    if (c.positions != attn::Scheme::None || c.causal) return {-1.0f, -1.0f};
+    std::array<float, 2> confidence{};
     for (size_t i = 0; i < 2; ++i)
       confidence[i] = attn::train::predict_text(m->model, m->vocab, refund_emails()[i]).prediction.confidence;
-  } catch (const attn::InputError&) {
-    confidence = {-1.0f, -1.0f};
-  }
-  return confidence;
+    return confidence;
+  });
+  return memo.ok() ? memo.value() : std::array<float, 2>{-1.0f, -1.0f};
 }
 
 // Both emails through one router; the error is kept in the column.

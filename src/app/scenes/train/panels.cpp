@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/logic/memo.hpp"
 #include "app/platform_io.hpp"
 #include "app/scenes/train/train.hpp"
 #include "app/widgets/line_plot.hpp"
@@ -24,23 +25,11 @@ std::string percent(float x) {
   return buf;
 }
 
-struct PredictionCache {
-  long long version = -1;
-  std::string text;
-  attn::train::TextPrediction p;
-  std::string error;
-};
+// One email through the trained model, keyed by the model's version and the text.
+using PredictionMemo = Memo<attn::train::TextPrediction, long long, std::string>;
 
-void predict(PredictionCache& c, const TrainedModel& m, const std::string& text) {
-  if (c.version == m.version && c.text == text) return;
-  c.version = m.version;
-  c.text = text;
-  c.error.clear();
-  try {
-    c.p = attn::train::predict_text(m.model, m.vocab, text);
-  } catch (const attn::InputError& e) {
-    c.error = e.what();
-  }
+const PredictionMemo& predict(PredictionMemo& memo, const TrainedModel& m, const std::string& text) {
+  return memo.get({m.version, text}, [&] { return attn::train::predict_text(m.model, m.vocab, text); });
 }
 
 const std::string& label_name(const TrainedModel& m, int label) {
@@ -164,16 +153,15 @@ void draw_curves(const Session& ses) {
 }
 
 std::string draw_prediction(Settings& s, const TrainedModel& m, nlohmann::json& shown) {
-  static PredictionCache cache;
+  static PredictionMemo memo;
   ImGui::SetNextItemWidth(-80);
   ImGui::InputTextWithHint("email", "type any email, e.g. Refund the candles, not the hamper.", &s.text);
-  predict(cache, m, s.text);
-  if (!cache.error.empty()) {
-    error_box(cache.error);
-    shown["prediction"] = {{"text", s.text}, {"error", cache.error}};
-    return cache.error;
+  if (!predict(memo, m, s.text).ok()) {
+    error_box(memo.error());
+    shown["prediction"] = {{"text", s.text}, {"error", memo.error()}};
+    return memo.error();
   }
-  const attn::train::TextPrediction& tp = cache.p;
+  const attn::train::TextPrediction& tp = memo.value();
   std::string tokens, unknown;
   for (size_t i = 0; i < tp.tokens.size(); ++i) {
     tokens += "[" + tp.tokens[i] + "] ";
@@ -194,17 +182,15 @@ std::string draw_prediction(Settings& s, const TrainedModel& m, nlohmann::json& 
 
 void draw_pair(const TrainedModel& m, nlohmann::json& shown) {
   static const std::vector<attn::train::Example> pair = refund_pair();
-  static PredictionCache a, b;
-  predict(a, m, pair[0].text);
-  predict(b, m, pair[1].text);
-  if (!a.error.empty() || !b.error.empty()) {
-    error_box(a.error.empty() ? b.error : a.error);
+  static PredictionMemo a, b;
+  if (!predict(a, m, pair[0].text).ok() || !predict(b, m, pair[1].text).ok()) {
+    error_box(a.ok() ? b.error() : a.error());
     return;
   }
   nlohmann::json list = nlohmann::json::array();
   float diff = 0.0f;
-  const auto& pa = a.p.prediction.probabilities;
-  const auto& pb = b.p.prediction.probabilities;
+  const auto& pa = a.value().prediction.probabilities;
+  const auto& pb = b.value().prediction.probabilities;
   for (size_t c = 0; c < pa.size() && c < pb.size(); ++c) diff = std::max(diff, std::fabs(pa[c] - pb[c]));
   if (ImGui::BeginTable("pair", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg, ImVec2(720, 0))) {
     ImGui::TableSetupColumn("email (held out)", ImGuiTableColumnFlags_WidthFixed, 300);
@@ -213,7 +199,7 @@ void draw_pair(const TrainedModel& m, nlohmann::json& shown) {
     ImGui::TableSetupColumn("confidence");
     ImGui::TableHeadersRow();
     for (size_t i = 0; i < 2; ++i) {
-      const attn::train::Prediction& p = (i ? b : a).p.prediction;
+      const attn::train::Prediction& p = (i ? b : a).value().prediction;
       const bool right = p.label == pair[i].label;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -239,7 +225,7 @@ void draw_pair(const TrainedModel& m, nlohmann::json& shown) {
         "Identical: the model cannot tell the two orders apart, so at most one of them can be right, however "
         "long it trains. Both get one confidence, %.3f: this trained model's value of the lesson's \"same "
         "label, same confidence\" (the lesson's 0.87 was an illustration).",
-        static_cast<double>(a.p.prediction.confidence));
+        static_cast<double>(a.value().prediction.confidence));
   } else {
     text_wrapped_disabled("Different: the model reads word order, so both can be right.");
   }
