@@ -9,7 +9,7 @@
 #   attn_wasm_node_program(target [NODERAWFS])   a program run by node (tests, benchmarks) -> .js + .wasm
 #
 # Debian's Emscripten 3.1.6 needs NODE_PATH=/usr/share/nodejs for optimised links (acorn): the presets
-# `wasm` and `wasm-node` (CMakePresets.json) set it. See /work/shared/TOOLCHAIN.md for the other traps.
+# `wasm` and `wasm-node` (CMakePresets.json) set it.
 include_guard(GLOBAL)
 
 if(EMSCRIPTEN)

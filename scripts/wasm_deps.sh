@@ -11,7 +11,7 @@
 #   ATTN_DEPS_JOBS        parallel build jobs (default: 2)
 #
 # Why not `-sUSE_SDL=2`: Debian's Emscripten 3.1.6 has a frozen cache and its ports need the
-# internet, so SDL2 is built here from Debian's own source package (see /work/shared/TOOLCHAIN.md).
+# internet, so SDL2 is built here from Debian's own source package.
 set -euo pipefail
 
 # Everything goes to stderr; fd 3 keeps the real stdout for the final KEY=VALUE lines.

@@ -1,5 +1,5 @@
 // Shared helpers of the browser tests: Debian's Chromium through playwright-core with SwiftShader
-// WebGL2 (flags from shared/TOOLCHAIN.md), page loading, frame synchronisation and pixel reads, heatmap
+// WebGL2 (the flags below), page loading, frame synchronisation and pixel reads, heatmap
 // geometry, and numbers against the native CLI (build/native/attention_cli) within a tolerance.
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
