@@ -4,7 +4,8 @@
 # Usage: ./build_wasm.sh [--serve [PORT]]
 #   Installs missing Debian packages, fetches/builds SDL2 + Dear ImGui for wasm once into a cache
 #   (scripts/wasm_deps.sh; ATTN_DEPS_CACHE, default ~/.cache/attention-demo), configures the `wasm`
-#   preset (build/wasm), builds attention_demo, fills dist/ and prints every file's gzipped size
+#   preset (build/wasm), builds attention_demo, fills dist/, writes a gzip and a brotli copy beside each
+#   file (name.gz, name.br: a static host can send them as they are) and prints every file's sizes
 #   (fails above 600 KB gzipped in total). --serve then serves dist/ on http://127.0.0.1:PORT/
 #   (default 8080). Safe to run again: every step reuses what is already there.
 set -euo pipefail
@@ -37,7 +38,7 @@ BUDGET_KB=600
 log() { printf '[build_wasm] %s\n' "$*" >&2; }
 
 # 1. tools and sources
-scripts/ensure_packages.sh emscripten cmake make python3 gzip fonttools fonts-dejavu-core \
+scripts/ensure_packages.sh emscripten cmake make python3 gzip brotli fonttools fonts-dejavu-core \
   libeigen3-dev nlohmann-json3-dev
 eval "$(scripts/wasm_deps.sh)"   # SDL2_WASM_PREFIX, SDL2_SRC_DIR, IMGUI_SRC_DIR
 
@@ -61,18 +62,29 @@ cp "$OUT/attention_demo.js" "$OUT/attention_demo.wasm" dist.tmp/
 rm -rf dist
 mv dist.tmp dist
 
-# 4. sizes (gzip -9, what a server sending compressed files would transfer)
+# 4. sizes (gzip -9 and brotli -q 11: what a server sending compressed files transfers) and the
+#    pre-compressed copies beside each file (name.gz, name.br), so a static host can send them as they are;
+#    each copy is checked to decompress to its file's exact bytes
 total_raw=0
 total_gz=0
-printf '%-24s %10s %10s\n' "dist/" "bytes" "gzipped" >&2
+total_br=0
+printf '%-24s %10s %10s %10s\n' "dist/" "bytes" "gzipped" "brotli" >&2
 while IFS= read -r -d '' f; do
+  gzip -9 -n -c "$f" >"$f.gz"
+  brotli -q 11 -c "$f" >"$f.br"
+  if ! gzip -dc "$f.gz" | cmp -s - "$f" || ! brotli -dc "$f.br" | cmp -s - "$f"; then
+    log "error: a compressed copy of $f does not decompress to the file"
+    exit 1
+  fi
   raw=$(stat -c %s "$f")
-  gz=$(gzip -9 -c "$f" | wc -c)
+  gz=$(stat -c %s "$f.gz")
+  br=$(stat -c %s "$f.br")
   total_raw=$((total_raw + raw))
   total_gz=$((total_gz + gz))
-  printf '%-24s %10d %10d\n' "${f#dist/}" "$raw" "$gz" >&2
-done < <(find dist -type f -print0 | sort -z)
-printf '%-24s %10d %10d  (%d KB gzipped; budget %d KB)\n' "total" "$total_raw" "$total_gz" \
+  total_br=$((total_br + br))
+  printf '%-24s %10d %10d %10d\n' "${f#dist/}" "$raw" "$gz" "$br" >&2
+done < <(find dist -type f ! -name '*.gz' ! -name '*.br' -print0 | sort -z)
+printf '%-24s %10d %10d %10d  (%d KB gzipped; budget %d KB)\n' "total" "$total_raw" "$total_gz" "$total_br" \
   $(((total_gz + 1023) / 1024)) "$BUDGET_KB" >&2
 if [ "$total_gz" -gt $((BUDGET_KB * 1024)) ]; then
   log "error: dist/ is over the ${BUDGET_KB} KB gzipped budget"

@@ -38,6 +38,8 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" >"$stamp"
 fi
 
-# dist/ served on a free loopback port for the run (ATTENTION_DEMO_URL), stopped whatever happens.
+# dist/ served on a free loopback port for the run (ATTENTION_DEMO_URL), stopped whatever happens; the
+# folder itself for the test that serves its pre-compressed copies (ATTENTION_DEMO_DIST).
+export ATTENTION_DEMO_DIST="$DIST"
 exec "$ROOT/scripts/with_dist_server.sh" --dir "$DIST" \
   node --test --test-concurrency=1 --test-timeout=180000 "$@" ./*.test.mjs
