@@ -18,7 +18,8 @@ const FLAGS = [
   '--disable-sync',
 ];
 
-// run.sh serves dist/ and passes its address; the tests never start or guess a server themselves.
+// run.sh serves dist/ and passes its address; the tests never guess a server (only precompressed.test.mjs
+// runs its own static host, over the folder run.sh names in ATTENTION_DEMO_DIST).
 export function baseUrl() {
   const url = process.env.ATTENTION_DEMO_URL;
   if (!url) throw new Error('ATTENTION_DEMO_URL is not set: run the browser tests with tests/browser/run.sh');
