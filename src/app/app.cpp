@@ -54,6 +54,9 @@ App::App(const std::string& query) {
 }
 
 void App::frame() {
+  // A frame that fails half-way reports nothing rather than the writers of an older frame.
+  shown_fills_.clear();
+  shown_error_.clear();
   begin_heatmap_frame();
   frame_messages().clear();
   frame_texts().clear();

@@ -1,7 +1,9 @@
 // The building blocks of attention, forward and backward, written once and templated on the scalar:
 // float for the app, the CLI and training, double for the gradient checks. The inference path (attend,
 // multi_head, the encoder block, Rope::rotate, ALiBi, the seeded router) and the trainable model both call
-// these functions. Shapes: T tokens, D = d_model, d = head width, N/K any width, C = classes.
+// the softmax, LayerNorm, RoPE, ALiBi and attention ops; the inference projections (x W_qkv, W_o, the
+// feed-forward layer) use Eigen's product, the trainable model matmul_rows. Shapes: T tokens, D = d_model, d
+// = head width, N/K any width, C = classes.
 #pragma once
 
 #include <vector>

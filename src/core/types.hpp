@@ -1,4 +1,5 @@
-// Matrix types shared by the whole core: row-major float32, the same layout as a GPU texture row.
+// Matrix types shared by the whole core: row-major, float32 (Mat) or any scalar (MatT<S>), the layout of a
+// GPU texture row.
 #pragma once
 
 #include <Eigen/Dense>

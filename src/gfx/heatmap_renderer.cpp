@@ -107,7 +107,7 @@ class GlStateGuard {
 };
 constexpr GLenum GlStateGuard::kCap[];
 
-// [SECTION] shaders, hashing, upload and draw
+// [SECTION] shaders, upload and draw
 
 // Compiles one stage with the platform's version prefix; "" or "<name>: <log>".
 std::string compile(GLenum stage, const char* name, const char* source, GLuint& out) {

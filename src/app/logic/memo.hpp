@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -32,22 +33,28 @@ class Memo {
   template <class Make>
   const Memo& get(const Key& key, Make&& make) {
     if (version_ != 0 && key == key_) return *this;
+    std::shared_ptr<const Value> value;
+    std::string error;
+    try {
+      value = std::make_shared<const Value>(std::forward<Make>(make)());
+    } catch (const attn::InputError& e) {
+      error = e.what();
+    } catch (const std::bad_alloc&) {
+      error = kTooLargeMessage;
+    }  // anything else leaves the memo as it was and goes on up
     key_ = key;
     version_ = next_version();
-    error_.clear();
-    value_.reset();
-    try {
-      value_ = std::make_shared<const Value>(std::forward<Make>(make)());
-    } catch (const attn::InputError& e) {
-      error_ = e.what();
-    } catch (const std::bad_alloc&) {
-      error_ = kTooLargeMessage;
-    }
+    value_ = std::move(value);
+    error_ = std::move(error);
     return *this;
   }
 
   bool ok() const { return value_ != nullptr; }
-  const Value& value() const { return *value_; }  // only when ok()
+  // The value; throws std::logic_error when !ok() (a caller that forgot to check gets an error, not a crash).
+  const Value& value() const {
+    if (!value_) throw std::logic_error("Memo::value() without a value: " + error_);
+    return *value_;
+  }
   // The value itself, for what must outlive the frame (state() is built after it): nullptr when !ok().
   std::shared_ptr<const Value> shared() const { return value_; }
   const std::string& error() const { return error_; }

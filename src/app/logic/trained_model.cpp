@@ -151,7 +151,11 @@ CachedPipeline compute_trained(const TrainedModel* m, const std::string& text, i
 const CachedPipeline& trained_pipeline(const std::string& text, int layer) {
   static Memo<CachedPipeline, long long, int, std::string> memo;  // model version, layer, text
   const TrainedModel* m = trained_model();
-  return memo.get({m ? m->version : 0, layer, text}, [&] { return compute_trained(m, text, layer); }).value();
+  memo.get({m ? m->version : 0, layer, text}, [&] { return compute_trained(m, text, layer); });
+  if (memo.ok()) return memo.value();
+  static CachedPipeline too_large;  // the copy of a result could not be made: say so in place
+  too_large.error = memo.error();
+  return too_large;
 }
 
 attn::PipelineConfig trained_pipeline_config() {

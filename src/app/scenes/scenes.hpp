@@ -13,7 +13,8 @@
 namespace app {
 
 // Writes values on screen into state().shown. Runs when state() is asked for (between frames), so it may
-// read only what outlives the frame: the scene's cached values (held by shared_ptr or static) and copies.
+// read only what it owns: copies, and cached values held through Memo::shared() (a memo frees its old value
+// when it recomputes, so never capture a reference to memo.value()).
 using ShownFill = std::function<void(nlohmann::json& shown)>;
 
 // What a scene gets each frame: the settings to read and change, and where to report what it shows.

@@ -36,7 +36,7 @@ struct Fitted {
   // the inputs
   std::uint64_t version = 0;
   int rows = 0, cols = 0;
-  float w = 0.0f, h = 0.0f, font = 0.0f;
+  float w = 0.0f, h = 0.0f, font = 0.0f, font_px = 0.0f;  // line height; the atlas' pixel size (zoom, DPR)
   gfx::Colormap colormap = gfx::Colormap::Viridis;
   bool auto_range = true;
   float spec_lo = 0.0f, spec_hi = 0.0f;
@@ -128,13 +128,14 @@ void highlight_label(ImDrawList* dl, ImVec2 pos, const std::string& text) {
 const Fitted& fitted(const HeatmapSpec& spec, int rows, int cols, float w, float h, float line_h) {
   Fitted& f = g_fitted[spec.id];
   if (spec.version != 0 && f.version == spec.version && f.rows == rows && f.cols == cols && f.w == w &&
-      f.h == h && f.font == line_h && f.colormap == spec.colormap && f.auto_range == spec.auto_range &&
-      f.spec_lo == spec.lo && f.spec_hi == spec.hi && f.row_title == spec.row_title &&
-      f.col_title == spec.col_title) {
+      f.h == h && f.font == line_h && f.font_px == ImGui::GetFont()->FontSize &&
+      f.colormap == spec.colormap && f.auto_range == spec.auto_range && f.spec_lo == spec.lo &&
+      f.spec_hi == spec.hi && f.row_title == spec.row_title && f.col_title == spec.col_title) {
     return f;
   }
   f = Fitted();
   f.version = spec.version, f.rows = rows, f.cols = cols, f.w = w, f.h = h, f.font = line_h;
+  f.font_px = ImGui::GetFont()->FontSize;
   f.colormap = spec.colormap, f.auto_range = spec.auto_range, f.spec_lo = spec.lo, f.spec_hi = spec.hi;
   f.row_title = spec.row_title, f.col_title = spec.col_title;
   f.range = value_range(spec);

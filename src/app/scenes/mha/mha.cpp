@@ -21,7 +21,7 @@
 namespace app {
 namespace {
 
-constexpr int kMaxShownTokens = 64;  // full (H, T, T) weights go into ctx.shown only up to this T
+constexpr int kMaxShownTokens = 64;  // full (H, T, T) weights go into state() only up to this T
 constexpr int kTooltipHands = 4;     // clock hands listed in a hovered cell's tooltip
 constexpr float kMinSide = 56.0f, kMaxSide = 420.0f, kGap = 14.0f;
 
@@ -36,7 +36,7 @@ struct MhaData {
   std::vector<attn::Mat> weights;   // (H) x (T, T) copies for state(), only when T <= kMaxShownTokens
   attn::HeadStats even{};           // the statistics of even attention (the baselines)
 };
-using MhaMemo = Memo<MhaData, std::uint64_t>;
+using MhaMemo = Memo<MhaData, std::uint64_t, float>;  // the pipeline's version, the font's pixel size
 // The row of the chosen query token in every head (keyed by the pipeline's version and the row).
 using RowMemo = Memo<mha::RowView, std::uint64_t, int>;
 
@@ -298,9 +298,15 @@ void draw_mha_scene(SceneContext& ctx) {
   truncation_note(r.dropped_tokens);
   s.row = std::clamp(s.row, 0, t - 1);
   if (s.head >= heads) s.head = -1;
-  const MhaData& data = data_memo.get({pipe.version}, [&] { return compute(pipe, config.causal); }).value();
-  const mha::RowView& rows =
-      row_memo.get({pipe.version, s.row}, [&] { return mha::make_row_view(r, s.row); }).value();
+  data_memo.get({pipe.version, ImGui::GetFont()->FontSize}, [&] { return compute(pipe, config.causal); });
+  row_memo.get({pipe.version, s.row}, [&] { return mha::make_row_view(r, s.row); });
+  if (!data_memo.ok() || !row_memo.ok()) {
+    ctx.fail(data_memo.ok() ? row_memo.error() : data_memo.error());
+    report(ctx, pipe.compute_ms, nullptr, nullptr, -1);
+    return;
+  }
+  const MhaData& data = data_memo.value();
+  const mha::RowView& rows = row_memo.value();
   ImGui::Text("%d tokens, %d heads of d_k = %d, positions: %s%s  (computed in %.1f ms)", t, heads,
               view.d_model / heads, view.positions.c_str(), view.causal ? ", causal" : "", pipe.compute_ms);
   text_wrapped_disabled(

@@ -241,7 +241,12 @@ void draw_order_scene(SceneContext& ctx) {
   router_memo.get({s.d_model, s.heads, s.seed, s.slots, s.positions}, [&] { return compute_router(s); });
   shuffle_memo.get({s.text, s.perm, s.positions, s.d_model, s.heads, s.seed, s.slots},
                    [&] { return compute_shuffle(s); });
-  const RouterData& router = router_memo.value();  // both compute without throwing: errors stay inside
+  // Errors stay inside the data (shown in place); only running out of memory fails a whole computation.
+  if (!router_memo.ok() || !shuffle_memo.ok()) {
+    ctx.fail(router_memo.ok() ? shuffle_memo.error() : router_memo.error());
+    return;
+  }
+  const RouterData& router = router_memo.value();
   const ShuffleData& shuffle = shuffle_memo.value();
   const std::uint64_t version = shuffle_memo.version();
   if (section("The refund pair", "compare", s.hide)) draw_router(router, trained_blind_confidences());

@@ -114,9 +114,23 @@ void draw_presets(Settings& s) {
       "tokens, so the GPT-2 email is cut first and its learned row stays ok.)");
 }
 
+// state().shown["limits"]: the long email through each scheme and the first slot past the table's end.
+void fill_limits(nlohmann::json& shown, const LimitsData& l, int slots, int length) {
+  shown["limits"] = {{"slots", slots},
+                     {"length", length},
+                     {"tokens", l.tokens},
+                     {"dropped", l.dropped},
+                     {"learned", run_json(l.learned)},
+                     {"sinusoidal", run_json(l.sinusoidal)},
+                     {"rope", run_json(l.rope)}};
+  if (!l.error.empty()) shown["limits"]["error"] = l.error;
+  shown["limits"]["past_end_error"] = l.past_end;
+}
+
 }  // namespace
 
-void draw_limits(Settings& s, const SchemesData& d, bool open, SceneContext& ctx) {
+void draw_limits(Settings& s, const std::shared_ptr<const SchemesData>& kept, bool open, SceneContext& ctx) {
+  const SchemesData& d = *kept;
   static Memo<LimitsData, std::uint64_t, int> memo;  // SchemesData::version, length
   if (open) {
     text_wrapped(
@@ -132,17 +146,12 @@ void draw_limits(Settings& s, const SchemesData& d, bool open, SceneContext& ctx
                      ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   }
   if (open) draw_presets(s);
-  const LimitsData& l = memo.get({d.version, s.length}, [&] { return compute_limits(d, s); }).value();
-  ctx.report([&l, slots = s.slots, length = s.length](nlohmann::json& shown) {
-    shown["limits"] = {{"slots", slots},
-                       {"length", length},
-                       {"tokens", l.tokens},
-                       {"dropped", l.dropped},
-                       {"learned", run_json(l.learned)},
-                       {"sinusoidal", run_json(l.sinusoidal)},
-                       {"rope", run_json(l.rope)}};
-    if (!l.error.empty()) shown["limits"]["error"] = l.error;
-    shown["limits"]["past_end_error"] = l.past_end;
+  memo.get({d.version, s.length}, [&] { return compute_limits(d, s); });
+  if (!memo.ok()) return error_box(memo.error());
+  const std::shared_ptr<const LimitsData> limits = memo.shared();
+  const LimitsData& l = *limits;
+  ctx.report([limits, slots = s.slots, length = s.length](nlohmann::json& shown) {
+    fill_limits(shown, *limits, slots, length);
   });
   if (!open) return;
   if (!l.error.empty()) {

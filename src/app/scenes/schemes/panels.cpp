@@ -22,7 +22,7 @@
 namespace app::schemes {
 namespace {
 
-// Offset profiles go into ctx.shown only up to this many tokens (heatmaps() has them all).
+// Offset profiles go into state() only up to this many tokens (heatmaps() has them all).
 constexpr int kMaxShownTokens = 64;
 
 // One colour per scheme, in pipeline_schemes() order: none, sinusoidal, learned, rope, alibi.
@@ -78,23 +78,28 @@ std::vector<float> profile_values(const attn::OffsetProfile& p) {
   return p.mean;
 }
 
+// state().shown["offsets"]: every scheme's offset profiles (up to kMaxShownTokens tokens).
+void fill_offsets(nlohmann::json& shown, const SchemesData& d, int t) {
+  nlohmann::json off = nlohmann::json::object();
+  if (t <= kMaxShownTokens) {
+    for (const SchemeView& v : d.views) {
+      off[v.name] = {{"weights", profile_values(v.weight_offsets)},
+                     {"scores", profile_values(v.score_offsets)}};
+    }
+  } else {
+    off["note"] =
+        "omitted above 64 tokens; the heatmaps schemes/offset_weights and schemes/offset_scores hold them";
+  }
+  shown["offsets"] = off;
+}
+
 }  // namespace
 
-void draw_offsets(const Settings& s, const SchemesData& d, bool open, SceneContext& ctx) {
+void draw_offsets(const Settings& s, const std::shared_ptr<const SchemesData>& kept, bool open,
+                  SceneContext& ctx) {
+  const SchemesData& d = *kept;
   const int t = static_cast<int>(d.tokens.size());
-  ctx.report([&d, t](nlohmann::json& shown) {
-    nlohmann::json off = nlohmann::json::object();
-    if (t <= kMaxShownTokens) {
-      for (const SchemeView& v : d.views) {
-        off[v.name] = {{"weights", profile_values(v.weight_offsets)},
-                       {"scores", profile_values(v.score_offsets)}};
-      }
-    } else {
-      off["note"] =
-          "omitted above 64 tokens; the heatmaps schemes/offset_weights and schemes/offset_scores hold them";
-    }
-    shown["offsets"] = off;
-  });
+  ctx.report([kept, t](nlohmann::json& shown) { fill_offsets(shown, *kept, t); });
   if (!open) return;
   if (!d.causal) {
     text_wrapped(
@@ -206,24 +211,30 @@ void rope_table(const RopeData& r) {
   ImGui::EndTable();
 }
 
+// state().shown["rope"]: the pair's score, the shifted pairs and the unrotated score (or the error).
+void fill_rope(nlohmann::json& shown, const RopeData& r, int head) {
+  if (r.error.empty()) {
+    nlohmann::json shifted = nlohmann::json::array();
+    for (const ShiftedPair& p : r.shifted)
+      shifted.push_back({{"pos", p.pos}, {"pos2", p.pos2}, {"score", p.score}});
+    shown["rope"] = {{"pos", r.pos},     {"pos2", r.pos2},     {"gap", r.pos - r.pos2},
+                     {"score", r.score}, {"shifted", shifted}, {"unrotated", r.unrotated},
+                     {"head", head}};
+  } else {
+    shown["rope"] = {{"pos", r.pos}, {"pos2", r.pos2}, {"error", r.error}};
+  }
+}
+
 }  // namespace
 
-void draw_rope(Settings& s, const SchemesData& d, bool open, SceneContext& ctx) {
+void draw_rope(Settings& s, const std::shared_ptr<const SchemesData>& kept, bool open, SceneContext& ctx) {
+  const SchemesData& d = *kept;
   static RopeMemo memo;
-  const RopeData& r =
-      memo.get({d.version, s.pos, s.pos2}, [&] { return compute_rope(d, s.pos, s.pos2); }).value();
-  ctx.report([&r, head = d.head](nlohmann::json& shown) {
-    if (r.error.empty()) {
-      nlohmann::json shifted = nlohmann::json::array();
-      for (const ShiftedPair& p : r.shifted)
-        shifted.push_back({{"pos", p.pos}, {"pos2", p.pos2}, {"score", p.score}});
-      shown["rope"] = {{"pos", r.pos},     {"pos2", r.pos2},     {"gap", r.pos - r.pos2},
-                       {"score", r.score}, {"shifted", shifted}, {"unrotated", r.unrotated},
-                       {"head", head}};
-    } else {
-      shown["rope"] = {{"pos", r.pos}, {"pos2", r.pos2}, {"error", r.error}};
-    }
-  });
+  memo.get({d.version, s.pos, s.pos2}, [&] { return compute_rope(d, s.pos, s.pos2); });
+  if (!memo.ok()) return error_box(memo.error());
+  const std::shared_ptr<const RopeData> rope = memo.shared();
+  const RopeData& r = *rope;
+  ctx.report([rope, head = d.head](nlohmann::json& shown) { fill_rope(shown, *rope, head); });
   if (!open) return;
   text_wrapped(
       "RoPE turns each pair of a query's numbers by (position x speed) and the key's pairs by its "

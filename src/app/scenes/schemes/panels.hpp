@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -48,12 +49,14 @@ struct SchemesData {
 // The shown head: s.head clamped to 0 .. heads-1 (-1 means head 0).
 int shown_head(const Settings& s);
 
-// Each panel reports its numbers to state() (ctx.report) and draws only when `open`.
+// Each panel reports its numbers to state() (ctx.report) and draws only when `open`; `d` is the scene's
+// data, held by its memo (the report keeps it alive until state() has run).
 // "Offset view" section: mean weight and mean raw score against i - j for every scheme.
-void draw_offsets(const Settings& s, const SchemesData& d, bool open, SceneContext& ctx);
+void draw_offsets(const Settings& s, const std::shared_ptr<const SchemesData>& d, bool open,
+                  SceneContext& ctx);
 // "RoPE" section: one query and one key moved together; the score depends on the gap only.
-void draw_rope(Settings& s, const SchemesData& d, bool open, SceneContext& ctx);
+void draw_rope(Settings& s, const std::shared_ptr<const SchemesData>& d, bool open, SceneContext& ctx);
 // "Learned table limits" section: the long email through learned, sinusoidal and RoPE positions.
-void draw_limits(Settings& s, const SchemesData& d, bool open, SceneContext& ctx);
+void draw_limits(Settings& s, const std::shared_ptr<const SchemesData>& d, bool open, SceneContext& ctx);
 
 }  // namespace app::schemes

@@ -21,7 +21,7 @@ namespace {
 using schemes::SchemesData;
 using schemes::SchemeView;
 
-// Full weight grids go into ctx.shown only up to this many tokens (heatmaps() has them all).
+// Full weight grids go into state() only up to this many tokens (heatmaps() has them all).
 constexpr int kMaxShownTokens = 64;
 
 // text, d_model, heads, the shown head, slots, seed, causal
@@ -221,16 +221,21 @@ void draw_schemes_scene(SceneContext& ctx) {
   Settings& s = ctx.settings;
   intro();
   if (section("Settings", "controls", s.hide)) draw_controls(s);
-  const SchemesData& data =
-      memo.get({s.text, s.d_model, s.heads, schemes::shown_head(s), s.slots, s.seed, s.causal},
-               [&] { return compute(s); })
-          .value();  // compute() keeps each scheme's error in its view: it does not throw
-  ctx.report([&data, d_model = s.d_model, heads = s.heads](nlohmann::json& shown) {
-    shown["head"] = data.head;
+  // Each scheme's error stays in its view; only running out of memory fails the whole computation.
+  memo.get({s.text, s.d_model, s.heads, schemes::shown_head(s), s.slots, s.seed, s.causal},
+           [&] { return compute(s); });
+  if (!memo.ok()) {
+    ctx.fail(memo.error());
+    return;
+  }
+  const std::shared_ptr<const SchemesData> kept = memo.shared();
+  const SchemesData& data = *kept;
+  ctx.report([kept, d_model = s.d_model, heads = s.heads](nlohmann::json& shown) {
+    shown["head"] = kept->head;
     shown["d_model"] = d_model;
     shown["heads"] = heads;
-    shown["tokens"] = data.tokens;
-    shown["schemes"] = schemes_json(data);
+    shown["tokens"] = kept->tokens;
+    shown["schemes"] = schemes_json(*kept);
   });
   if (!data.common_error.empty()) {
     ctx.fail(data.common_error);
@@ -249,11 +254,11 @@ void draw_schemes_scene(SceneContext& ctx) {
   draw_grids(s, data);
   // Each panel reports its numbers whenever the URL does not hide it, drawn only when open.
   const bool offsets_open = section("Offset view: weight and score against i - j", "offsets", s.hide);
-  if (!hidden(s, "offsets")) schemes::draw_offsets(s, data, offsets_open, ctx);
+  if (!hidden(s, "offsets")) schemes::draw_offsets(s, kept, offsets_open, ctx);
   const bool rope_open = section("RoPE: only the gap matters", "rope", s.hide);
-  if (!hidden(s, "rope")) schemes::draw_rope(s, data, rope_open, ctx);
+  if (!hidden(s, "rope")) schemes::draw_rope(s, kept, rope_open, ctx);
   const bool limits_open = section("Learned table limits: the long email", "limits", s.hide);
-  if (!hidden(s, "limits")) schemes::draw_limits(s, data, limits_open, ctx);
+  if (!hidden(s, "limits")) schemes::draw_limits(s, kept, limits_open, ctx);
 }
 
 }  // namespace app

@@ -233,7 +233,8 @@ void draw_pair(const TrainedModel& m, nlohmann::json& shown) {
   shown["pair_difference"] = diff;
 }
 
-void draw_model_file(const TrainedModel* m) {
+bool draw_model_file(const TrainedModel* m) {
+  bool loaded = false;
   static std::string path = "model.json", status;
   static bool status_ok = true;
   const bool browser = files_are_picked();
@@ -261,7 +262,11 @@ void draw_model_file(const TrainedModel* m) {
     const OpenedFile f = open_model_file(path);
     status_ok = f.error.empty();
     status = f.pending ? "choose a model file in the browser's dialog" : f.error;
-    if (!f.pending && f.error.empty()) load_trained_model(f.text, path);  // reported below
+    if (!f.pending && f.error.empty()) {
+      load_trained_model(f.text, path);  // reported below
+      loaded = true;
+      m = trained_model();  // the model shown before may be gone
+    }
   }
   help_marker(
       "A model file holds the model's settings, its vocabulary, labels and every weight (JSON). The same "
@@ -277,6 +282,7 @@ void draw_model_file(const TrainedModel* m) {
     text_wrapped("This model was loaded from %s. %s", m->source.c_str(), info_line(m->info).c_str());
     ImGui::TextDisabled("Train or Reset starts a new model with these settings.");
   }
+  return loaded;
 }
 
 }  // namespace app::train_ui

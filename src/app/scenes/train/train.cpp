@@ -270,7 +270,10 @@ void draw_train_scene(SceneContext& ctx) {
     draw_pair(*m, shown);
   if (m && section("Longer emails than in training", "longer", s.hide)) draw_longer(*m, training, shown);
   look_inside_button(s, m);
-  if (section("Model file", "file", s.hide)) draw_model_file(m);
+  if (section("Model file", "file", s.hide) && draw_model_file(m)) {
+    m = nullptr;  // replaced: the next frame adopts the loaded model and shows it
+    shown.erase("prediction"), shown.erase("pair"), shown.erase("longer");
+  }
   st.text = s.text;
   report(shown, s, st, m);
   ctx.report([j = std::move(shown)](nlohmann::json& out) { out.update(j); });

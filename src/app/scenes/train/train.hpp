@@ -23,7 +23,9 @@ void draw_pair(const TrainedModel& m, nlohmann::json& shown);
 // not `training`), with the context-length advice; fills shown["longer"].
 void draw_longer(const TrainedModel& m, bool training, nlohmann::json& shown);
 // Save the model as a file, open one, and what the current model file says about its training.
-void draw_model_file(const TrainedModel* m);
+// Returns true when it opened a model file (synchronously, on the desktop): the trained model was replaced,
+// so pointers to the one shown before are stale.
+bool draw_model_file(const TrainedModel* m);
 
 // [the multi-head scene's trained mode: scenes/mha/trained.cpp]
 // The "weights: random | trained" switch of the multi-head scene; in trained mode also the text and layer
@@ -33,7 +35,7 @@ bool draw_model_switch(Settings& s);
 void draw_no_model_note(Settings& s);
 // Settings with the trained model's d_model and heads (for the parameter panel), or `s` itself.
 Settings with_model_sizes(const Settings& s);
-// ctx.shown["trained_model"]: the model's sizes, scheme, steps and source (null when there is none).
+// state().shown["trained_model"]: the model's sizes, scheme, steps and source (null when there is none).
 nlohmann::json trained_model_json_summary();
 
 }  // namespace app::train_ui
