@@ -1,6 +1,7 @@
 // The scene cache (app::Memo): recomputes only when an input changes, a new version each time, errors kept.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 
 #include "app/logic/memo.hpp"
@@ -46,6 +47,32 @@ TEST(Memo, KeepsTheCoresMessageInsteadOfAValue) {
   ASSERT_TRUE(memo.ok());
   EXPECT_EQ(memo.value(), 4);
   EXPECT_TRUE(memo.error().empty());
+}
+
+TEST(Memo, AnUnexpectedExceptionLeavesTheMemoAsItWas) {
+  app::Memo<int, int> memo;
+  memo.get({1}, [] { return 10; });
+  const std::uint64_t version = memo.version();
+  EXPECT_THROW(memo.get({2}, []() -> int { throw std::runtime_error("a bug"); }), std::runtime_error);
+  ASSERT_TRUE(memo.ok());
+  EXPECT_EQ(memo.value(), 10);
+  EXPECT_EQ(memo.version(), version);
+  int calls = 0;
+  memo.get({2}, [&] { return ++calls; });  // input 2 was never computed: it is tried again
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(memo.value(), 1);
+}
+
+TEST(Memo, ValueWithoutAValueThrowsInsteadOfCrashing) {
+  app::Memo<int, int> memo;
+  EXPECT_THROW(memo.value(), std::logic_error);  // never computed
+  memo.get({1}, []() -> int { throw attn::InputError("the text is empty"); });
+  try {
+    memo.value();
+    FAIL() << "value() returned without a value";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("the text is empty"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Memo, SharedValueOutlivesTheNextRecompute) {
