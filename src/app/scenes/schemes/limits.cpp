@@ -47,7 +47,7 @@ LimitRun run_long(const std::vector<std::string>& email, const attn::PipelineCon
   } catch (const attn::InputError& e) {
     run.error = e.what();
   } catch (const std::bad_alloc&) {
-    run.error = "this is too large to compute here; try fewer tokens or a smaller d_model";
+    run.error = kTooLargeMessage;
   }
   return run;
 }
