@@ -40,7 +40,8 @@ log() { printf '[build_wasm] %s\n' "$*" >&2; }
 # 1. tools and sources
 scripts/ensure_packages.sh emscripten cmake make python3 gzip brotli fonttools fonts-dejavu-core \
   libeigen3-dev nlohmann-json3-dev
-eval "$(scripts/wasm_deps.sh)"   # SDL2_WASM_PREFIX, SDL2_SRC_DIR, IMGUI_SRC_DIR
+deps="$(scripts/wasm_deps.sh)" || { echo "error: scripts/wasm_deps.sh failed (exit $?); its log is above" >&2; exit 1; }
+eval "$deps"   # SDL2_WASM_PREFIX, SDL2_SRC_DIR, IMGUI_SRC_DIR
 
 # 2. configure and build (the preset sets NODE_PATH for Emscripten's optimiser; the flags are
 #    cmake/emscripten.cmake's)

@@ -19,7 +19,9 @@ scripts/check_format.sh
 scripts/ensure_packages.sh build-essential cmake libeigen3-dev nlohmann-json3-dev libcli11-dev \
   libgtest-dev libbenchmark-dev python3 python3-numpy libsdl2-dev libgl-dev libgl1-mesa-dri zlib1g-dev \
   xvfb xauth fonttools fonts-dejavu-core emscripten clang-14 libclang-rt-14-dev llvm-14
-eval "$(scripts/wasm_deps.sh)"  # Dear ImGui sources (desktop app too) and SDL2 for wasm, cached
+# Dear ImGui sources (desktop app too) and SDL2 for wasm, cached; a failure stops here, named.
+deps="$(scripts/wasm_deps.sh)" || { echo "error: scripts/wasm_deps.sh failed (exit $?); its log is above"; exit 1; }
+eval "$deps"
 
 echo "== 2. native build and CTest"
 cmake --preset native -DATTN_IMGUI_DIR="$IMGUI_SRC_DIR"

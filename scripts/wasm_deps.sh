@@ -6,7 +6,8 @@
 # Idempotent: every step leaves a stamp in the cache, so a second run only checks and prints.
 #
 # Environment:
-#   ATTN_DEPS_CACHE       cache folder (default: $HOME/.cache/attention-demo)
+#   ATTN_DEPS_CACHE       cache folder (default: $HOME/.cache/attention-demo; the user's home from
+#                         the password database when HOME is unset)
 #   ATTN_DEBIAN_MIRROR    Debian mirror URI to fetch sources from (default: the one apt already uses)
 #   ATTN_DEPS_JOBS        parallel build jobs (default: 2)
 #
@@ -24,7 +25,20 @@ IMGUI_VERSION=1.90.1
 IMGUI_DEB_VERSION="${IMGUI_VERSION}+ds-1"
 IMGUI_SUITE=trixie
 
-CACHE="${ATTN_DEPS_CACHE:-$HOME/.cache/attention-demo}"
+log() { printf '[wasm_deps] %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+# Any failing command names itself, so a caller that only sees "no output" can tell why.
+trap 'log "error: line $LINENO: \"$BASH_COMMAND\" failed"' ERR
+
+HOME_DIR="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
+[ -n "$HOME_DIR" ] || HOME_DIR=/tmp
+CACHE="${ATTN_DEPS_CACHE:-$HOME_DIR/.cache/attention-demo}"
+# A home that cannot be written (some CI sandboxes): the cache goes beside the checkout instead.
+if ! mkdir -p "$CACHE" 2>/dev/null || [ ! -w "$CACHE" ]; then
+    [ -n "${ATTN_DEPS_CACHE:-}" ] && die "cannot write the cache folder ATTN_DEPS_CACHE=$CACHE"
+    CACHE="$(cd "$(dirname "$0")/.." && pwd)/.deps-cache"
+    log "cannot write $HOME_DIR/.cache; using $CACHE"
+fi
 JOBS="${ATTN_DEPS_JOBS:-2}"
 SDL2_SRC_DIR="$CACHE/sdl2-$SDL2_VERSION"
 IMGUI_SRC_DIR="$CACHE/imgui-$IMGUI_VERSION"
@@ -35,9 +49,6 @@ DL_DIR="$CACHE/downloads"         # .dsc + tarballs as fetched by apt-get source
 
 # acorn for Emscripten's optimiser lives where Debian puts Node modules.
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
-
-log() { printf '[wasm_deps] %s\n' "$*" >&2; }
-die() { log "error: $*"; exit 1; }
 
 # ---------------------------------------------------------------------------
 # 1. Debian packages (installed, and apt's locks waited for, by ensure_packages.sh)
