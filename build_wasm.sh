@@ -8,6 +8,7 @@
 #   file (name.gz, name.br: a static host can send them as they are) and prints every file's sizes
 #   (fails above 600 KB gzipped in total). --serve then serves dist/ on http://127.0.0.1:PORT/
 #   (default 8080). Safe to run again: every step reuses what is already there.
+#   ATTN_WASM_BUILD_DIR (default build/wasm) and ATTN_DIST_DIR (default dist) put the build elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT="$PWD"
@@ -45,23 +46,25 @@ eval "$deps"   # SDL2_WASM_PREFIX, SDL2_SRC_DIR, IMGUI_SRC_DIR
 
 # 2. configure and build (the preset sets NODE_PATH for Emscripten's optimiser; the flags are
 #    cmake/emscripten.cmake's)
-log "configuring build/wasm"
-cmake --preset wasm -DATTN_IMGUI_DIR="$IMGUI_SRC_DIR" -DATTN_SDL2_WASM_PREFIX="$SDL2_WASM_PREFIX" >/dev/null
+OUT="${ATTN_WASM_BUILD_DIR:-build/wasm}"
+DIST="${ATTN_DIST_DIR:-dist}"
+log "configuring $OUT"
+cmake --preset wasm -B "$OUT" -DATTN_IMGUI_DIR="$IMGUI_SRC_DIR" -DATTN_SDL2_WASM_PREFIX="$SDL2_WASM_PREFIX" \
+  >/dev/null
 log "building attention_demo (wasm)"
-cmake --build --preset wasm --target attention_demo -j"$JOBS"
+NODE_PATH=/usr/share/nodejs cmake --build "$OUT" --target attention_demo -j"$JOBS"
 
-OUT="build/wasm"
 for f in attention_demo.js attention_demo.wasm; do
   [ -f "$OUT/$f" ] || { log "error: $OUT/$f was not produced"; exit 1; }
 done
 
 # 3. dist/: the web/ files + the module, swapped in whole so a half-copied dist/ never exists
-rm -rf dist.tmp
-mkdir -p dist.tmp
-cp -R web/. dist.tmp/
-cp "$OUT/attention_demo.js" "$OUT/attention_demo.wasm" dist.tmp/
-rm -rf dist
-mv dist.tmp dist
+rm -rf "$DIST.tmp"
+mkdir -p "$DIST.tmp"
+cp -R web/. "$DIST.tmp/"
+cp "$OUT/attention_demo.js" "$OUT/attention_demo.wasm" "$DIST.tmp/"
+rm -rf "$DIST"
+mv "$DIST.tmp" "$DIST"
 
 # 4. sizes (gzip -9 and brotli -q 11: what a server sending compressed files transfers) and the
 #    pre-compressed copies beside each file (name.gz, name.br), so a static host can send them as they are;
@@ -69,7 +72,7 @@ mv dist.tmp dist
 total_raw=0
 total_gz=0
 total_br=0
-printf '%-24s %10s %10s %10s\n' "dist/" "bytes" "gzipped" "brotli" >&2
+printf '%-24s %10s %10s %10s\n' "$DIST/" "bytes" "gzipped" "brotli" >&2
 while IFS= read -r -d '' f; do
   gzip -9 -n -c "$f" >"$f.gz"
   brotli -q 11 -c "$f" >"$f.br"
@@ -83,19 +86,19 @@ while IFS= read -r -d '' f; do
   total_raw=$((total_raw + raw))
   total_gz=$((total_gz + gz))
   total_br=$((total_br + br))
-  printf '%-24s %10d %10d %10d\n' "${f#dist/}" "$raw" "$gz" "$br" >&2
-done < <(find dist -type f ! -name '*.gz' ! -name '*.br' -print0 | sort -z)
+  printf '%-24s %10d %10d %10d\n' "${f#"$DIST"/}" "$raw" "$gz" "$br" >&2
+done < <(find "$DIST" -type f ! -name '*.gz' ! -name '*.br' -print0 | sort -z)
 printf '%-24s %10d %10d %10d  (%d KB gzipped; budget %d KB)\n' "total" "$total_raw" "$total_gz" "$total_br" \
   $(((total_gz + 1023) / 1024)) "$BUDGET_KB" >&2
 if [ "$total_gz" -gt $((BUDGET_KB * 1024)) ]; then
   log "error: dist/ is over the ${BUDGET_KB} KB gzipped budget"
   exit 1
 fi
-log "dist/ is ready: $ROOT/dist"
+log "$DIST/ is ready"
 
 # 5. serve
 if [ "$SERVE" = 1 ]; then
   log "serving dist/ on http://127.0.0.1:$PORT/  (Ctrl+C stops)"
   echo "http://127.0.0.1:$PORT/"
-  exec python3 -m http.server "$PORT" --bind 127.0.0.1 --directory dist
+  exec python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$DIST"
 fi
