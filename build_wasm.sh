@@ -6,7 +6,8 @@
 #   (scripts/wasm_deps.sh; ATTN_DEPS_CACHE, default ~/.cache/attention-demo), configures the `wasm`
 #   preset (build/wasm), builds attention_demo, fills dist/, writes a gzip and a brotli copy beside each
 #   file (name.gz, name.br: a static host can send them as they are) and prints every file's sizes
-#   (fails above 600 KB gzipped in total). --serve then serves dist/ on http://127.0.0.1:PORT/
+#   (fails above 520 KB gzipped in total) and which part of the wasm costs what (scripts/wasm_size.py).
+#   --serve then serves dist/ on http://127.0.0.1:PORT/
 #   (default 8080). Safe to run again: every step reuses what is already there.
 #   ATTN_WASM_BUILD_DIR (default build/wasm) and ATTN_DIST_DIR (default dist) put the build elsewhere.
 set -euo pipefail
@@ -22,7 +23,7 @@ while [ $# -gt 0 ]; do
       if [ $# -gt 1 ] && [[ "$2" =~ ^[0-9]+$ ]]; then PORT="$2"; shift; fi
       ;;
     -h|--help)
-      sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
@@ -34,7 +35,9 @@ while [ $# -gt 0 ]; do
 done
 
 JOBS="${ATTN_JOBS:-$(nproc 2>/dev/null || echo 2)}"
-BUDGET_KB=600
+# 520 KB: the build measured 494 KB (505,351 bytes) after the cuts listed in README.md; the 400 KB goal
+# needs code changes beyond build settings (see scripts/wasm_size.py's breakdown).
+BUDGET_KB=520
 
 log() { printf '[build_wasm] %s\n' "$*" >&2; }
 
@@ -90,6 +93,10 @@ while IFS= read -r -d '' f; do
 done < <(find "$DIST" -type f ! -name '*.gz' ! -name '*.br' -print0 | sort -z)
 printf '%-24s %10d %10d %10d  (%d KB gzipped; budget %d KB)\n' "total" "$total_raw" "$total_gz" "$total_br" \
   $(((total_gz + 1023) / 1024)) "$BUDGET_KB" >&2
+# which library costs what inside the wasm (names from the link's attention_demo.js.symbols)
+echo >&2
+python3 scripts/wasm_size.py "$OUT" --sdl-lib "$SDL2_WASM_PREFIX/lib/libSDL2.a" --imgui-lib "$OUT/libattn_imgui.a" \
+  --font "$OUT/generated/font/attn_font_subset.ttf" >&2 || log "warning: scripts/wasm_size.py failed (the build is fine)"
 if [ "$total_gz" -gt $((BUDGET_KB * 1024)) ]; then
   log "error: dist/ is over the ${BUDGET_KB} KB gzipped budget"
   exit 1

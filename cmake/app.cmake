@@ -60,13 +60,14 @@ add_library(attn_imgui STATIC
   "${ATTN_IMGUI_DIR}/imgui_tables.cpp"
   "${ATTN_IMGUI_DIR}/imgui_widgets.cpp"
   "${ATTN_IMGUI_DIR}/misc/cpp/imgui_stdlib.cpp"
-  "${ATTN_IMGUI_DIR}/backends/imgui_impl_sdl2.cpp"
-  "${ATTN_IMGUI_DIR}/backends/imgui_impl_opengl3.cpp")
+  "${ATTN_IMGUI_DIR}/backends/imgui_impl_sdl2.cpp")
 target_include_directories(attn_imgui SYSTEM PUBLIC "${ATTN_IMGUI_DIR}" "${ATTN_IMGUI_DIR}/backends"
                                                     "${ATTN_IMGUI_DIR}/misc/cpp")
 target_link_libraries(attn_imgui PUBLIC attn_sdl2)
-# The app never opens ImGui's demo or its metrics/debug windows: leave them out (a few KB gzipped).
-target_compile_definitions(attn_imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_DEBUG_TOOLS)
+# The app never opens ImGui's demo or its metrics/debug windows, calls no obsolete API and keeps no .ini
+# or log file (io.IniFilename is null): leave all of that out.
+target_compile_definitions(attn_imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_DEBUG_TOOLS
+                                             IMGUI_DISABLE_OBSOLETE_FUNCTIONS IMGUI_DISABLE_FILE_FUNCTIONS)
 attn_wasm_imgui(attn_imgui)
 if(NOT EMSCRIPTEN)
   target_link_libraries(attn_imgui PUBLIC OpenGL::GL ${CMAKE_DL_LIBS})
@@ -79,11 +80,12 @@ file(GLOB ATTN_APP_SOURCES CONFIGURE_DEPENDS
      "${CMAKE_SOURCE_DIR}/src/app/scenes/*.cpp" "${CMAKE_SOURCE_DIR}/src/app/scenes/*/*.cpp"
      "${CMAKE_SOURCE_DIR}/src/gfx/*.cpp")
 if(EMSCRIPTEN)
-  set(_attn_main src/platform/main_web.cpp src/platform/io_web.cpp)
+  set(_attn_main src/platform/main_web.cpp src/platform/io_web.cpp src/platform/egl_procs_web.cpp)
 else()
   set(_attn_main src/platform/main_desktop.cpp src/platform/png.cpp src/platform/io_desktop.cpp)
 endif()
-add_executable(attention_demo ${ATTN_APP_SOURCES} src/platform/font.cpp src/platform/imgui_host.cpp ${_attn_main})
+add_executable(attention_demo ${ATTN_APP_SOURCES} src/platform/font.cpp src/platform/imgui_host.cpp
+                              src/platform/imgui_renderer.cpp ${_attn_main})
 target_include_directories(attention_demo PRIVATE "${CMAKE_SOURCE_DIR}/src" "${CMAKE_SOURCE_DIR}/src/platform")
 target_link_libraries(attention_demo PRIVATE attention_app_logic attention_core attention_model_io attn_imgui
                                              nlohmann_json::nlohmann_json)

@@ -14,14 +14,16 @@ include_guard(GLOBAL)
 
 if(EMSCRIPTEN)
   # Every wasm object alike: C++ exceptions as native wasm exceptions (the core throws InputError and
-  # the page must catch it) and 128-bit SIMD for the auto-vectorised maths.
-  add_compile_options(-fwasm-exceptions -msimd128)
+  # the page must catch it), 128-bit SIMD for the auto-vectorised maths, and no RTTI (nothing uses
+  # typeid or dynamic_cast; thrown types keep theirs): 4 KB gzipped of type names and tables.
+  add_compile_options(-fwasm-exceptions -msimd128 -fno-rtti)
   add_link_options(-fwasm-exceptions)
 endif()
 
-# The C functions src/platform/main_web.cpp exports to the page (web/shell.js calls them through ccall/cwrap).
+# The C functions src/platform/main_web.cpp exports to the page (web/shell.js calls them as Module._name).
 set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_frame_stats _attn_set
-                           _attn_export_csv _attn_load_model _attn_model_json)
+                           _attn_export_csv _attn_load_model _attn_model_json _attn_request_frames
+                           _attn_set_visible)
 
 # attn_wasm_maths(target): Eigen is slow at -Os/-Oz (30x for a matrix product); -O3 unrolls more than -O2
 # for little gain in wasm. So code that calls Eigen is compiled at -O2 (natively it keeps its own -O3).
@@ -58,15 +60,25 @@ function(attn_wasm_page target)
   attn_wasm_ui(${target})
   string(REPLACE ";" "," exports "${ATTN_WASM_PAGE_EXPORTS}")
   target_link_options(${target} PRIVATE
-    -O2                                # binaryen at -O2 (-Os/-Oz came out larger gzipped); no LTO
+    # binaryen at -Oz, and only -Os/-Oz/-O3 run meta-DCE, which drops the JS glue nothing calls
+    # (with -O2 the wasm was 1.5 KB smaller gzipped but the JS 1.5 KB larger; -O3 is 23 KB larger)
+    -Oz
     -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
+    # WebGL glue the app does not use: GLES-style version strings, "GL_"-prefixed extension names,
+    # enabling every extension when the context is made (the app needs none: R32F textures are read
+    # with texelFetch, the heatmaps render into RGBA8), glGetError bookkeeping, WebGL1 buffer pools
+    -sGL_EMULATE_GLES_VERSION_STRING_FORMAT=0 -sGL_EXTENSIONS_IN_PREFIXED_FORMAT=0
+    -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0 -sGL_SUPPORT_SIMPLE_ENABLE_EXTENSIONS=0
+    -sGL_TRACK_ERRORS=0 -sGL_POOL_TEMP_BUFFERS=0
     -sALLOW_MEMORY_GROWTH=1
     -sMALLOC=emmalloc                  # a smaller allocator: the app allocates little per frame
     -sNO_FILESYSTEM=1
     -sENVIRONMENT=web
-    -sMODULARIZE=0                     # one global `Module`, configured by web/index.html
+    -sTEXTDECODER=2                    # every browser with wasm exceptions has TextDecoder
+    -sMODULARIZE=0                     # one global `Module`, configured by web/shell.js
     "-sEXPORTED_FUNCTIONS=${exports}"
-    -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,stringToUTF8,lengthBytesUTF8)
+    -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8  # what web/shell.js calls
+    --emit-symbol-map)                 # attention_demo.js.symbols: function names for scripts/wasm_size.py
   set_target_properties(${target} PROPERTIES SUFFIX ".js")
 endfunction()
 

@@ -6,16 +6,15 @@
 # The header lives in the build folder only (never committed). The same font serves desktop and web.
 
 # One list of Unicode ranges (hex, inclusive) feeds both pyftsubset and the ImGui glyph ranges.
+# The app's own texts are ASCII plus the rupee sign; the rest is for what a learner types (European
+# names, typographic quotes and dashes pasted from a mail). Greek, super/subscripts, arrows and maths
+# signs were dropped: no text uses them, and they cost 7 KB gzipped (typed, they show as U+FFFD).
 set(ATTN_FONT_RANGES
   "0020-007E"   # Basic Latin
   "00A0-00FF"   # Latin-1 Supplement (accents, x, middle dot)
   "0100-017F"   # Latin Extended-A
-  "03B1-03C9"   # Greek small letters (pi, theta, ...)
   "2000-206F"   # General Punctuation (curly quotes, dashes, ellipsis)
-  "2070-209F"   # superscripts and subscripts (d_k, x^2)
   "20B9-20B9"   # Indian rupee sign
-  "2190-2193"   # arrows
-  "2211-2212" "221A-221A" "221E-221E" "2248-2248" "2260-2260" "2264-2265"  # sum, minus, root, infinity, approx, <=, >=
   "FFFD-FFFD"   # replacement character (ImGui's fallback glyph)
 )
 
@@ -76,9 +75,9 @@ function(attn_embed_font target)
   file(MAKE_DIRECTORY "${dir}")
   add_custom_command(
     OUTPUT "${ttf}"
-    # No hinting and no layout tables: ImGui's stb_truetype rasteriser uses neither.
+    # No hinting and no layout or maths tables: ImGui's stb_truetype rasteriser uses none of them.
     COMMAND "${ATTN_PYFTSUBSET}" "${ATTN_FONT_TTF}" "--unicodes=${unicodes}" "--layout-features="
-            --no-hinting "--name-IDs=*" "--drop-tables+=FFTM" "--output-file=${ttf}"
+            --no-hinting "--name-IDs=*" "--drop-tables+=FFTM,MATH,GSUB,GPOS,GDEF" "--output-file=${ttf}"
     DEPENDS "${ATTN_FONT_TTF}" "${CMAKE_SOURCE_DIR}/cmake/font.cmake"
     COMMENT "Subsetting ${ATTN_FONT_TTF}"
     VERBATIM)

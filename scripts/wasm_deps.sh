@@ -166,12 +166,19 @@ done
 # ---------------------------------------------------------------------------
 # The demo needs video (Emscripten driver, WebGL), events, timers. Everything else is off.
 SDL2_CMAKE_FLAGS=(
-    -DCMAKE_BUILD_TYPE=Release
+    # MinSizeRel (-Os): SDL only moves events and the window; nothing in it is hot.
+    -DCMAKE_BUILD_TYPE=MinSizeRel
     -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF
     -DSDL_VIDEO=ON -DSDL_EVENTS=ON -DSDL_TIMERS=ON -DSDL_RENDER=OFF
     -DSDL_AUDIO=OFF -DSDL_JOYSTICK=OFF -DSDL_HAPTIC=OFF -DSDL_HIDAPI=OFF
     -DSDL_SENSOR=OFF -DSDL_POWER=OFF -DSDL_FILESYSTEM=OFF -DSDL_LOCALE=OFF
     -DSDL_MISC=OFF -DSDL_THREADS=OFF -DSDL_PTHREADS=OFF
+    # Only the Emscripten video driver: the offscreen and dummy drivers (always linked, SDL lists every
+    # driver it was built with) bring their own EGL set-up and the software framebuffer, surface and
+    # blit code. No desktop OpenGL (WebGL2 is GLES 3), no file RWops, no shared-object loading, no
+    # internal assertion messages.
+    -DSDL_OFFSCREEN=OFF -DSDL_DUMMYVIDEO=OFF -DSDL_OPENGL=OFF -DSDL_FILE=OFF -DSDL_LOADSO=OFF
+    -DSDL_ASSERTIONS=disabled
     # SDL's own switch that leaves out the software blitters, RLE and YUV conversion: the app draws with
     # WebGL only, and they were about 120 KB of the wasm.
     -DCMAKE_C_FLAGS=-DSDL_LEAN_AND_MEAN=1

@@ -107,4 +107,16 @@ TEST_F(WrapWithFont, ImGuiWrappingWouldSplitANumberHere) {
   std::printf("ImGui's own wrapping split a number %d times, e.g. around \"%s\"\n", splits, example.c_str());
 }
 
+// split_list splits as std::getline with a separator did: empty items kept, no trailing empty item.
+TEST(SplitList, LikeGetline) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(app::split_list("", ','), V{});
+  EXPECT_EQ(app::split_list("a", ','), V{"a"});
+  EXPECT_EQ(app::split_list("a,b", ','), (V{"a", "b"}));
+  EXPECT_EQ(app::split_list("a,,b", ','), (V{"a", "", "b"}));
+  EXPECT_EQ(app::split_list(",a", ','), (V{"", "a"}));
+  EXPECT_EQ(app::split_list("a,", ','), V{"a"});
+  EXPECT_EQ(app::split_list(",", ','), V{""});
+}
+
 }  // namespace

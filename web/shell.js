@@ -25,6 +25,8 @@
   var stopped = "";      // why the module stopped after it had started ("" while it runs)
   var contextLost = false;
   var shown = false;     // the first frame was drawn (attentionReady)
+  // Start-up milestones in ms since navigation (performance.now()): filled in as they happen.
+  var timing = { wasm_downloaded_ms: null, wasm_compiled_ms: null, first_frame_ms: null };
 
   // [2] calls into the module. Strings are copied into the heap (malloc), never onto the 5 MB stack that
   // ccall would use, so any length is safe; an exception out of the module means it stopped.
@@ -75,7 +77,10 @@
       var o = options || {};
       return call("attn_heatmaps", [o.values === false ? 0 : 1, o.id ? String(o.id) : ""]);
     },
-    frameStats: function () { return call("attn_frame_stats"); },
+    frameStats: function () { return call("attn_frame_stats"); },  // frame counter and timings
+    // Asks for n more frames (default 1): the app draws only on input, animation or such a request.
+    requestFrames: function (n) { callText("attn_request_frames", [Math.max(1, Math.floor(Number(n) || 1))]); },
+    timing: timing,                                             // start-up milestones, ms since navigation
     exportCsv: function (id) {                                  // the CSV the heatmap's "Copy as CSV" gives
       var r = call("attn_export_csv", [String(id)]);
       if (!r.ok) throw new Error(r.error);
@@ -171,7 +176,7 @@
     if (stopped) return;
     stopped = describe(e, "unknown error");
     if (!started) { failLoad(stopped); return; }
-    try { if (typeof Module.pauseMainLoop === "function") Module.pauseMainLoop(); } catch (ignored) { /* stopping anyway */ }
+    Module.attentionStopped = true;  // the app's frame callback checks it and draws no more
     fail("crashed", "The demo stopped unexpectedly.", [
       "Something inside the demo went wrong and it had to stop; what you see no longer updates. " +
       "Reloading the page starts it again.",
@@ -254,39 +259,48 @@
     return;
   }
 
-  // [7] download the .wasm with progress (fetch + stream), while the .js loads alongside
-  function download(url, onProgress) {
-    return fetch(url, { credentials: "same-origin" }).then(function (response) {
-      if (!response.ok) throw new Error(url + ": HTTP " + response.status);
-      // Content-Length counts the compressed bytes when the server compresses: then progress is unknown.
-      var encoded = response.headers.get("Content-Encoding");
-      var total = encoded && encoded !== "identity" ? 0 : Number(response.headers.get("Content-Length")) || 0;
-      if (!response.body || !response.body.getReader) return response.arrayBuffer();
-      var reader = response.body.getReader();
-      var chunks = [];
-      var received = 0;
-      function pump() {
+  // [7] download and compile the .wasm as it streams in, with progress, while the .js loads alongside:
+  // compiling needs no imports, so by the time the .js asks for the instance the code is usually ready.
+  // Content-Length counts the compressed bytes when the server compresses: then the total is unknown.
+  function countedResponse(response, onProgress) {
+    var encoded = response.headers.get("Content-Encoding");
+    var total = encoded && encoded !== "identity" ? 0 : Number(response.headers.get("Content-Length")) || 0;
+    if (!response.body || !response.body.getReader || typeof ReadableStream !== "function") return response;
+    var reader = response.body.getReader();
+    var received = 0;
+    var stream = new ReadableStream({
+      pull: function (controller) {
         return reader.read().then(function (step) {
           if (step.done) {
-            var bytes = new Uint8Array(received);
-            var at = 0;
-            chunks.forEach(function (c) { bytes.set(c, at); at += c.length; });
-            return bytes.buffer;
+            timing.wasm_downloaded_ms = performance.now();
+            controller.close();
+            return;
           }
-          chunks.push(step.value);
           received += step.value.length;
           onProgress(received, total);
-          return pump();
+          controller.enqueue(step.value);
         });
       }
-      return pump();
+    });
+    return new Response(stream, { headers: { "Content-Type": "application/wasm" } });
+  }
+
+  function compileWasm(url, onProgress) {
+    return fetch(url, { credentials: "same-origin" }).then(function (response) {
+      if (!response.ok) throw new Error(url + ": HTTP " + response.status);
+      var counted = countedResponse(response, onProgress);
+      if (typeof WebAssembly.compileStreaming === "function") return WebAssembly.compileStreaming(counted);
+      return counted.arrayBuffer().then(function (bytes) { return WebAssembly.compile(bytes); });
+    }).then(function (module) {
+      timing.wasm_compiled_ms = performance.now();
+      return module;
     });
   }
 
   function kb(n) { return Math.round(n / 1024) + " KB"; }
 
   setStatus("Downloading the demo…");
-  var wasmBytes = download(WASM_FILE, function (received, total) {
+  var wasmModule = compileWasm(WASM_FILE, function (received, total) {
     if (total > 0 && received <= total) {
       setProgress(received / total);
       setStatus("Downloading the demo…", kb(received) + " of " + kb(total));
@@ -295,7 +309,7 @@
       setStatus("Downloading the demo…", kb(received));
     }
   });
-  wasmBytes.catch(function (e) { failLoad(describe(e)); });
+  wasmModule.catch(function (e) { failLoad("WebAssembly: " + describe(e)); });
 
   // [8] the Emscripten module (one global Module, -sMODULARIZE=0)
   window.Module = {
@@ -303,24 +317,24 @@
     print: function (text) { console.log(text); },
     printErr: function (text) { console.warn(text); },
     locateFile: function (path) { return path; },
-    // Compile the bytes we downloaded ourselves (so the bar shows real progress).
+    // The module compiled while it downloaded (section [7]); only the instance is made here.
     instantiateWasm: function (imports, receiveInstance) {
-      wasmBytes.then(function (bytes) {
+      wasmModule.then(function (module) {
         setProgress(null);
-        setStatus("Starting…", "compiling " + kb(bytes.byteLength) + " of WebAssembly");
-        return WebAssembly.instantiate(bytes, imports);
-      }).then(function (result) {
-        receiveInstance(result.instance, result.module);
-      }, function (e) {
+        setStatus("Starting…", "");
+        return WebAssembly.instantiate(module, imports).then(function (instance) {
+          receiveInstance(instance, module);
+        });
+      }).catch(function (e) {
         failLoad("WebAssembly: " + describe(e));
       });
       return {};
     },
     onAbort: function (what) { moduleStopped(new Error("Aborted(" + String(what) + ")")); },
-    preMainLoop: function () { return !stopped; },  // no frame runs on the memory of a stopped module
     // Called by the app (src/platform/main_web.cpp) after its first frame, and on a fatal start-up error.
     attentionReady: function () {
       if (failed) return;
+      timing.first_frame_ms = performance.now();
       started = true;
       shown = true;
       if (!contextLost) {  // else the message stays until the context is back
@@ -356,6 +370,24 @@
   };
   // From here on the exports exist (they answer null until main() has created the app).
   window.Module.onRuntimeInitialized = function () { started = true; };
+
+  // [8b] frames on demand: the app draws on input and animation only, so it is told what it cannot see
+  // itself: a resize, and whether the canvas is on screen (off screen it draws nothing; hidden tabs get no
+  // animation frames from the browser anyway).
+  function tellApp(name, arg) {
+    if (!started || stopped || failed) return;
+    try { Module["_" + name](arg); } catch (e) { moduleStopped(e); }
+  }
+  window.addEventListener("resize", function () { tellApp("attn_request_frames", 2); });
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) tellApp("attn_request_frames", 1);
+  });
+  if (typeof IntersectionObserver === "function") {
+    new IntersectionObserver(function (entries) {
+      var entry = entries[entries.length - 1];
+      tellApp("attn_set_visible", entry.isIntersecting ? 1 : 0);
+    }).observe(canvas);
+  }
 
   // [9] a lost WebGL context: the app stops drawing (main_web.cpp) and the learner is told; when the
   // browser restores the context the app rebuilds its GL objects and attentionGraphicsRestored hides this.

@@ -53,7 +53,12 @@ App::App(const std::string& query) {
   // last_query_ stays empty: the first frame writes the normalised URL (dropping ignored parameters).
 }
 
+bool App::wants_next_frame() const {
+  return next_frame_requested_ || settings_.train == "run" || !(settings_ == shown_settings_);
+}
+
 void App::frame() {
+  take_next_frame_request();  // a request from a frame that failed half-way is dropped
   // A frame that fails half-way reports nothing rather than the writers of an older frame.
   shown_fills_.clear();
   shown_error_.clear();
@@ -108,12 +113,16 @@ void App::frame() {
   // What state() reports: this frame's settings and scene output (set() may change settings_ before the
   // next frame draws them).
   shown_settings_ = settings_;
+  next_frame_requested_ = take_next_frame_request();
   shown_fills_ = std::move(fills);
   shown_error_ = std::move(error);
 }
 
-void App::finish_frame(double cpu_ms) {
+void App::finish_frame(double cpu_ms, double frame_ms, double interval_ms, bool input_pending) {
   stats_.cpu_ms = cpu_ms;
+  stats_.input_pending = input_pending;
+  stats_.frame_ms = frame_ms;
+  stats_.interval_ms = interval_ms;
   stats_.frame += 1;
   stats_.draw_calls = 0;
   stats_.vertices = 0;
@@ -180,7 +189,9 @@ std::string App::export_csv_json(const std::string& id) const {
 }
 
 std::string App::frame_stats_json() const {
-  return json{{"cpu_ms", stats_.cpu_ms},         {"draw_calls", stats_.draw_calls},
+  return json{{"cpu_ms", stats_.cpu_ms},         {"frame_ms", stats_.frame_ms},
+              {"interval_ms", stats_.interval_ms}, {"input_pending", stats_.input_pending},
+              {"draw_calls", stats_.draw_calls},
               {"vertices", stats_.vertices},     {"frame", stats_.frame},
               {"recomputes", versions_issued()}, {"uploads", gfx::renderer_stats().uploads}}
       .dump(-1, ' ', false, json::error_handler_t::replace);

@@ -10,7 +10,10 @@
 namespace app {
 
 struct FrameStats {
-  double cpu_ms = 0.0;  // time to build the last frame on the CPU (ImGui + scenes + heatmap draws)
+  double cpu_ms = 0.0;       // time to build the last frame on the CPU (ImGui + scenes + heatmap draws)
+  double frame_ms = 0.0;     // the whole frame callback: cpu_ms plus the GL submission
+  double interval_ms = 0.0;  // from the previous frame's start to this one's (0 after an idle pause)
+  bool input_pending = false;  // ImGui holds input for the next frames (it trickles fast typing)
   int draw_calls = 0;   // ImGui draw commands plus heatmap draws
   int vertices = 0;     // ImGui vertices
   long long frame = 0;  // frames drawn so far
@@ -23,8 +26,12 @@ class App {
 
   // Builds one frame's UI between ImGui::NewFrame() and ImGui::Render(). Needs the GL context current.
   void frame();
-  // Called by the platform after ImGui::Render() with the frame's CPU time, to fill frameStats().
-  void finish_frame(double cpu_ms);
+  // Called by the platform after ImGui::Render() with the frame's CPU time, to fill frameStats();
+  // frame_ms and interval_ms as in FrameStats (0 where the platform does not measure them).
+  void finish_frame(double cpu_ms, double frame_ms = 0.0, double interval_ms = 0.0, bool input_pending = false);
+  // Whether another frame must follow without input: training runs, a scene has work left
+  // (request_next_frame), or the settings changed after the frame drew them.
+  bool wants_next_frame() const;
 
   // window.attentionDemo API (all JSON strings):
   std::string state_json() const;  // scene, settings, notes, error, and the values on screen
@@ -53,6 +60,7 @@ class App {
   std::string shown_error_;
   std::vector<ShownFill> shown_fills_;
   FrameStats stats_;
+  bool next_frame_requested_ = false;  // a scene called request_next_frame() in the last frame
 };
 
 }  // namespace app

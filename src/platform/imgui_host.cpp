@@ -11,13 +11,13 @@
 #include "gfx/gl.hpp"
 #include "gfx/heatmap_renderer.hpp"
 #include "imgui.h"
-#include "imgui_impl_opengl3.h"
 #include "imgui_impl_sdl2.h"
 #include "imgui_internal.h"  // ImGui::ErrorCheckEndFrameRecover
+#include "imgui_renderer.hpp"
 
 namespace platform {
 
-std::string start_imgui(SDL_Window* window, SDL_GLContext gl, const char* glsl_version, float pixel_ratio) {
+std::string start_imgui(SDL_Window* window, SDL_GLContext gl, float pixel_ratio) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
@@ -26,13 +26,13 @@ std::string start_imgui(SDL_Window* window, SDL_GLContext gl, const char* glsl_v
   ImGui::StyleColorsDark();
   load_font(pixel_ratio);
   if (!ImGui_ImplSDL2_InitForOpenGL(window, gl)) return "the SDL2 back end of the interface could not start";
-  if (!ImGui_ImplOpenGL3_Init(glsl_version)) return "the OpenGL back end of the interface could not start";
-  return gfx::init_renderer();  // "" or the shader log
+  imgui_renderer_init();
+  std::string error = imgui_renderer_create_objects();  // "" or the shader log
+  return error.empty() ? gfx::init_renderer() : error;
 }
 
 void build_frame(app::App& app, bool hide_pointer) {
   static bool error_logged = false;
-  ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   if (hide_pointer) ImGui::GetIO().AddMousePosEvent(-FLT_MAX, -FLT_MAX);
   ImGui::NewFrame();
@@ -47,6 +47,11 @@ void build_frame(app::App& app, bool hide_pointer) {
   ImGui::Render();
 }
 
+bool imgui_has_pending_input() {
+  const ImGuiContext* ctx = ImGui::GetCurrentContext();
+  return ctx != nullptr && ctx->InputEventsQueue.Size > 0;
+}
+
 void draw_frame(SDL_Window* window) {
   int fb_w = 0, fb_h = 0;
   SDL_GL_GetDrawableSize(window, &fb_w, &fb_h);
@@ -54,12 +59,12 @@ void draw_frame(SDL_Window* window) {
   glViewport(0, 0, fb_w, fb_h);
   glClearColor(0.10f, 0.10f, 0.12f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  imgui_renderer_draw(ImGui::GetDrawData(), fb_w, fb_h);
 }
 
 void stop_imgui() {
   app::shutdown_heatmaps();
-  ImGui_ImplOpenGL3_Shutdown();
+  imgui_renderer_shutdown();
   ImGui_ImplSDL2_Shutdown();
   ImGui::DestroyContext();
 }

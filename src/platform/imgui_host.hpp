@@ -12,13 +12,17 @@ class App;
 namespace platform {
 
 // Creates the ImGui context (no .ini file: the URL holds the state; keyboard navigation on; dark style),
-// loads the font for `pixel_ratio` (framebuffer pixels per window pixel), starts the SDL2 and OpenGL3
-// back ends with `glsl_version` and the heatmap renderer. Returns "" or what failed.
-std::string start_imgui(SDL_Window* window, SDL_GLContext gl, const char* glsl_version, float pixel_ratio);
+// loads the font for `pixel_ratio` (framebuffer pixels per window pixel), starts ImGui's SDL2 back end, the
+// interface renderer (imgui_renderer.hpp) and the heatmap renderer. Returns "" or what failed.
+std::string start_imgui(SDL_Window* window, SDL_GLContext gl, float pixel_ratio);
 
 // Builds one frame of `app` between ImGui's NewFrame and Render. `hide_pointer`: the mouse is treated as
 // absent (scripted runs). A failing frame is logged once to stderr and recovered, so the app keeps going.
 void build_frame(app::App& app, bool hide_pointer);
+
+// Whether ImGui holds input events for later frames (it trickles fast key and click sequences over
+// several frames): the platform keeps drawing until they are used.
+bool imgui_has_pending_input();
 
 // Clears the window's framebuffer and draws the frame built by build_frame.
 void draw_frame(SDL_Window* window);

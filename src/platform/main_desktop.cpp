@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
     SDL_GetWindowSize(window, &win_w, &h);
     SDL_GL_GetDrawableSize(window, &fb_w, &h);
     const float ratio = win_w > 0 ? static_cast<float>(fb_w) / static_cast<float>(win_w) : 1.0f;
-    const std::string error = platform::start_imgui(window, gl, "#version 330 core", ratio);
+    const std::string error = platform::start_imgui(window, gl, ratio);
     if (!error.empty()) {
       std::fprintf(stderr, "error: the interface could not start: %s\n", error.c_str());
       return 1;

@@ -1,5 +1,6 @@
-// Browser entry point: SDL2 + WebGL2 (GLES 3.0) + Dear ImGui, the Emscripten main loop, WebGL context
-// loss and restore, and the JavaScript bridge behind window.attentionDemo (see web/shell.js).
+// Browser entry point: SDL2 + WebGL2 (GLES 3.0) + Dear ImGui, frames drawn on demand (input, animation,
+// requests from the page), WebGL context loss and restore, and the JavaScript bridge behind
+// window.attentionDemo (see web/shell.js).
 #include <GLES3/gl3.h>
 #include <SDL.h>
 #include <emscripten.h>
@@ -17,8 +18,8 @@
 #include "font.hpp"
 #include "gfx/heatmap_renderer.hpp"
 #include "imgui_host.hpp"
-#include "imgui_impl_opengl3.h"
 #include "imgui_impl_sdl2.h"
+#include "imgui_renderer.hpp"
 
 // [SECTION] JavaScript side (EM_JS bodies are JavaScript; commas are fine here, unlike EM_ASM)
 // clang-format off
@@ -65,6 +66,9 @@ EM_JS(void, js_replace_query, (const char* query), {
   }
 });
 
+// Whether web/shell.js has stopped the module (an uncaught error): no frame may run on its memory.
+EM_JS(int, js_stopped, (), { return Module.attentionStopped ? 1 : 0; });
+
 // clang-format on
 
 // [SECTION] State
@@ -82,6 +86,13 @@ struct WebState {
   bool context_lost = false;     // between webglcontextlost and webglcontextrestored: no GL calls
   bool restore_pending = false;  // the context is back: recreate every GL object before the next frame
   int restores = 0;              // contexts restored so far (state().webgl.restores)
+  // Frames on demand: a frame is drawn when something asks for one, never otherwise.
+  bool frame_scheduled = false;  // a requestAnimationFrame callback is pending
+  bool visible = true;           // the canvas is on screen (web/shell.js watches it)
+  int frames_asked = 0;          // frames still to draw for attn_request_frames()
+  double awake_until = 0.0;      // after input, frames continue until then (ImGui's hover delays)
+  double last_frame_start = 0.0;
+  bool last_frame_continued = false;  // the previous frame asked for this one (for interval_ms)
 };
 WebState g;
 
@@ -99,9 +110,7 @@ void follow_browser_size() {
   SDL_SetWindowSize(g.window, w, h);
   if (g.ratio != g.font_ratio) {
     g.font_ratio = g.ratio;
-    ImGui_ImplOpenGL3_DestroyFontsTexture();
-    platform::load_font(static_cast<float>(g.ratio));
-    ImGui_ImplOpenGL3_CreateFontsTexture();
+    platform::load_font(static_cast<float>(g.ratio));  // the renderer uploads the new atlas
   }
 }
 
@@ -112,39 +121,42 @@ void follow_browser_size() {
 EM_BOOL on_context_lost(int, const void*, void*) {
   g.context_lost = true;
   g.restore_pending = false;
-  ImGui_ImplOpenGL3_DestroyDeviceObjects();  // program, buffers, font texture
+  platform::imgui_renderer_destroy_objects();  // program, buffers, font texture
   gfx::shutdown_renderer();                  // heatmap program, framebuffer, VAO, textures
   return EM_TRUE;                            // preventDefault: the browser may restore the context
 }
 
+void request_frames(int n);
+
 EM_BOOL on_context_restored(int, const void*, void*) {
   g.context_lost = false;
   g.restore_pending = true;
+  request_frames(1);
   return EM_TRUE;
 }
 
 // Rebuilds what on_context_lost dropped; the next frame redraws the same view. "" or what failed.
 std::string recreate_gl_objects() {
   SDL_GL_MakeCurrent(g.window, g.gl);
-  if (!ImGui_ImplOpenGL3_CreateDeviceObjects()) return "the interface's shaders could not be rebuilt";
-  return gfx::init_renderer();
+  const std::string error = platform::imgui_renderer_create_objects();
+  return error.empty() ? gfx::init_renderer() : error;
 }
 
-// One frame: events, UI, draw, stats, URL. Called by the browser at its refresh rate.
-void main_loop() {
+// One frame: events, UI, draw, stats, URL. Returns whether the app wants the next frame without input.
+bool draw_one_frame() {
   if (g.context_lost) {  // nothing to draw with: drop the input and wait for the context
     SDL_Event ignored;
     while (SDL_PollEvent(&ignored)) {
     }
-    return;
+    return false;
   }
   if (g.restore_pending) {
     g.restore_pending = false;
     const std::string error = recreate_gl_objects();
     if (!error.empty()) {
       js_fail(("The graphics could not be restored: " + error).c_str());
-      emscripten_cancel_main_loop();
-      return;
+      g.app.reset();  // no more frames
+      return false;
     }
     ++g.restores;
     js_graphics_restored();
@@ -161,14 +173,62 @@ void main_loop() {
   const double cpu_ms = emscripten_get_now() - t0;
   platform::draw_frame(g.window);
   SDL_GL_SwapWindow(g.window);  // a no-op for WebGL: the browser presents after this callback
+  const double frame_ms = emscripten_get_now() - t0;
+  const double interval_ms = g.last_frame_continued ? t0 - g.last_frame_start : 0.0;
+  g.last_frame_start = t0;
 
-  g.app->finish_frame(cpu_ms);
+  g.app->finish_frame(cpu_ms, frame_ms, interval_ms, platform::imgui_has_pending_input());
 
   if (g.app->take_url_change()) js_replace_query(g.app->query().c_str());
   if (!g.ready_sent) {
     g.ready_sent = true;
     js_ready();
   }
+  return g.app->wants_next_frame();
+}
+
+// [SECTION] Frames on demand
+// The browser calls on_animation_frame once per requestAnimationFrame; the next one is asked for only while
+// something needs frames: input in the last kSettleMs (hover delays, ImGui's two-frame layouts), the app
+// (training, a measurement spread over frames, settings changed from the page), or attn_request_frames.
+// A hidden tab gets no animation frames; an off-screen canvas (g.visible false) asks for none.
+
+constexpr double kSettleMs = 400.0;
+
+EM_BOOL on_animation_frame(double now, void*);
+
+void schedule_frame() {
+  // Until the first frame is drawn (attentionDemo.ready), frames come whether on screen or not.
+  if (g.frame_scheduled || !g.app || (!g.visible && g.ready_sent)) return;
+  g.frame_scheduled = true;
+  emscripten_request_animation_frame(on_animation_frame, nullptr);
+}
+
+void request_frames(int n) {
+  if (n > g.frames_asked) g.frames_asked = n;
+  schedule_frame();
+}
+
+EM_BOOL on_animation_frame(double now, void*) {
+  g.frame_scheduled = false;
+  if (!g.app || js_stopped()) return EM_FALSE;
+  if (g.frames_asked > 0) --g.frames_asked;
+  const bool app_wants = draw_one_frame();
+  const bool more = !g.context_lost && (app_wants || g.frames_asked > 0 || now < g.awake_until ||
+                                        platform::imgui_has_pending_input());
+  g.last_frame_continued = more;
+  if (more) schedule_frame();
+  return EM_FALSE;  // schedule_frame asks for the next one
+}
+
+// Every SDL event (mouse, touch, keys, text, focus, window) wakes the loop, called as SDL queues it; not the
+// marker SDL_PollEvent itself queues on each call, which would keep the loop awake for ever.
+int on_sdl_event(void*, SDL_Event* event) {
+  if (event->type == SDL_POLLSENTINEL) return 1;
+  g.awake_until = emscripten_get_now() + kSettleMs;
+  g.last_frame_continued = false;
+  request_frames(1);
+  return 1;
 }
 
 // Returns the JSON in a buffer that stays valid until the next call of the same function.
@@ -217,6 +277,7 @@ EMSCRIPTEN_KEEPALIVE const char* attn_load_model(const char* text, const char* n
   static std::string s;
   const std::string source = name && *name ? name : "a model file";
   const std::string error = app::load_trained_model(text ? text : "", source);
+  request_frames(2);
   nlohmann::json r = {{"ok", error.empty()}};
   if (!error.empty()) r["error"] = error;
   return keep(s, r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
@@ -228,9 +289,23 @@ EMSCRIPTEN_KEEPALIVE const char* attn_model_json() {
   return keep(s, app::trained_model_file_text());
 }
 
+// Asks for n more frames (at least one), e.g. after the page changed something the app cannot see.
+EMSCRIPTEN_KEEPALIVE void attn_request_frames(int n) {
+  request_frames(n < 1 ? 1 : n);
+}
+
+// Whether the canvas is on screen (web/shell.js: IntersectionObserver). Off screen, no frame is drawn; back
+// on screen, one is.
+EMSCRIPTEN_KEEPALIVE void attn_set_visible(int visible) {
+  g.visible = visible != 0;
+  g.last_frame_continued = false;
+  if (g.visible) request_frames(1);
+}
+
 EMSCRIPTEN_KEEPALIVE const char* attn_set(const char* json) {
   static std::string s;
   if (!g.app) return keep(s, R"({"ok":false,"notes":["the app has not started yet"]})");
+  request_frames(2);  // the new settings, then the layout that follows them
   try {
     return keep(s, g.app->set_json(json ? json : ""));
   } catch (const std::exception&) {
@@ -272,8 +347,7 @@ int main(int, char**) {
   }
   SDL_GL_MakeCurrent(g.window, g.gl);
 
-  const std::string error =
-      platform::start_imgui(g.window, g.gl, "#version 300 es", static_cast<float>(g.ratio));
+  const std::string error = platform::start_imgui(g.window, g.gl, static_cast<float>(g.ratio));
   g.font_ratio = g.ratio;
   if (!error.empty()) {
     js_fail(("The interface could not start: " + error).c_str());
@@ -287,7 +361,8 @@ int main(int, char**) {
   g.app = std::make_unique<app::App>(search ? search : "");
   std::free(search);
 
-  // 0 fps: requestAnimationFrame. simulate_infinite_loop: main never returns, so all state is global.
-  emscripten_set_main_loop(main_loop, 0, 1);
+  SDL_AddEventWatch(on_sdl_event, nullptr);
+  request_frames(3);  // the first frame, and the two ImGui needs to settle its layout
+  // main returns; the runtime stays (EXIT_RUNTIME is off) and frames come from requestAnimationFrame.
   return 0;
 }

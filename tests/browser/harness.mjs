@@ -60,11 +60,20 @@ export async function waitReady(page, timeout = 60000) {
   await waitFrames(page, 3);
 }
 
-// Waits until the app has rendered n more frames (frameStats().frame advances by n).
+// Asks the app for n frames and waits until it has drawn them (frameStats().frame advances by n) and used
+// all input so far (ImGui spreads fast typing over frames). The app draws only on input, animation or
+// request, so without the request an idle page would never advance.
 export async function waitFrames(page, n = 3, timeout = 30000) {
-  const start = await page.evaluate(() => window.attentionDemo.frameStats().frame);
+  const start = await page.evaluate((count) => {
+    const frame = window.attentionDemo.frameStats().frame;
+    window.attentionDemo.requestFrames(count);
+    return frame;
+  }, n);
   await page.waitForFunction(
-    (target) => window.attentionDemo.frameStats().frame >= target, start + n, { timeout, polling: 'raf' });
+    (target) => {
+      const fs = window.attentionDemo.frameStats();
+      return fs.frame >= target && !fs.input_pending;
+    }, start + n, { timeout, polling: 'raf' });
   return start + n;
 }
 

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
-#include <sstream>
 
 #include "app/logic/scene_list.hpp"
+#include "app/logic/text.hpp"
 #include "app/logic/url_encoding.hpp"
 #include "core/input_limits.hpp"
 
@@ -45,18 +45,14 @@ bool parse_bool(const std::string& v, bool& out) {
 }
 
 bool one_of(const std::string& v, const std::string& allowed) {
-  std::stringstream ss(allowed);
-  for (std::string item; std::getline(ss, item, '|');) {
+  for (const std::string& item : split_list(allowed, '|')) {
     if (item == v) return true;
   }
   return false;
 }
 
 std::string format_number(double x) {
-  std::ostringstream os;
-  os.precision(10);
-  os << x;
-  return os.str();
+  return format("%.10g", x);  // what an ostream with precision(10) prints
 }
 
 // How one parameter is read and written.
@@ -102,9 +98,8 @@ const std::vector<Param>& params() {
        [](const Settings& s) { return std::to_string(s.length); }},
       {{"emb", "1 to 16 comma-separated numbers", "word", "the word's embedding"},
        [](Settings& s, const std::string& v) {
-         std::stringstream ss(v);
          int n = 0;
-         for (std::string item; std::getline(ss, item, ',');) {
+         for (const std::string& item : split_list(v, ',')) {
            double x = 0;
            if (!parse_number(item, -1e6, 1e6, x) || ++n > 16) return false;
          }
@@ -144,9 +139,8 @@ const std::vector<Param>& params() {
       {{"perm", "empty (random from seed) or a permutation such as 2,0,1", "order",
         "the shuffle test's new order"},
        [](Settings& s, const std::string& v) {
-         std::stringstream ss(v);
          int n = 0;
-         for (std::string item; std::getline(ss, item, ',');) {
+         for (const std::string& item : split_list(v, ',')) {
            int x = 0;
            if (!parse_int(item, 0, 1023, x) || ++n > 1024) return false;
          }
@@ -195,8 +189,7 @@ const std::vector<Param>& params() {
         "rope,limits,heads,curves,predict,pair,file,breaks,longer",
         "*", "panels to hide"},
        [](Settings& s, const std::string& v) {
-         std::stringstream ss(v);
-         for (std::string item; std::getline(ss, item, ',');) {
+         for (const std::string& item : split_list(v, ',')) {
            if (!one_of(item, kPanels)) return false;
          }
          s.hide = v;
@@ -216,8 +209,7 @@ const Param* find_param(const std::string& name) {
 
 bool used_by(const ParamInfo& info, const std::string& scene) {
   if (std::string(info.scenes) == "*") return true;
-  std::stringstream ss(info.scenes);
-  for (std::string item; std::getline(ss, item, ',');) {
+  for (const std::string& item : split_list(info.scenes, ',')) {
     if (item == scene) return true;
   }
   return false;
@@ -301,9 +293,8 @@ std::string utf8_prefix(const std::string& text, std::size_t max_bytes) {
 Settings parse_query(const std::string& query, std::vector<std::string>& notes) {
   std::vector<std::pair<std::string, std::string>> pairs;
   std::string q = (!query.empty() && query[0] == '?') ? query.substr(1) : query;
-  std::stringstream ss(q);
   std::string scene = "clock";
-  for (std::string item; std::getline(ss, item, '&');) {
+  for (const std::string& item : split_list(q, '&')) {
     if (item.empty()) continue;
     const size_t eq = item.find('=');
     std::string name = percent_decode(item.substr(0, eq));
@@ -358,8 +349,7 @@ void apply_slot_preset(Settings& s, const SlotPreset& p) {
 }
 
 bool hidden(const Settings& s, const char* name) {
-  std::stringstream ss(s.hide);
-  for (std::string item; std::getline(ss, item, ',');) {
+  for (const std::string& item : split_list(s.hide, ',')) {
     if (item == name) return true;
   }
   return false;
@@ -376,8 +366,7 @@ std::string url_reference_markdown() {
     if (std::string(p.scenes) == "*") {
       scenes = "all";
     } else {
-      std::stringstream ss(p.scenes);
-      for (std::string item; std::getline(ss, item, ',');) {
+      for (const std::string& item : split_list(p.scenes, ',')) {
         if (is_scene(item)) scenes += (scenes.empty() ? "" : ", ") + item;
       }
       if (scenes.empty()) scenes = "reserved for the attention scenes";

@@ -89,4 +89,19 @@ bool splits_number(std::string_view prev, std::string_view next) {
   return (last == ',' || last == '.') && prev.size() >= 2 && digit(prev[prev.size() - 2]);
 }
 
+std::vector<std::string> split_list(std::string_view text, char sep) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find(sep, start);
+    if (end == std::string_view::npos) {
+      items.emplace_back(text.substr(start));
+      break;
+    }
+    items.emplace_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return items;
+}
+
 }  // namespace app

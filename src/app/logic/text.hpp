@@ -21,6 +21,11 @@ std::string grouped(long long n);
 // 1 -> "1st", 2 -> "2nd", 3 -> "3rd", 11 -> "11th", 37 -> "37th".
 std::string ordinal(int n);
 
+// The items of a `sep`-separated list as std::getline would read them, without a stream (the page then
+// links none of the iostream and locale code): "a,,b" -> "a", "", "b"; a trailing separator adds no
+// empty item; "" -> none.
+std::vector<std::string> split_list(std::string_view text, char sep);
+
 // Width of a piece of text in pixels (the app passes its font's measure; tests may pass their own).
 using TextMeasure = std::function<float(std::string_view)>;
 

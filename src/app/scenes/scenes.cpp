@@ -1,10 +1,24 @@
-// The scene table (from app/logic/scene_list.hpp) and the scene context's error box.
+// The scene table (from app/logic/scene_list.hpp), the scene context's error box and the next-frame request.
 #include "app/scenes/scenes.hpp"
 
 #include "app/logic/scene_list.hpp"
 #include "app/widgets/widgets.hpp"
 
 namespace app {
+
+namespace {
+bool g_next_frame_requested = false;
+}  // namespace
+
+void request_next_frame() {
+  g_next_frame_requested = true;
+}
+
+bool take_next_frame_request() {
+  const bool requested = g_next_frame_requested;
+  g_next_frame_requested = false;
+  return requested;
+}
 
 void SceneContext::fail(const std::string& message) {
   error = message;

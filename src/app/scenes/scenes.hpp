@@ -31,6 +31,12 @@ struct SceneContext {
 
 using SceneDraw = void (*)(SceneContext&);
 
+// A scene that has more to show without any input (a measurement spread over frames) calls this while it
+// draws; the platform then draws the next frame at the display's rate instead of waiting for input.
+void request_next_frame();
+// Whether request_next_frame() was called since the last call of this (which clears it).
+bool take_next_frame_request();
+
 // The scene table: every scene of app/logic/scene_list.hpp with its title and draw function, in menu order.
 struct SceneEntry {
   const char* id;

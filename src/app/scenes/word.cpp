@@ -2,9 +2,9 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <sstream>
 
 #include "app/logic/memo.hpp"
+#include "app/logic/text.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
@@ -23,8 +23,7 @@ using WordMemo = Memo<WordData, std::string, int, int, double>;
 
 attn::RowVec parse_embedding(const std::string& text) {
   std::vector<float> v;
-  std::stringstream ss(text);
-  for (std::string item; std::getline(ss, item, ',');) {
+  for (const std::string& item : split_list(text, ',')) {
     try {
       v.push_back(std::stof(item));
     } catch (const std::exception&) {  // std::stof: not a number, or out of float's range
@@ -37,9 +36,9 @@ attn::RowVec parse_embedding(const std::string& text) {
 }
 
 std::string format_embedding(const attn::RowVec& v) {
-  std::ostringstream os;
-  for (Eigen::Index i = 0; i < v.size(); ++i) os << (i ? "," : "") << v(i);
-  return os.str();
+  std::string out;  // what an ostream prints for each float: "%g"
+  for (Eigen::Index i = 0; i < v.size(); ++i) out += format(i ? ",%g" : "%g", static_cast<double>(v(i)));
+  return out;
 }
 
 WordData compute(const Settings& s) {

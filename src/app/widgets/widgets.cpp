@@ -6,7 +6,6 @@
 
 #include <cstdarg>
 #include <cstdio>
-#include <sstream>
 
 #include "app/logic/text.hpp"
 
@@ -97,8 +96,7 @@ void note_box(const std::string& message) {
 }
 
 bool section(const char* title, const char* hide_name, const std::string& hide_list) {
-  std::stringstream ss(hide_list);
-  for (std::string item; std::getline(ss, item, ',');) {
+  for (const std::string& item : split_list(hide_list, ',')) {
     if (item == hide_name) return false;
   }
   return ImGui::CollapsingHeader(title, ImGuiTreeNodeFlags_DefaultOpen);

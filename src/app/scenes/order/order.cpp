@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <sstream>
 
 #include "app/logic/memo.hpp"
+#include "app/logic/text.hpp"
 #include "app/logic/trained_model.hpp"
 #include "app/scenes/order/panels.hpp"
 #include "app/scenes/scenes.hpp"
@@ -105,8 +105,7 @@ using RouterMemo = Memo<RouterData, int, int, int, int, std::string>;
 // "2, 0,1" -> {2, 0, 1}; throws InputError naming the entry it could not read.
 std::vector<int> parse_perm(const std::string& text) {
   std::vector<int> perm;
-  std::stringstream ss(text);
-  for (std::string item; std::getline(ss, item, ',');) {
+  for (std::string item : split_list(text, ',')) {
     item.erase(0, item.find_first_not_of(' '));
     item.erase(item.find_last_not_of(' ') + 1);
     int x = 0;

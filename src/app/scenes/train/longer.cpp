@@ -6,6 +6,7 @@
 #include <array>
 
 #include "app/logic/text.hpp"
+#include "app/scenes/scenes.hpp"
 #include "app/scenes/train/train.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
@@ -69,6 +70,9 @@ void draw_longer(const TrainedModel& m, bool training, nlohmann::json& shown) {
     text_wrapped_disabled("(measured when training pauses or stops)");
   } else {
     measure_one(d, m);
+    for (const LongerRun& run : d.runs) {
+      if (!run.done) request_next_frame();  // the next length is measured in the next frame
+    }
   }
   nlohmann::json list = nlohmann::json::array();
   if (!training && d.version == m.version &&

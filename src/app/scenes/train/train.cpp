@@ -252,6 +252,7 @@ void draw_train_scene(SceneContext& ctx) {
   st.budget_ms = st.pacer.budget_ms(training);
   if (ses.tick(st.budget_ms, s.train == "run", s.max_steps) != Stop::None) s.train = "pause";
   if (s.train == "pause") ses.evaluate_now();
+  if (training || ses.evaluating()) request_next_frame();  // steps and evaluations go on without input
   if (!ses.error().empty()) {
     ctx.fail(ses.error());
   }
@@ -272,6 +273,7 @@ void draw_train_scene(SceneContext& ctx) {
   look_inside_button(s, m);
   if (section("Model file", "file", s.hide) && draw_model_file(m)) {
     m = nullptr;  // replaced: the next frame adopts the loaded model and shows it
+    request_next_frame();
     shown.erase("prediction"), shown.erase("pair"), shown.erase("longer");
   }
   st.text = s.text;
