@@ -1,9 +1,115 @@
 #!/usr/bin/env bash
-# Runs the benchmarks: the native recompute (Google Benchmark) and the browser's recompute and frame time
-# at 512 tokens, d_model 768, 12 heads (needs dist/ from ./build_wasm.sh and tests/browser's npm deps).
+# The one benchmark command: builds what it needs, then prints, each under its own heading, the multi-head
+# attention kernels against onnxruntime-web and tfjs-backend-wasm, the softmax wasm/native ratio, the dist/
+# size breakdown, the browser frame figures, the training steps/s ratio and the native recompute (Google
+# Benchmark). ATTN_BENCH_QUICK=1: fewer reps and rounds, to check the plumbing (timings not meaningful).
+# ATTN_JOBS: build jobs (default 2). ATTN_NATIVE_BUILD_DIR, ATTN_WASM_NODE_BUILD_DIR and ATTN_DIST_DIR
+# (defaults build/native, build/wasm-node, dist) put the builds elsewhere. Run after ./run_tests.sh (or on
+# a machine it has set up).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake --build --preset native --target attention_bench -j "$(nproc)" >/dev/null
-build/native/bench/attention_bench
-[ -d tests/browser/node_modules ] || (cd tests/browser && npm ci --no-audit --no-fund >/dev/null)
-scripts/with_dist_server.sh node bench/frame_bench.mjs
+JOBS="${ATTN_JOBS:-2}"
+NATIVE="${ATTN_NATIVE_BUILD_DIR:-build/native}"
+WASM_NODE="${ATTN_WASM_NODE_BUILD_DIR:-build/wasm-node}"
+DIST="${ATTN_DIST_DIR:-dist}"
+export ATTN_NATIVE_BUILD_DIR="$NATIVE" ATTN_WASM_NODE_BUILD_DIR="$WASM_NODE" ATTN_DIST_DIR="$DIST"
+QUICK="${ATTN_BENCH_QUICK:-0}"
+export ATTN_BENCH_QUICK="$QUICK"
+
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+# quiet CMD...: runs CMD with its output in a log, shown only when it fails.
+quiet() {
+  if ! "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "bench/run.sh: '$*' failed" >&2
+    return 1
+  fi
+}
+
+# 1. builds: native (mha_bench, attention_bench), wasm for node (mha_bench), dist/ when missing, npm deps
+echo "== building (native and wasm-node mha_bench, attention_bench; dist/ and npm packages when missing)" >&2
+quiet cmake --preset native -B "$NATIVE"
+quiet cmake --build "$NATIVE" --target mha_bench attention_bench -j "$JOBS"
+# (the preset's NODE_PATH, which a build outside the preset's folder does not get: Emscripten's acorn)
+quiet cmake --preset wasm-node -B "$WASM_NODE"
+quiet env NODE_PATH=/usr/share/nodejs cmake --build "$WASM_NODE" --target mha_bench -j "$JOBS"
+MHA_NATIVE="$NATIVE/bench/mha_bench"
+MHA_WASM="$WASM_NODE/bench/mha_bench.js"
+[ -f "$MHA_WASM" ] || MHA_WASM="$WASM_NODE/mha_bench.js"
+if [ ! -f "$DIST/index.html" ] || [ ! -f "$DIST/attention_demo.wasm" ]; then ./build_wasm.sh; fi
+[ -d tests/browser/node_modules ] || quiet bash -c 'cd tests/browser && npm ci --no-audit --no-fund'
+# bench/kernels: npm ci when node_modules is missing or older than package.json / package-lock.json
+stamp=bench/kernels/node_modules/.package-lock.json
+if [ ! -f "$stamp" ] || [ bench/kernels/package-lock.json -nt "$stamp" ] ||
+  [ bench/kernels/package.json -nt "$stamp" ]; then
+  quiet bash -c 'cd bench/kernels && npm ci --no-audit --no-fund'
+fi
+
+# 2. the parts, one after the other (the machine is shared: never two heavy runs at once); a failing part
+#    is reported and the others still run
+failed=()
+part() {
+  local title="$1"
+  shift
+  printf '\n==== %s\n' "$title"
+  local status=0
+  "$@" || status=$?
+  if [ "$status" != 0 ]; then
+    echo "(this part failed with exit status $status)"
+    failed+=("$title")
+  fi
+}
+
+# dist/ sizes: each file with its gzip and brotli copies, then the wasm by library (scripts/wasm_size.py)
+dist_sizes() {
+  local f raw gz br total_raw=0 total_gz=0 total_br=0
+  printf '%-24s %10s %10s %10s\n' "$DIST/" "bytes" "gzipped" "brotli"
+  while IFS= read -r -d '' f; do
+    raw=$(stat -c %s "$f")
+    gz=$(if [ -f "$f.gz" ]; then stat -c %s "$f.gz"; else gzip -9 -n -c "$f" | wc -c; fi)
+    br=$(if [ -f "$f.br" ]; then stat -c %s "$f.br"; else brotli -q 11 -c "$f" | wc -c; fi)
+    total_raw=$((total_raw + raw))
+    total_gz=$((total_gz + gz))
+    total_br=$((total_br + br))
+    printf '%-24s %10d %10d %10d\n' "${f#"$DIST"/}" "$raw" "$gz" "$br"
+  done < <(find "$DIST" -type f ! -name '*.gz' ! -name '*.br' -print0 | sort -z)
+  printf '%-24s %10d %10d %10d  (%d KB gzipped; target 400 KB)\n' "total" "$total_raw" "$total_gz" "$total_br" \
+    $(((total_gz + 1023) / 1024))
+  local wasm_build="${ATTN_WASM_BUILD_DIR:-build/wasm}" deps
+  if [ -f "$wasm_build/attention_demo.js.symbols" ] && deps="$(scripts/wasm_deps.sh 2>/dev/null)"; then
+    eval "$deps"
+    echo
+    python3 scripts/wasm_size.py "$wasm_build" --sdl-lib "$SDL2_WASM_PREFIX/lib/libSDL2.a" \
+      --imgui-lib "$wasm_build/libattn_imgui.a" --font "$wasm_build/generated/font/attn_font_subset.ttf"
+  fi
+}
+
+if [ "$QUICK" = 1 ]; then
+  train_args=(50 1)
+  gbench_args=(--benchmark_min_time=0.01)
+else
+  train_args=()
+  gbench_args=()
+fi
+
+part "kernels: multi-head attention forward, this project (wasm, native), onnxruntime-web, tfjs-backend-wasm" \
+  node bench/kernels/kernels.mjs --only mha --wasm "$MHA_WASM" --native "$MHA_NATIVE" \
+  --json "$NATIVE/bench/kernels.json"
+part "softmax: wasm against native (mha_bench --softmax)" \
+  node bench/kernels/kernels.mjs --only softmax --wasm "$MHA_WASM" --native "$MHA_NATIVE"
+part "dist/ size breakdown" dist_sizes
+part "browser frames (bench/frame_bench.mjs, headless Chromium)" \
+  scripts/with_dist_server.sh --dir "$DIST" node bench/frame_bench.mjs
+part "training: steps per second, native against wasm (bench/train_bench.sh)" \
+  bench/train_bench.sh ${train_args[@]+"${train_args[@]}"}
+part "native recompute of the attention scenes (Google Benchmark)" \
+  "$NATIVE/bench/attention_bench" ${gbench_args[@]+"${gbench_args[@]}"}
+
+echo
+if [ "${#failed[@]}" != 0 ]; then
+  printf 'bench/run.sh: %d part(s) failed:\n' "${#failed[@]}"
+  printf '  %s\n' "${failed[@]}"
+  exit 1
+fi
+echo "bench/run.sh: every part ran (timings on this shared machine are noisy: compare ratios within one run)"

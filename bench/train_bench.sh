@@ -2,22 +2,26 @@
 # Training benchmark: the default refund router trained natively and in wasm (node) in one run; prints
 # steps per second for both, the ratio, and the wall time to 99% held-out accuracy for both.
 # Usage: bench/train_bench.sh [STEPS_PER_RUN] [RUNS] [EVAL_EVERY] [SEED]     (defaults 400 3 25 1)
+# ATTN_NATIVE_BUILD_DIR and ATTN_WASM_NODE_BUILD_DIR (defaults build/native, build/wasm-node) build elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS="${ATTN_JOBS:-2}"
+NATIVE="${ATTN_NATIVE_BUILD_DIR:-build/native}"
+WASM_NODE="${ATTN_WASM_NODE_BUILD_DIR:-build/wasm-node}"
 
-cmake --preset native >/dev/null
-cmake --build --preset native --target train_bench -j"$JOBS" >/dev/null
+cmake --preset native -B "$NATIVE" >/dev/null
+cmake --build "$NATIVE" --target train_bench -j"$JOBS" >/dev/null
 # The same tree as tests/wasm/run_node_test.sh (preset wasm-node): the core and the node programs only.
-cmake --preset wasm-node >/dev/null
-cmake --build --preset wasm-node --target train_bench -j"$JOBS" >/dev/null
+# NODE_PATH: the preset's, which a build outside the preset's folder does not get (Emscripten's acorn).
+cmake --preset wasm-node -B "$WASM_NODE" >/dev/null
+NODE_PATH=/usr/share/nodejs cmake --build "$WASM_NODE" --target train_bench -j"$JOBS" >/dev/null
 
-OUT=build/wasm-node/train_bench
+OUT="$WASM_NODE/train_bench"
 mkdir -p "$OUT"
 # One after the other, in the same run, on the same machine: compare the ratio, not the absolute numbers.
-build/native/train_bench "$@" > "$OUT/native.json"
+"$NATIVE/train_bench" "$@" > "$OUT/native.json"
 # Emscripten 3.1.6 loads the .wasm with fetch() whenever it exists: switch it off under Node >= 18.
-node --no-experimental-fetch build/wasm-node/train_bench.js "$@" > "$OUT/wasm.json"
+node --no-experimental-fetch "$WASM_NODE/train_bench.js" "$@" > "$OUT/wasm.json"
 
 python3 - "$OUT/native.json" "$OUT/wasm.json" <<'PY'
 import json, sys

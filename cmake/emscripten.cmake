@@ -33,12 +33,13 @@ function(attn_wasm_maths target)
   endif()
 endfunction()
 
-# attn_wasm_ui(target): interface code at -Os. The maths it calls is in the core (attn_wasm_maths); what
-# Eigen it inlines runs on a recompute only (the scene caches), never per frame. Measured with
-# bench/frame_bench.mjs: -Os saves 33 KB gzipped and frame times stay within noise.
+# attn_wasm_ui(target): interface code at -Os, and link-time optimised across the interface's objects
+# (the core is not: its kernels keep their own -O2). The maths it calls is in the core (attn_wasm_maths);
+# what Eigen it inlines runs on a recompute only (the scene caches), never per frame. Measured: -Os saves
+# 33 KB gzipped and frame times stay within noise (bench/frame_bench.mjs); -flto 12 KB more.
 function(attn_wasm_ui target)
   if(EMSCRIPTEN)
-    target_compile_options(${target} PRIVATE -Os)
+    target_compile_options(${target} PRIVATE -Os -flto)
   endif()
 endfunction()
 
@@ -62,7 +63,7 @@ function(attn_wasm_page target)
   target_link_options(${target} PRIVATE
     # binaryen at -Oz, and only -Os/-Oz/-O3 run meta-DCE, which drops the JS glue nothing calls
     # (with -O2 the wasm was 1.5 KB smaller gzipped but the JS 1.5 KB larger; -O3 is 23 KB larger)
-    -Oz
+    -Oz -flto                          # -flto: the interface objects are LLVM bitcode (attn_wasm_ui)
     -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
     # WebGL glue the app does not use: GLES-style version strings, "GL_"-prefixed extension names,
     # enabling every extension when the context is made (the app needs none: R32F textures are read

@@ -3,8 +3,8 @@
 # exactly the GoogleTest programs (wrap_font_test only when Dear ImGui was found), nothing else.
 include_guard(GLOBAL)
 
-set(ATTN_SANITIZED_TESTS core_tests app_settings_test app_text_tests exercises_test memo_test model_io_tests
-    gfx_tests wrap_font_test)
+set(ATTN_SANITIZED_TESTS core_tests gemm_tests app_settings_test app_text_tests exercises_test memo_test
+    model_io_tests gfx_tests wrap_font_test)
 
 # Runs once the whole project is configured, when every test target exists.
 function(attn_add_sanitized_tests_target)

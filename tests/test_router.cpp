@@ -32,6 +32,29 @@ TEST(SeededRouter, WithoutPositionsBothEmailsGetTheSameLabelAndConfidence) {
   EXPECT_NEAR(a.probabilities[0], b.probabilities[0], 1e-6);
 }
 
+// The page says "identical, to the last bit": the shuffled email gives bit-equal probabilities for every
+// width, head count and seed tried (attention sums keys in a canonical order, the pooling sums in double).
+TEST(SeededRouter, WithoutPositionsTheProbabilitiesAreBitEqual) {
+  int cases = 0;
+  for (int d_model : {8, 16, 64}) {
+    for (int heads : {1, 4}) {
+      for (std::uint64_t seed = 0; seed < 8; ++seed) {
+        attn::SeededRouterConfig c = config(attn::Scheme::None);
+        c.d_model = d_model;
+        c.heads = heads;
+        c.seed = seed;
+        const attn::SeededRouter router(c);
+        const attn::SeededRouterResult a = router.classify(kFee), b = router.classify(kCake);
+        ASSERT_EQ(a.probabilities[0], b.probabilities[0])
+            << "d_model " << d_model << ", " << heads << " heads, seed " << seed;
+        ASSERT_EQ(a.probabilities[1], b.probabilities[1]);
+        ++cases;
+      }
+    }
+  }
+  EXPECT_EQ(cases, 48);
+}
+
 TEST(SeededRouter, WithPositionsTheProbabilitiesDiffer) {
   for (attn::Scheme s : {attn::Scheme::Sinusoidal, attn::Scheme::Learned, attn::Scheme::Rope}) {
     const attn::SeededRouter router(config(s));

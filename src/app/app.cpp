@@ -189,11 +189,15 @@ std::string App::export_csv_json(const std::string& id) const {
 }
 
 std::string App::frame_stats_json() const {
-  return json{{"cpu_ms", stats_.cpu_ms},         {"frame_ms", stats_.frame_ms},
-              {"interval_ms", stats_.interval_ms}, {"input_pending", stats_.input_pending},
+  return json{{"cpu_ms", stats_.cpu_ms},
+              {"frame_ms", stats_.frame_ms},
+              {"interval_ms", stats_.interval_ms},
+              {"input_pending", stats_.input_pending},
               {"draw_calls", stats_.draw_calls},
-              {"vertices", stats_.vertices},     {"frame", stats_.frame},
-              {"recomputes", versions_issued()}, {"uploads", gfx::renderer_stats().uploads}}
+              {"vertices", stats_.vertices},
+              {"frame", stats_.frame},
+              {"recomputes", versions_issued()},
+              {"uploads", gfx::renderer_stats().uploads}}
       .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

@@ -10,13 +10,13 @@
 namespace app {
 
 struct FrameStats {
-  double cpu_ms = 0.0;       // time to build the last frame on the CPU (ImGui + scenes + heatmap draws)
-  double frame_ms = 0.0;     // the whole frame callback: cpu_ms plus the GL submission
-  double interval_ms = 0.0;  // from the previous frame's start to this one's (0 after an idle pause)
+  double cpu_ms = 0.0;         // time to build the last frame on the CPU (ImGui + scenes + heatmap draws)
+  double frame_ms = 0.0;       // the whole frame callback: cpu_ms plus the GL submission
+  double interval_ms = 0.0;    // from the previous frame's start to this one's (0 after an idle pause)
   bool input_pending = false;  // ImGui holds input for the next frames (it trickles fast typing)
-  int draw_calls = 0;   // ImGui draw commands plus heatmap draws
-  int vertices = 0;     // ImGui vertices
-  long long frame = 0;  // frames drawn so far
+  int draw_calls = 0;          // ImGui draw commands plus heatmap draws
+  int vertices = 0;            // ImGui vertices
+  long long frame = 0;         // frames drawn so far
 };
 
 class App {
@@ -28,7 +28,8 @@ class App {
   void frame();
   // Called by the platform after ImGui::Render() with the frame's CPU time, to fill frameStats();
   // frame_ms and interval_ms as in FrameStats (0 where the platform does not measure them).
-  void finish_frame(double cpu_ms, double frame_ms = 0.0, double interval_ms = 0.0, bool input_pending = false);
+  void finish_frame(double cpu_ms, double frame_ms = 0.0, double interval_ms = 0.0,
+                    bool input_pending = false);
   // Whether another frame must follow without input: training runs, a scene has work left
   // (request_next_frame), or the settings changed after the frame drew them.
   bool wants_next_frame() const;

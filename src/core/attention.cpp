@@ -11,11 +11,13 @@
 namespace attn {
 namespace {
 
-std::string shape(const Mat& m) {
+template <class M>
+std::string shape(const M& m) {
   return "(" + std::to_string(m.rows()) + ", " + std::to_string(m.cols()) + ")";
 }
 
-void require_shape(const Mat& m, Eigen::Index rows, Eigen::Index cols, const std::string& what) {
+template <class M>
+void require_shape(const M& m, Eigen::Index rows, Eigen::Index cols, const std::string& what) {
   if (m.rows() != rows || m.cols() != cols) {
     throw InputError(what + " has shape " + shape(m) + "; expected (" + std::to_string(rows) + ", " +
                      std::to_string(cols) + ")");
@@ -55,8 +57,8 @@ std::vector<int> positions_for(const AttentionOptions& opt, Eigen::Index t) {
 
 }  // namespace
 
-HeadResult attend(const Mat& q_in, const Mat& k_in, const Mat& v, const AttentionOptions& opt, int head,
-                  int heads) {
+HeadResult attend(const ConstBlock<float>& q_in, const ConstBlock<float>& k_in, const ConstBlock<float>& v,
+                  const AttentionOptions& opt, int head, int heads) {
   // q, k: (T, d_k); v: (T, d_v)
   const Eigen::Index t = q_in.rows();
   if (t == 0) throw InputError("the input has no tokens; attention needs at least one");
@@ -67,13 +69,16 @@ HeadResult attend(const Mat& q_in, const Mat& k_in, const Mat& v, const Attentio
   mask.positions = positions_for(opt, t);
   if (opt.positions == Scheme::Alibi) mask.alibi_slope = Alibi{heads}.slope(head);
   // 1. RoPE turns each query and key by its own position.
-  const bool rope = opt.positions == Scheme::Rope;
-  const Mat q = rope ? Rope{opt.rope_base}.rotate(q_in, mask.positions) : Mat();
-  const Mat k = rope ? Rope{opt.rope_base}.rotate(k_in, mask.positions) : Mat();
-  // 2. scores = q k^T / sqrt(d_k) (T, T) with ALiBi's distance penalty and the causal mask, the weights
+  // 2. scores = (q / sqrt(d_k)) k^T (T, T) with ALiBi's distance penalty and the causal mask, the weights
   //    (T, T) and the blend (T, d_v)
   HeadResult r;
-  ops::attention_forward(rope ? q : q_in, rope ? k : k_in, v, mask, r.scores, r.weights, r.output);
+  if (opt.positions == Scheme::Rope) {
+    const Rope rope{opt.rope_base};
+    const Mat q = rope.rotate(q_in, mask.positions), k = rope.rotate(k_in, mask.positions);
+    ops::attention_forward<float>(q, k, v, mask, r.scores, r.weights, r.output);
+  } else {
+    ops::attention_forward<float>(q_in, k_in, v, mask, r.scores, r.weights, r.output);
+  }
   require_unmasked_finite(r.scores, opt.causal);
   return r;
 }
@@ -89,7 +94,11 @@ HeadResult single_head(const Mat& x, const Mat& w_q, const Mat& w_k, const Mat& 
   require_finite(w_q, "w_q");
   require_finite(w_k, "w_k");
   require_finite(w_v, "w_v");
-  HeadResult r = attend(x * w_q, x * w_k, x * w_v, opt);
+  Mat q, k, v;  // (T, d_k), (T, d_k), (T, d_v)
+  ops::matmul_rows<float>(x, w_q, q);
+  ops::matmul_rows<float>(x, w_k, k);
+  ops::matmul_rows<float>(x, w_v, v);
+  HeadResult r = attend(q, k, v, opt);
   require_finite_result(r.output, "the attention output");
   return r;
 }
@@ -118,11 +127,12 @@ MhaResult multi_head(const Mat& x, const MhaWeights& w, const AttentionOptions& 
   require_finite(w.w_o, "w_o");
 
   // 1. all heads' queries, keys and values at once: (T, 3D)
-  const Mat qkv = x * w.w_qkv;
+  Mat qkv;
+  ops::matmul_rows<float>(x, w.w_qkv, qkv);
   MhaResult r;
   r.concat.resize(x.rows(), d);
   r.head.reserve(static_cast<size_t>(w.heads));
-  // 2. head h reads its d_k-wide slice of each block: view(B, T, H, d_k).transpose(1, 2)
+  // 2. head h reads its d_k-wide slice of each block in place: view(B, T, H, d_k).transpose(1, 2)
   for (int h = 0; h < w.heads; ++h) {
     r.head.push_back(attend(qkv.middleCols(h * d_k, d_k), qkv.middleCols(d + h * d_k, d_k),
                             qkv.middleCols(2 * d + h * d_k, d_k), opt, h, w.heads));
@@ -130,7 +140,7 @@ MhaResult multi_head(const Mat& x, const MhaWeights& w, const AttentionOptions& 
     r.concat.middleCols(h * d_k, d_k) = r.head.back().output;
   }
   // 4. W_O mixes the heads: (T, D)
-  r.output = r.concat * w.w_o;
+  ops::matmul_rows<float>(r.concat, w.w_o, r.output);
   require_finite_result(r.output, "the attention output");
   return r;
 }

@@ -21,10 +21,11 @@ struct HeadResult {
   Mat weights;  // (T, T): softmax of scores, each row sums to 1
 };
 
-// The heart of it for one head: q, k, v are (T, d_k) already projected; `head`/`heads` pick the
-// ALiBi slope. RoPE (if chosen) rotates q and k here; ops::attention_forward does the rest.
-HeadResult attend(const Mat& q, const Mat& k, const Mat& v, const AttentionOptions& opt, int head = 0,
-                  int heads = 1);
+// The heart of it for one head: q, k, v are (T, d_k) already projected (matrices, or a head's columns of
+// the fused (T, 3D) matrix, read in place); `head`/`heads` pick the ALiBi slope. RoPE (if chosen) rotates
+// copies of q and k here; ops::attention_forward does the rest.
+HeadResult attend(const ConstBlock<float>& q, const ConstBlock<float>& k, const ConstBlock<float>& v,
+                  const AttentionOptions& opt, int head = 0, int heads = 1);
 
 // One head with its own projections: x (T, D), w_q/w_k/w_v (D, d_k) -> output (T, d_k).
 HeadResult single_head(const Mat& x, const Mat& w_q, const Mat& w_k, const Mat& w_v,

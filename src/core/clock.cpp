@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "error.hpp"
+#include "gemm.hpp"
 
 namespace attn {
 namespace {
@@ -55,7 +56,10 @@ int nearest_return(const Sinusoidal& clock, int hand, int reference, int lo, int
 }
 
 Mat similarity(const Mat& table) {
-  return table * table.transpose();
+  // (P, D) -> (P, P) = table table^T, row-independent and exactly symmetric (gemm.hpp)
+  Mat sim(table.rows(), table.rows());
+  gemm::multiply_bt(gemm::in(table), gemm::in(table), gemm::out(sim));
+  return sim;
 }
 
 float offset_dependence_error(const Mat& sim) {

@@ -57,8 +57,10 @@ EncoderResult encoder_block(const Mat& x, const EncoderWeights& w, const Attenti
   r.residual1 = x + r.mha.output;
   r.norm1 = normalise(r.residual1, w.ln1_gain, w.ln1_bias);
   // 3. feed-forward: (T, F) hidden with ReLU, back to (T, D)
-  r.hidden = ((r.norm1 * w.w1).rowwise() + w.b1).cwiseMax(0.0f);
-  r.ffn = (r.hidden * w.w2).rowwise() + w.b2;
+  ops::matmul_rows<float>(r.norm1, w.w1, r.hidden);
+  r.hidden = (r.hidden.rowwise() + w.b1).cwiseMax(0.0f);
+  ops::matmul_rows<float>(r.hidden, w.w2, r.ffn);
+  r.ffn.rowwise() += w.b2;
   // 4. add the second residual and normalise
   r.residual2 = r.norm1 + r.ffn;
   r.output = normalise(r.residual2, w.ln2_gain, w.ln2_bias);

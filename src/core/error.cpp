@@ -2,6 +2,8 @@
 #include "error.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace attn {
 
@@ -17,7 +19,16 @@ void require_finite(const Mat& m, const std::string& what) {
 }
 
 void require_finite_result(const Mat& m, const std::string& what) {
-  if (m.allFinite()) return;
+  // a float is NaN or infinite when its exponent bits are all ones; an integer OR over the entries
+  // vectorises (Eigen's allFinite computes x - x == x - x entry by entry, 10% of a multi-head forward)
+  const float* p = m.data();
+  std::uint32_t bad = 0;
+  for (Eigen::Index i = 0; i < m.size(); ++i) {
+    std::uint32_t bits;
+    std::memcpy(&bits, p + i, sizeof bits);
+    bad |= static_cast<std::uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+  }
+  if (bad == 0) return;
   throw InputError(what +
                    " overflowed float32 (a NaN or an infinity in the result): the inputs or weights are "
                    "too large; keep them within about +-1e18");

@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <type_traits>
 
+#include "gemm.hpp"
 #include "positions.hpp"
 
 namespace attn::ops {
@@ -15,16 +18,22 @@ namespace attn::ops {
 // ---------------------------------------------------------------------------------------------------
 
 template <class S>
-void matmul_rows(const MatT<S>& a, const MatT<S>& b, MatT<S>& out) {
+void matmul_rows(const ConstBlock<S>& a, const ConstBlock<S>& b, MatT<S>& out) {
   // a (T, K), b (K, N) -> out (T, N)
-  const Eigen::Index t = a.rows(), kk = a.cols(), n = b.cols();
-  out.setZero(t, n);
-  for (Eigen::Index i = 0; i < t; ++i) {
-    S* o = out.data() + i * n;
-    for (Eigen::Index k = 0; k < kk; ++k) {
-      const S s = a(i, k);
-      const S* br = b.data() + k * n;
-      for (Eigen::Index c = 0; c < n; ++c) o[c] += s * br[c];  // lanes independent: no reordering
+  const Eigen::Index t = a.rows(), n = b.cols();
+  if constexpr (std::is_same_v<S, float>) {
+    out.resize(t, n);
+    gemm::multiply(gemm::in(a), gemm::in(b), gemm::out(out));
+  } else {
+    const Eigen::Index kk = a.cols();
+    out.setZero(t, n);
+    for (Eigen::Index i = 0; i < t; ++i) {
+      S* o = out.data() + i * n;
+      for (Eigen::Index k = 0; k < kk; ++k) {
+        const S s = a(i, k);
+        const S* br = b.data() + k * b.outerStride();
+        for (Eigen::Index c = 0; c < n; ++c) o[c] += s * br[c];  // lanes independent: no reordering
+      }
     }
   }
 }
@@ -84,18 +93,37 @@ void layer_norm_backward(const MatT<S>& dy, const MatT<S>& xhat, const MatT<S>& 
 namespace {
 
 // Row r of scores (T, N): e_c = exp(s_c - max) for the row's largest entry `max`, written to row r of
-// `e` (when given); returns the sum of the e_c. The sum is taken in double: then it hardly depends on the
-// key order, so without positions a shuffled email gets the same weights (shuffled) to the last bit in
-// practice.
+// `e` (which may be scores itself), or to a scratch row when e is null; returns the sum of the e_c.
+// float: gemm::exp_shifted_sum (4 lanes); double: std::exp. exp(-inf) = 0 for masked keys. The sum is taken
+// in double: then it hardly depends on the key order, so without positions a shuffled email gets the same
+// weights (shuffled) to the last bit in practice.
 template <class S>
 double shifted_exp_sum(const MatT<S>& scores, Eigen::Index r, S max, MatT<S>* e) {
-  double sum = 0.0;
-  for (Eigen::Index c = 0; c < scores.cols(); ++c) {
-    const S x = std::exp(scores(r, c) - max);  // exp(-inf) = 0 for masked keys
-    if (e) (*e)(r, c) = x;
-    sum += static_cast<double>(x);
+  const Eigen::Index n = scores.cols();
+  thread_local MatT<S> scratch;  // one row, for cross_entropy (grows only)
+  if (!e && scratch.cols() < n) scratch.resize(1, n);
+  S* out = e ? e->data() + r * n : scratch.data();
+  const S* in = scores.data() + r * n;
+  if constexpr (std::is_same_v<S, float>) {
+    return gemm::exp_shifted_sum(in, max, out, static_cast<int>(n));
+  } else {
+    double sum = 0.0;
+    for (Eigen::Index c = 0; c < n; ++c) {
+      out[c] = std::exp(in[c] - max);
+      sum += out[c];
+    }
+    return sum;
   }
-  return sum;
+}
+
+// Largest entry of row r of m (N >= 1 entries).
+template <class S>
+S row_max(const MatT<S>& m, Eigen::Index r) {
+  if constexpr (std::is_same_v<S, float>) {
+    return gemm::max(m.data() + r * m.cols(), static_cast<int>(m.cols()));
+  } else {
+    return m.row(r).maxCoeff();
+  }
 }
 
 }  // namespace
@@ -104,14 +132,20 @@ template <class S>
 void softmax_forward(const MatT<S>& scores, MatT<S>& weights) {
   // scores (T, N) -> weights (T, N)
   weights.resize(scores.rows(), scores.cols());
+  if (scores.cols() == 0) return;
   for (Eigen::Index r = 0; r < scores.rows(); ++r) {
-    const S max = scores.row(r).maxCoeff();
+    const S max = row_max(scores, r);
     if (!std::isfinite(max)) {  // a fully masked row attends nowhere
       weights.row(r).setZero();
       continue;
     }
     const double sum = shifted_exp_sum(scores, r, max, &weights);
-    weights.row(r) *= static_cast<S>(1.0 / sum);
+    if constexpr (std::is_same_v<S, float>) {
+      gemm::scale(weights.data() + r * weights.cols(), static_cast<int>(weights.cols()),
+                  static_cast<float>(1.0 / sum));
+    } else {
+      weights.row(r) *= 1.0 / sum;
+    }
   }
 }
 
@@ -199,12 +233,17 @@ void add_alibi_bias(MatT<S>& scores, const std::vector<int>& positions, S slope)
 // ---------------------------------------------------------------------------------------------------
 
 template <class S>
-void attention_scores(const MatT<S>& q, const MatT<S>& k, const HeadMask& mask, MatT<S>& scores) {
-  // 1. scores (T, T') = q k^T / sqrt(d)
+void attention_scores(const ConstBlock<S>& q, const ConstBlock<S>& k, const HeadMask& mask, MatT<S>& scores) {
+  // 1. scores (T, T') = (q / sqrt(d)) k^T: the queries scaled first, then one row-independent product
   const S scale = S(1) / std::sqrt(S(q.cols()));
-  const MatT<S> kt = k.transpose();  // (d, T)
-  matmul_rows(q, kt, scores);
-  scores *= scale;
+  if constexpr (std::is_same_v<S, float>) {
+    scores.resize(q.rows(), k.rows());
+    gemm::multiply_bt(gemm::in(q), gemm::in(k), gemm::out(scores), scale);
+  } else {
+    const MatT<S> qs = q * scale;      // (T, d)
+    const MatT<S> kt = k.transpose();  // (d, T')
+    matmul_rows<S>(qs, kt, scores);
+  }
   // 2. ALiBi: a distance penalty per head
   if (mask.alibi_slope != 0.0f) add_alibi_bias(scores, mask.positions, static_cast<S>(mask.alibi_slope));
   // 3. causal: query i sees keys j <= i only
@@ -215,16 +254,44 @@ void attention_scores(const MatT<S>& q, const MatT<S>& k, const HeadMask& mask, 
   }
 }
 
+namespace {
+
+// The keys 0 .. T-1 sorted by the bits of their key row, then of their value row (memcmp order). Shuffled
+// tokens give the same sorted sequence of (k, v) rows; keys with equal rows get equal weights and add
+// equal terms, so their order among themselves changes nothing. k (T, d), v (T, d_v) -> order (T)
+void canonical_key_order(const ConstBlock<float>& k, const ConstBlock<float>& v, std::vector<int>& order) {
+  const Eigen::Index t = k.rows();
+  order.resize(static_cast<size_t>(t));
+  for (Eigen::Index j = 0; j < t; ++j) order[static_cast<size_t>(j)] = static_cast<int>(j);
+  const size_t kb = sizeof(float) * static_cast<size_t>(k.cols()),
+               vb = sizeof(float) * static_cast<size_t>(v.cols());
+  std::sort(order.begin(), order.end(), [&](int x, int y) {
+    const int c = std::memcmp(k.data() + x * k.outerStride(), k.data() + y * k.outerStride(), kb);
+    if (c != 0) return c < 0;
+    return std::memcmp(v.data() + x * v.outerStride(), v.data() + y * v.outerStride(), vb) < 0;
+  });
+}
+
+}  // namespace
+
 template <class S>
-void attention_forward(const MatT<S>& q, const MatT<S>& k, const MatT<S>& v, const HeadMask& mask,
-                       MatT<S>& scores, MatT<S>& weights, MatT<S>& out) {
+void attention_forward(const ConstBlock<S>& q, const ConstBlock<S>& k, const ConstBlock<S>& v,
+                       const HeadMask& mask, MatT<S>& scores, MatT<S>& weights, MatT<S>& out) {
   // 1-3. scores (T, T)
-  attention_scores(q, k, mask, scores);
+  attention_scores<S>(q, k, mask, scores);
   // 4. weights (T, T), blend (T, d_v)
   softmax_forward(scores, weights);
-  // The blend sums over keys in double (exact products, order-independent to double rounding), for the
-  // same reason as the softmax sum.
-  out = (weights.template cast<double>() * v.template cast<double>()).template cast<S>();
+  if constexpr (std::is_same_v<S, float>) {
+    // The blend sums over the keys in their canonical order (canonical_key_order), whatever order the
+    // tokens come in: without positions a shuffled email gets exactly the shuffled blend.
+    thread_local std::vector<int> order;
+    canonical_key_order(k, v, order);
+    out.resize(weights.rows(), v.cols());
+    gemm::multiply_in_order(gemm::in(weights), gemm::in(v), gemm::out(out), order.data());
+  } else {
+    // summed over keys in double (exact products, order-independent to double rounding)
+    out.noalias() = weights * v;
+  }
 }
 
 template <class S>
@@ -266,23 +333,23 @@ void softmax_cross_entropy_backward(const MatT<S>& probs, int label, MatT<S>& dl
   dlogits(0, label) -= S(1);
 }
 
-#define ATTN_OPS(S)                                                                                       \
-  template void matmul_rows<S>(const MatT<S>&, const MatT<S>&, MatT<S>&);                                 \
-  template void layer_norm_forward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, MatT<S>&, MatT<S>&, \
-                                      MatT<S>&, S);                                                       \
-  template void layer_norm_backward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, const MatT<S>&,    \
-                                       MatT<S>&, MatT<S>&, MatT<S>&);                                     \
-  template void softmax_forward<S>(const MatT<S>&, MatT<S>&);                                             \
-  template void softmax_backward<S>(const MatT<S>&, const MatT<S>&, MatT<S>&);                            \
-  template void rope_rotate<S>(MatT<S>&, int, int, const RopeTable&, bool);                               \
-  template void add_alibi_bias<S>(MatT<S>&, const std::vector<int>&, S);                                  \
-  template void attention_scores<S>(const MatT<S>&, const MatT<S>&, const HeadMask&, MatT<S>&);           \
-  template void attention_forward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, const HeadMask&,     \
-                                     MatT<S>&, MatT<S>&, MatT<S>&);                                       \
-  template void attention_backward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, const MatT<S>&,     \
-                                      const MatT<S>&, MatT<S>&, MatT<S>&, MatT<S>&);                      \
-  template S cross_entropy<S>(const MatT<S>&, int);                                                       \
-  template S softmax_cross_entropy<S>(const MatT<S>&, int, MatT<S>&);                                     \
+#define ATTN_OPS(S)                                                                                         \
+  template void matmul_rows<S>(const ConstBlock<S>&, const ConstBlock<S>&, MatT<S>&);                       \
+  template void layer_norm_forward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, MatT<S>&, MatT<S>&,   \
+                                      MatT<S>&, S);                                                         \
+  template void layer_norm_backward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, const MatT<S>&,      \
+                                       MatT<S>&, MatT<S>&, MatT<S>&);                                       \
+  template void softmax_forward<S>(const MatT<S>&, MatT<S>&);                                               \
+  template void softmax_backward<S>(const MatT<S>&, const MatT<S>&, MatT<S>&);                              \
+  template void rope_rotate<S>(MatT<S>&, int, int, const RopeTable&, bool);                                 \
+  template void add_alibi_bias<S>(MatT<S>&, const std::vector<int>&, S);                                    \
+  template void attention_scores<S>(const ConstBlock<S>&, const ConstBlock<S>&, const HeadMask&, MatT<S>&); \
+  template void attention_forward<S>(const ConstBlock<S>&, const ConstBlock<S>&, const ConstBlock<S>&,      \
+                                     const HeadMask&, MatT<S>&, MatT<S>&, MatT<S>&);                        \
+  template void attention_backward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, const MatT<S>&,       \
+                                      const MatT<S>&, MatT<S>&, MatT<S>&, MatT<S>&);                        \
+  template S cross_entropy<S>(const MatT<S>&, int);                                                         \
+  template S softmax_cross_entropy<S>(const MatT<S>&, int, MatT<S>&);                                       \
   template void softmax_cross_entropy_backward<S>(const MatT<S>&, int, MatT<S>&);
 
 ATTN_OPS(float)

@@ -1,9 +1,9 @@
 // The building blocks of attention, forward and backward, written once and templated on the scalar:
 // float for the app, the CLI and training, double for the gradient checks. The inference path (attend,
 // multi_head, the encoder block, Rope::rotate, ALiBi, the seeded router) and the trainable model both call
-// the softmax, LayerNorm, RoPE, ALiBi and attention ops; the inference projections (x W_qkv, W_o, the
-// feed-forward layer) use Eigen's product, the trainable model matmul_rows. Shapes: T tokens, D = d_model, d
-// = head width, N/K any width, C = classes.
+// the softmax, LayerNorm, RoPE, ALiBi and attention ops, and every forward product (the projections
+// x W_qkv and W_o, q k^T, weights x v, the feed-forward layer) is matmul_rows or gemm.hpp's kernel under it.
+// Shapes: T tokens, D = d_model, d = head width, N/K any width, C = classes.
 #pragma once
 
 #include <vector>
@@ -15,9 +15,10 @@ namespace attn::ops {
 // ---- Row-independent product: out (T, N) = a (T, K) b (K, N), each output row built as
 // sum_k a(i, k) b(k, :) in a fixed k order. Equal rows of `a` give bit-equal rows of `out` wherever they
 // sit (a blocked GEMM may round a row differently by its place), so without positions a shuffled email
-// gives exactly the shuffled result.
+// gives exactly the shuffled result. float: gemm::multiply (packed SIMD kernel, same contract); double: a
+// plain loop (the gradient checks). `a` and `b` may be blocks of larger matrices.
 template <class S>
-void matmul_rows(const MatT<S>& a, const MatT<S>& b, MatT<S>& out);
+void matmul_rows(const ConstBlock<S>& a, const ConstBlock<S>& b, MatT<S>& out);
 
 // ---- LayerNorm over each row: y = xhat * gain + bias, xhat = (x - mean) * rstd, rstd = 1/sqrt(var + eps).
 // The mean and the population variance are summed in double whatever S is (a float sum of rows of 3e38
@@ -31,7 +32,8 @@ template <class S>
 void layer_norm_backward(const MatT<S>& dy, const MatT<S>& xhat, const MatT<S>& rstd, const MatT<S>& gain,
                          MatT<S>& dx, MatT<S>& dgain, MatT<S>& dbias);
 
-// ---- Row softmax, stable (subtracts each row's max; the sum over a row is taken in double).
+// ---- Row softmax, stable (subtracts each row's max; the sum over a row is taken in double). float uses
+// gemm::exp (4 lanes, within 2 ulp of std::exp), double std::exp.
 // scores (T, N) -> weights (T, N); -inf entries get weight exactly 0, a row of -inf gets all zeros.
 template <class S>
 void softmax_forward(const MatT<S>& scores, MatT<S>& weights);
@@ -61,20 +63,23 @@ void rope_rotate(MatT<S>& m, int col, int width, const RopeTable& table, bool in
 template <class S>
 void add_alibi_bias(MatT<S>& scores, const std::vector<int>& positions, S slope);
 
-// ---- One attention head: scores = q k^T / sqrt(d) [+ ALiBi] [causal: -inf for keys j > i],
-// weights = softmax(scores), out = weights v (summed over keys in double).
+// ---- One attention head: scores = (q / sqrt(d)) k^T [+ ALiBi] [causal: -inf for keys j > i] (the
+// queries are scaled, entry by entry, before the product), weights = softmax(scores), out = weights v
+// (float: gemm::multiply_in_order over the keys sorted by the bits of their (k, v) rows, so that shuffled
+// tokens add the same terms in the same order and give exactly the shuffled blend; double: summed in
+// double). q, k, v may be a head's columns of the fused (T, 3D) matrix: no copy.
 struct HeadMask {
   bool causal = false;         // mask keys after the query (j > i)
   float alibi_slope = 0.0f;    // 0: no ALiBi bias
   std::vector<int> positions;  // token positions for the ALiBi distances; empty means 0 .. T-1
 };
-// Steps 1-3 alone: q (T, d), k (T', d) -> scores (T, T') = q k^T / sqrt(d), biased and masked.
+// Steps 1-3 alone: q (T, d), k (T', d) -> scores (T, T') = (q / sqrt(d)) k^T, biased and masked.
 template <class S>
-void attention_scores(const MatT<S>& q, const MatT<S>& k, const HeadMask& mask, MatT<S>& scores);
+void attention_scores(const ConstBlock<S>& q, const ConstBlock<S>& k, const HeadMask& mask, MatT<S>& scores);
 // q, k (T, d), v (T, d_v) -> scores (T, T) (attention_scores), weights (T, T), out (T, d_v).
 template <class S>
-void attention_forward(const MatT<S>& q, const MatT<S>& k, const MatT<S>& v, const HeadMask& mask,
-                       MatT<S>& scores, MatT<S>& weights, MatT<S>& out);
+void attention_forward(const ConstBlock<S>& q, const ConstBlock<S>& k, const ConstBlock<S>& v,
+                       const HeadMask& mask, MatT<S>& scores, MatT<S>& weights, MatT<S>& out);
 // dout (T, d_v) -> dq, dk (T, d), dv (T, d_v) (overwritten). Masked entries have weight 0, so no gradient.
 template <class S>
 void attention_backward(const MatT<S>& q, const MatT<S>& k, const MatT<S>& v, const MatT<S>& weights,

@@ -2,6 +2,7 @@
 #include "scheme_probe.hpp"
 
 #include "error.hpp"
+#include "ops.hpp"
 
 namespace attn {
 
@@ -13,8 +14,9 @@ HeadQueriesKeys head_queries_keys(const PipelineResult& r, const PipelineConfig&
   }
   const MhaWeights w = scene_weights(c);  // the pipeline's own (D, 3D): Q block, K block, V block
   HeadQueriesKeys out;
-  out.q = r.inputs * w.w_qkv.middleCols(head * d_k, d_k);              // (T, D) x (D, d_k)
-  out.k = r.inputs * w.w_qkv.middleCols(c.d_model + head * d_k, d_k);  // (T, D) x (D, d_k)
+  ops::matmul_rows<float>(r.inputs, w.w_qkv.middleCols(head * d_k, d_k), out.q);  // (T, D) x (D, d_k)
+  ops::matmul_rows<float>(r.inputs, w.w_qkv.middleCols(c.d_model + head * d_k, d_k),
+                          out.k);  // (T, D) x (D, d_k)
   return out;
 }
 

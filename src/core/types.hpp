@@ -13,6 +13,14 @@ namespace attn {
 template <class S>
 using MatT = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Mat = MatT<float>;
+// A read-only view of a MatT<S> or of a block of one (a head's columns of the fused (T, 3D) matrix): rows
+// `outerStride()` apart, entries of a row adjacent. Binds to either without a copy.
+template <class S>
+struct ConstBlockOf {
+  using type = Eigen::Ref<const MatT<S>, 0, Eigen::OuterStride<>>;
+};
+template <class S>
+using ConstBlock = typename ConstBlockOf<S>::type;  // (S is never deduced from it: pass a MatT<S> beside it)
 // A row vector (1, cols): biases, pooled sentence vectors, LayerNorm gains.
 using RowVec = Eigen::Matrix<float, 1, Eigen::Dynamic>;
 // A batch of B matrices, each (T, D): the (B, T, D) tensor of the lesson.

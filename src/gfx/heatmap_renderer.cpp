@@ -152,8 +152,8 @@ void free_entry(Entry& e) {
 std::string init_renderer() {
   if (state.program != 0) return "";
   GLuint prog = 0;
-  const std::string err =
-      build_program("heatmap.vert", attn_shaders::heatmap_vert, "heatmap.frag", attn_shaders::heatmap_frag, prog);
+  const std::string err = build_program("heatmap.vert", attn_shaders::heatmap_vert, "heatmap.frag",
+                                        attn_shaders::heatmap_frag, prog);
   if (!err.empty()) return err;
 
   state.program = prog;

@@ -19,7 +19,8 @@ extern "C" void* eglGetProcAddress(const char* name) {
       {"glGetIntegerv", reinterpret_cast<void*>(&glGetIntegerv)},
       {"glGetError", reinterpret_cast<void*>(&glGetError)},
       {"glBindFramebuffer", reinterpret_cast<void*>(&glBindFramebuffer)},
-      {"glGetFramebufferAttachmentParameteriv", reinterpret_cast<void*>(&glGetFramebufferAttachmentParameteriv)},
+      {"glGetFramebufferAttachmentParameteriv",
+       reinterpret_cast<void*>(&glGetFramebufferAttachmentParameteriv)},
   };
   if (!name) return nullptr;
   for (const Entry& e : entries) {

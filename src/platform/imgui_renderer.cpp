@@ -18,7 +18,9 @@ struct Objects {
   bool font_stale = true;  // the atlas changed since `font` was uploaded
 } gl;
 
-GLuint as_texture(ImTextureID id) { return static_cast<GLuint>(reinterpret_cast<std::intptr_t>(id)); }
+GLuint as_texture(ImTextureID id) {
+  return static_cast<GLuint>(reinterpret_cast<std::intptr_t>(id));
+}
 
 // The font atlas as an RGBA8 texture, LINEAR filtered; ImGui draws text with its id.
 void upload_font() {
@@ -56,9 +58,9 @@ void set_state(const ImDrawData* data, int fb_w, int fb_h) {
   // (x, y) in [DisplayPos, DisplayPos + DisplaySize] -> clip [-1, 1], y down
   const float l = data->DisplayPos.x, r = data->DisplayPos.x + data->DisplaySize.x;
   const float t = data->DisplayPos.y, b = data->DisplayPos.y + data->DisplaySize.y;
-  const float projection[16] = {2.0f / (r - l),    0.0f, 0.0f, 0.0f, 0.0f, 2.0f / (t - b),    0.0f, 0.0f,
-                                0.0f,              0.0f, -1.0f, 0.0f, (r + l) / (l - r), (t + b) / (b - t), 0.0f,
-                                1.0f};
+  const float projection[16] = {2.0f / (r - l), 0.0f, 0.0f, 0.0f,  0.0f, 2.0f / (t - b),    0.0f,
+                                0.0f,           0.0f, 0.0f, -1.0f, 0.0f, (r + l) / (l - r), (t + b) / (b - t),
+                                0.0f,           1.0f};
   glUseProgram(gl.program);
   glUniformMatrix4fv(gl.u_projection, 1, GL_FALSE, projection);
   glUniform1i(gl.u_texture, 0);
@@ -79,8 +81,8 @@ void imgui_renderer_init() {
 
 std::string imgui_renderer_create_objects() {
   if (gl.program == 0) {
-    const std::string err =
-        gfx::build_program("imgui.vert", attn_shaders::imgui_vert, "imgui.frag", attn_shaders::imgui_frag, gl.program);
+    const std::string err = gfx::build_program("imgui.vert", attn_shaders::imgui_vert, "imgui.frag",
+                                               attn_shaders::imgui_frag, gl.program);
     if (!err.empty()) return err;
     gl.u_projection = glGetUniformLocation(gl.program, "u_projection");
     gl.u_texture = glGetUniformLocation(gl.program, "u_texture");
@@ -117,10 +119,13 @@ void imgui_renderer_destroy_objects() {
   if (ImGui::GetCurrentContext() != nullptr) ImGui::GetIO().Fonts->SetTexID(ImTextureID{});
 }
 
-void imgui_renderer_font_changed() { gl.font_stale = true; }
+void imgui_renderer_font_changed() {
+  gl.font_stale = true;
+}
 
 void imgui_renderer_draw(const ImDrawData* data, int fb_w, int fb_h) {
-  if (data == nullptr || fb_w <= 0 || fb_h <= 0 || data->DisplaySize.x <= 0 || data->DisplaySize.y <= 0) return;
+  if (data == nullptr || fb_w <= 0 || fb_h <= 0 || data->DisplaySize.x <= 0 || data->DisplaySize.y <= 0)
+    return;
   if (!imgui_renderer_create_objects().empty()) return;  // the error was printed; build_frame goes on
   set_state(data, fb_w, fb_h);
   const ImVec2 off = data->DisplayPos;

@@ -110,7 +110,8 @@ void follow_browser_size() {
   SDL_SetWindowSize(g.window, w, h);
   if (g.ratio != g.font_ratio) {
     g.font_ratio = g.ratio;
-    platform::load_font(static_cast<float>(g.ratio));  // the renderer uploads the new atlas
+    platform::load_font(static_cast<float>(g.ratio));
+    platform::imgui_renderer_font_changed();  // the new atlas is uploaded before the next draw
   }
 }
 
@@ -122,8 +123,8 @@ EM_BOOL on_context_lost(int, const void*, void*) {
   g.context_lost = true;
   g.restore_pending = false;
   platform::imgui_renderer_destroy_objects();  // program, buffers, font texture
-  gfx::shutdown_renderer();                  // heatmap program, framebuffer, VAO, textures
-  return EM_TRUE;                            // preventDefault: the browser may restore the context
+  gfx::shutdown_renderer();                    // heatmap program, framebuffer, VAO, textures
+  return EM_TRUE;                              // preventDefault: the browser may restore the context
 }
 
 void request_frames(int n);

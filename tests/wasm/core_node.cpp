@@ -10,6 +10,7 @@
 
 #include "core/attention.hpp"
 #include "core/error.hpp"
+#include "core/gemm.hpp"
 #include "core/positions.hpp"
 #include "core/rng.hpp"
 #include "core/seeded_router.hpp"
@@ -175,7 +176,27 @@ int main() {
   bits.close();
   approx.close();
 
-  // 5. errors are values: the core throws InputError and the caller catches it (wasm exceptions work)
+  // 5. the float kernels (core/gemm.hpp): one source, only IEEE multiplies and adds in a fixed order, so
+  //    the products and the exp are bit-identical natively and in wasm
+  {
+    attn::Rng krng(21);
+    const attn::Mat a = krng.normal_matrix(9, 70, 1.0f), b = krng.normal_matrix(70, 11, 1.0f);
+    const attn::Mat keys = krng.normal_matrix(13, 70, 1.0f);
+    attn::Mat ab(9, 11), abt(9, 13);
+    attn::gemm::multiply(attn::gemm::in(a), attn::gemm::in(b), attn::gemm::out(ab));
+    attn::gemm::multiply_bt(attn::gemm::in(a), attn::gemm::in(keys), attn::gemm::out(abt), 0.125f);
+    bits.matrix("gemm_ab", ab);
+    bits.matrix("gemm_abt_scaled", abt);
+    attn::Mat xs(1, 41), e(1, 41);
+    for (int i = 0; i < 41; ++i) {
+      const float step = 4.7f * static_cast<float>(i);  // two statements: clang would fold a fused a*b+c
+      xs(0, i) = step - 100.0f;
+    }
+    attn::gemm::exp(xs.data(), e.data(), 41);
+    bits.matrix("exp_minus100_to_88", e);
+  }
+
+  // 6. errors are values: the core throws InputError and the caller catches it (wasm exceptions work)
   try {
     attn::head_dim(512, 6);
     bits.text("error_512_6", "no error");

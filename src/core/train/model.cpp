@@ -117,7 +117,7 @@ void ModelT<S>::forward(const std::vector<int>& ids, ForwardT<S>& f) const {
   f.layers.resize(static_cast<size_t>(c.layers));
   ops::HeadMask mask;
   mask.causal = c.causal;
-  MatT<S> q, k, v, out;
+  MatT<S> out;
   for (int l = 0; l < c.layers; ++l) {
     const LayerParamsT<S>& p = params.layers[static_cast<size_t>(l)];
     LayerForwardT<S>& L = f.layers[static_cast<size_t>(l)];
@@ -135,11 +135,10 @@ void ModelT<S>::forward(const std::vector<int>& ids, ForwardT<S>& f) const {
     L.weights.resize(static_cast<size_t>(h_count));
     L.concat.resize(t, d);
     for (int h = 0; h < h_count; ++h) {
-      q = L.qkv.middleCols(h * dk, dk);
-      k = L.qkv.middleCols(d + h * dk, dk);
-      v = L.qkv.middleCols(2 * d + h * dk, dk);
-      ops::attention_forward(q, k, v, mask, L.scores[static_cast<size_t>(h)],
-                             L.weights[static_cast<size_t>(h)], out);
+      // this head's q, k, v: its columns of qkv, read in place
+      ops::attention_forward<S>(L.qkv.middleCols(h * dk, dk), L.qkv.middleCols(d + h * dk, dk),
+                                L.qkv.middleCols(2 * d + h * dk, dk), mask, L.scores[static_cast<size_t>(h)],
+                                L.weights[static_cast<size_t>(h)], out);
       L.concat.middleCols(h * dk, dk) = out;
     }
     // 2c. W_o, residual, LayerNorm

@@ -1,0 +1,225 @@
+// Times the project's multi-head attention forward (attn::multi_head, no positions, no mask) and its row
+// softmax, built natively and for node (wasm); a JS driver runs both and compares them.
+//
+//   mha_bench --tokens T --d-model D --heads H --reps R --inputs FILE --output FILE
+//     FILE inputs: raw little-endian float32, concatenated: x (T, D), w_qkv (D, 3D), w_o (D, D), all
+//     row-major (the MhaWeights layout). One warm-up run, then R timed runs; the (T, D) output is written
+//     to --output as float32. Prints one JSON line: impl, tokens, d_model, heads, reps, ms (each run),
+//     median_ms, gflops = (8 T D^2 + 4 T^2 D) / median seconds / 1e9.
+//   mha_bench --softmax --rows N --cols M --reps R
+//     Times ops::softmax_forward<float> on a seeded random (N, M) matrix; prints one JSON line with impl,
+//     softmax_rows, softmax_cols, reps, ms, median_ms.
+// Bad arguments print `error: ...` on stderr and exit with status 2.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "core/attention.hpp"
+#include "core/error.hpp"
+#include "core/ops.hpp"
+#include "core/rng.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+#ifdef __EMSCRIPTEN__
+const char* const kImpl = "wasm";
+#else
+const char* const kImpl = "native";
+#endif
+
+// A bad command line: main prints `error: <what>` and exits with status 2.
+struct UsageError {
+  std::string what;
+};
+
+struct Args {
+  bool softmax = false;
+  long long tokens = 0, d_model = 0, heads = 0, reps = 0, rows = 0, cols = 0;
+  std::string inputs, output;
+};
+
+// Parses a whole decimal integer in [lo, hi] for option `name`.
+long long parse_int(const char* name, const char* text, long long lo, long long hi) {
+  char* end = nullptr;
+  const long long v = std::strtoll(text, &end, 10);
+  if (end == text || *end != '\0' || v < lo || v > hi) {
+    throw UsageError{std::string(name) + " must be a whole number from " + std::to_string(lo) + " to " +
+                     std::to_string(hi) + ", got '" + text + "'"};
+  }
+  return v;
+}
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string opt = argv[i];
+    if (opt == "--softmax") {
+      a.softmax = true;
+      continue;
+    }
+    const char* const known[] = {"--tokens", "--d-model", "--heads",  "--reps",
+                                 "--rows",   "--cols",    "--inputs", "--output"};
+    if (std::find(std::begin(known), std::end(known), opt) == std::end(known)) {
+      throw UsageError{"unknown option '" + opt +
+                       "'; usage: mha_bench --tokens T --d-model D --heads H --reps R --inputs FILE --output "
+                       "FILE, or mha_bench --softmax --rows N --cols M --reps R"};
+    }
+    if (i + 1 >= argc) throw UsageError{"option " + opt + " needs a value"};
+    const char* v = argv[++i];
+    if (opt == "--tokens") {
+      a.tokens = parse_int("--tokens", v, 1, attn::kMaxTokens);
+    } else if (opt == "--d-model") {
+      a.d_model = parse_int("--d-model", v, 1, attn::kMaxDModel);
+    } else if (opt == "--heads") {
+      a.heads = parse_int("--heads", v, 1, attn::kMaxDModel);
+    } else if (opt == "--reps") {
+      a.reps = parse_int("--reps", v, 1, 100000);
+    } else if (opt == "--rows") {
+      a.rows = parse_int("--rows", v, 1, 1 << 16);
+    } else if (opt == "--cols") {
+      a.cols = parse_int("--cols", v, 1, 1 << 16);
+    } else if (opt == "--inputs") {
+      a.inputs = v;
+    } else {
+      a.output = v;  // --output
+    }
+  }
+  const auto need = [](bool ok, const char* what) {
+    if (!ok) throw UsageError{std::string("missing ") + what};
+  };
+  need(a.reps > 0, "--reps");
+  if (a.softmax) {
+    need(a.rows > 0, "--rows");
+    need(a.cols > 0, "--cols");
+    if (a.tokens || a.d_model || a.heads || !a.inputs.empty() || !a.output.empty())
+      throw UsageError{"--softmax takes only --rows, --cols and --reps"};
+  } else {
+    need(a.tokens > 0, "--tokens");
+    need(a.d_model > 0, "--d-model");
+    need(a.heads > 0, "--heads");
+    need(!a.inputs.empty(), "--inputs");
+    need(!a.output.empty(), "--output");
+    if (a.rows || a.cols) throw UsageError{"--rows and --cols go with --softmax only"};
+    if (a.d_model % a.heads != 0) {
+      throw UsageError{"--heads " + std::to_string(a.heads) + " does not divide --d-model " +
+                       std::to_string(a.d_model)};
+    }
+  }
+  return a;
+}
+
+// Reads `count` little-endian float32 values from `f` into m (rows, cols), row by row.
+void read_floats(std::FILE* f, attn::Mat& m) {
+  static_assert(sizeof(float) == 4, "float32 expected");
+  const size_t n = static_cast<size_t>(m.size());
+  if (std::fread(m.data(), sizeof(float), n, f) != n) throw UsageError{"--inputs file is too short"};
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string list(const std::vector<double>& v) {
+  std::string s = "[";
+  char buf[32];
+  for (size_t i = 0; i < v.size(); ++i) {
+    std::snprintf(buf, sizeof buf, "%s%.4f", i ? "," : "", v[i]);
+    s += buf;
+  }
+  return s + "]";
+}
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+int run_softmax(const Args& a) {
+  attn::Rng rng(7);
+  const attn::Mat scores = rng.normal_matrix(static_cast<int>(a.rows), static_cast<int>(a.cols), 3.0f);
+  attn::Mat weights;
+  attn::ops::softmax_forward<float>(scores, weights);  // warm-up
+  std::vector<double> ms;
+  for (long long r = 0; r < a.reps; ++r) {
+    const auto t0 = Clock::now();
+    attn::ops::softmax_forward<float>(scores, weights);
+    ms.push_back(ms_since(t0));
+  }
+  std::printf(
+      "{\"impl\":\"%s\",\"softmax_rows\":%lld,\"softmax_cols\":%lld,\"reps\":%lld,\"ms\":%s,\"median_ms\":%."
+      "4f}"
+      "\n",
+      kImpl, a.rows, a.cols, a.reps, list(ms).c_str(), median(ms));
+  return 0;
+}
+
+int run_mha(const Args& a) {
+  const int t = static_cast<int>(a.tokens), d = static_cast<int>(a.d_model);
+  attn::Mat x(t, d);
+  attn::MhaWeights w;
+  w.heads = static_cast<int>(a.heads);
+  w.w_qkv.resize(d, 3 * d);
+  w.w_o.resize(d, d);
+  // 1. inputs: x, w_qkv, w_o, nothing more
+  std::FILE* f = std::fopen(a.inputs.c_str(), "rb");
+  if (!f) throw UsageError{"cannot open --inputs file '" + a.inputs + "'"};
+  try {
+    read_floats(f, x);
+    read_floats(f, w.w_qkv);
+    read_floats(f, w.w_o);
+    char extra = 0;
+    if (std::fread(&extra, 1, 1, f) != 0) throw UsageError{"--inputs file is longer than x, w_qkv and w_o"};
+  } catch (...) {
+    std::fclose(f);
+    throw;
+  }
+  std::fclose(f);
+  // 2. one warm-up run, then the timed runs (the app's call: no positions, no mask)
+  const attn::AttentionOptions opt;
+  attn::MhaResult r = attn::multi_head(x, w, opt);
+  std::vector<double> ms;
+  for (long long i = 0; i < a.reps; ++i) {
+    const auto t0 = Clock::now();
+    r = attn::multi_head(x, w, opt);
+    ms.push_back(ms_since(t0));
+  }
+  // 3. the output (T, D) as float32
+  std::FILE* o = std::fopen(a.output.c_str(), "wb");
+  if (!o) throw UsageError{"cannot write --output file '" + a.output + "'"};
+  const size_t n = static_cast<size_t>(r.output.size());
+  const bool ok = std::fwrite(r.output.data(), sizeof(float), n, o) == n;
+  if (std::fclose(o) != 0 || !ok) throw UsageError{"writing --output file '" + a.output + "' failed"};
+  const double med = median(ms);
+  const double flops = 8.0 * t * d * d + 4.0 * t * static_cast<double>(t) * d;
+  std::printf(
+      "{\"impl\":\"%s\",\"tokens\":%d,\"d_model\":%d,\"heads\":%lld,\"reps\":%lld,\"ms\":%s,\"median_ms\":%."
+      "4f,"
+      "\"gflops\":%.3f}\n",
+      kImpl, t, d, a.heads, a.reps, list(ms).c_str(), med, flops / (med * 1e-3) / 1e9);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Args a = parse(argc, argv);
+    return a.softmax ? run_softmax(a) : run_mha(a);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what.c_str());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,319 @@
+// The packed, register-blocked float matrix product and the 4-lane exp, written once with GCC/Clang vector
+// extensions: SSE natively, SIMD128 in wasm (-msimd128). Loops of the product, outermost first (Goto's
+// scheme):
+//   jc: blocks of kNC columns of c   pc: blocks of kKC steps of k (pack b's (kc, nc) block into panels)
+//   ic: blocks of kMC rows of c (pack a's (mc, kc) block into slivers, scaled)   jr, ir: one kMR x kNR tile
+// A tile continues the sum its previous k block left in c (stored and reloaded exactly), so splitting k
+// changes no rounding.
+#include "gemm.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
+
+namespace attn::gemm {
+namespace {
+
+typedef float v4f __attribute__((vector_size(16)));
+typedef double v2d __attribute__((vector_size(16)));
+typedef std::int32_t v4i __attribute__((vector_size(16)));
+typedef std::uint32_t v4u __attribute__((vector_size(16)));
+
+// 4 x 8 tiles (4 rows, 2 vectors of 4): 8 accumulators + 2 of b + 1 of a fit the 16 vector registers of
+// x86-64 (V8 keeps one as scratch); 6 x 8 and 4 x 12 spilled in node, 8 x 4 and 2 x 16 measured slower.
+constexpr int kMR = 4;         // rows of a tile: a sliver of a
+constexpr int kNV = 2;         // 4-lane vectors across a tile
+constexpr int kNR = 4 * kNV;   // columns of a tile: a panel of b
+constexpr int kKC = 256;       // k steps per packed block
+constexpr int kMC = 16 * kMR;  // rows of a per packed block (64 x 256 floats: 64 KB)
+constexpr int kNC = 2048;      // columns of b per packed block (256 x 2048 floats: 2 MB)
+
+v4f load4(const float* p) {
+  v4f v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+void store4(float* p, v4f v) {
+  std::memcpy(p, &v, sizeof v);
+}
+// s in every lane (written out: a loop over the lanes compiled to stack stores in wasm, 50x slower)
+v4f splat4(float s) {
+  return v4f{s, s, s, s};
+}
+
+// The packing buffers of this thread (0: b, 1: a); they only grow.
+float* room(int which, size_t n) {
+  thread_local std::vector<float> buf[2];
+  std::vector<float>& b = buf[which];
+  if (b.size() < n) b.resize(n);
+  return b.data();
+}
+
+// b (kc, nc) block, entry (k, j) at b[row(k) * rs + j * cs] with row(k) = order ? order[k] : k, ->
+// panels of kNR columns: panel p holds columns p*kNR .. p*kNR + kNR - 1, step k at
+// dst[p * kc * kNR + k * kNR + jj]; columns past nc are 0.
+void pack_b(const float* b, int rs, int cs, int kc, int nc, const int* order, float* dst) {
+  for (int j0 = 0; j0 < nc; j0 += kNR) {
+    const int w = std::min(kNR, nc - j0);
+    for (int k = 0; k < kc; ++k, dst += kNR) {
+      const std::ptrdiff_t row = order ? order[k] : k;
+      const float* src = b + row * rs + static_cast<std::ptrdiff_t>(j0) * cs;
+      if (cs == 1 && w == kNR) {
+        std::memcpy(dst, src, sizeof(float) * kNR);
+        continue;
+      }
+      int jj = 0;
+      for (; jj < w; ++jj) dst[jj] = src[static_cast<std::ptrdiff_t>(jj) * cs];
+      for (; jj < kNR; ++jj) dst[jj] = 0.0f;
+    }
+  }
+}
+
+// a (mc, kc) block, entry (i, k) at a[i * stride + col(k)] with col(k) = order ? order[k] : k, ->
+// slivers of kMR rows, each entry first multiplied by `s`: sliver q holds rows q*kMR .. q*kMR + kMR - 1,
+// step k at dst[q * kc * kMR + k * kMR + ii]; rows past mc are 0.
+void pack_a(const float* a, int stride, int mc, int kc, float s, const int* order, float* dst) {
+  for (int i0 = 0; i0 < mc; i0 += kMR) {
+    const int h = std::min(kMR, mc - i0);
+    for (int ii = 0; ii < kMR; ++ii) {
+      float* d = dst + ii;
+      if (ii >= h) {
+        for (int k = 0; k < kc; ++k) d[k * kMR] = 0.0f;
+        continue;
+      }
+      const float* src = a + static_cast<std::ptrdiff_t>(i0 + ii) * stride;
+      if (order) {
+        for (int k = 0; k < kc; ++k) d[k * kMR] = s == 1.0f ? src[order[k]] : src[order[k]] * s;
+      } else if (s == 1.0f) {
+        for (int k = 0; k < kc; ++k) d[k * kMR] = src[k];
+      } else {
+        for (int k = 0; k < kc; ++k) d[k * kMR] = src[k] * s;
+      }
+    }
+    dst += kc * kMR;
+  }
+}
+
+// One tile: c (kMR, kNR) at c[i * ldc + j] = (first ? 0 : c) + sum over k of ap[k*kMR + i] * bp[k*kNR + j],
+// k ascending, one multiply then one add per step, lanes independent.
+void tile(int kc, const float* ap, const float* bp, float* c, int ldc, bool first) {
+  v4f acc[kMR][kNV];
+  for (int i = 0; i < kMR; ++i) {
+    for (int v = 0; v < kNV; ++v) acc[i][v] = first ? splat4(0.0f) : load4(c + i * ldc + 4 * v);
+  }
+  for (int k = 0; k < kc; ++k, ap += kMR, bp += kNR) {
+    v4f b[kNV];
+    for (int v = 0; v < kNV; ++v) b[v] = load4(bp + 4 * v);
+    for (int i = 0; i < kMR; ++i) {
+      const v4f a = splat4(ap[i]);
+      for (int v = 0; v < kNV; ++v) acc[i][v] = acc[i][v] + a * b[v];
+    }
+  }
+  for (int i = 0; i < kMR; ++i) {
+    for (int v = 0; v < kNV; ++v) store4(c + i * ldc + 4 * v, acc[i][v]);
+  }
+}
+
+// A tile at the bottom or right edge: c (h, w) with h <= kMR, w <= kNR, through a full-size scratch tile so
+// the edge uses the same kernel (the padding rows and columns are zeros and are not written back).
+void edge_tile(int kc, const float* ap, const float* bp, float* c, int ldc, int h, int w, bool first) {
+  float t[kMR * kNR] = {};
+  if (!first) {
+    for (int i = 0; i < h; ++i) std::memcpy(t + i * kNR, c + i * ldc, sizeof(float) * w);
+  }
+  tile(kc, ap, bp, t, kNR, first);
+  for (int i = 0; i < h; ++i) std::memcpy(c + i * ldc, t + i * kNR, sizeof(float) * w);
+}
+
+// c (M, N) = (s * a (M, K)) b, b's entry (k, j) at b[k * rs + j * cs], summed over k = 0, 1, ..., or over
+// k = order[0], order[1], ... when order is given (a permutation of 0 .. K-1).
+void run(In a, const float* b, int rs, int cs, int n, Out c, float s, const int* order) {
+  const int m = a.rows, kk = a.cols;
+  if (m == 0 || n == 0) return;
+  if (kk == 0) {
+    for (int i = 0; i < m; ++i) std::fill_n(c.data + static_cast<std::ptrdiff_t>(i) * c.stride, n, 0.0f);
+    return;
+  }
+  const size_t kcmax = static_cast<size_t>(std::min(kKC, kk));
+  float* bbuf = room(0, kcmax * static_cast<size_t>((std::min(kNC, n) + kNR - 1) / kNR * kNR));
+  float* abuf = room(1, kcmax * static_cast<size_t>((std::min(kMC, m) + kMR - 1) / kMR * kMR));
+  for (int jc = 0; jc < n; jc += kNC) {
+    const int nc = std::min(kNC, n - jc);
+    for (int pc = 0; pc < kk; pc += kKC) {
+      const int kc = std::min(kKC, kk - pc);
+      const bool first = pc == 0;
+      // with an order, the packers read rows/columns order[pc ..] of the whole matrices
+      const int* block_order = order ? order + pc : nullptr;
+      const std::ptrdiff_t k0 = order ? 0 : pc;
+      pack_b(b + k0 * rs + static_cast<std::ptrdiff_t>(jc) * cs, rs, cs, kc, nc, block_order, bbuf);
+      for (int ic = 0; ic < m; ic += kMC) {
+        const int mc = std::min(kMC, m - ic);
+        pack_a(a.data + static_cast<std::ptrdiff_t>(ic) * a.stride + k0, a.stride, mc, kc, s, block_order,
+               abuf);
+        for (int jr = 0; jr < nc; jr += kNR) {
+          const int w = std::min(kNR, nc - jr);
+          const float* bp = bbuf + static_cast<std::ptrdiff_t>(jr) * kc;
+          for (int ir = 0; ir < mc; ir += kMR) {
+            const int h = std::min(kMR, mc - ir);
+            const float* ap = abuf + static_cast<std::ptrdiff_t>(ir) * kc;
+            float* ct = c.data + static_cast<std::ptrdiff_t>(ic + ir) * c.stride + jc + jr;
+            if (h == kMR && w == kNR) {
+              tile(kc, ap, bp, ct, c.stride, first);
+            } else {
+              edge_tile(kc, ap, bp, ct, c.stride, h, w, first);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+void require(bool ok, const char* what, In a, In b, Out c) {
+  if (!ok) {
+    throw std::invalid_argument(std::string(what) + ": a (" + std::to_string(a.rows) + ", " +
+                                std::to_string(a.cols) + "), b (" + std::to_string(b.rows) + ", " +
+                                std::to_string(b.cols) + "), c (" + std::to_string(c.rows) + ", " +
+                                std::to_string(c.cols) + ") do not fit");
+  }
+}
+
+}  // namespace
+
+void multiply(In a, In b, Out c, float scale) {
+  require(a.cols == b.rows && c.rows == a.rows && c.cols == b.cols, "gemm::multiply", a, b, c);
+  run(a, b.data, b.stride, 1, b.cols, c, scale, nullptr);
+}
+
+void multiply_bt(In a, In b, Out c, float scale) {
+  require(a.cols == b.cols && c.rows == a.rows && c.cols == b.rows, "gemm::multiply_bt", a, b, c);
+  run(a, b.data, 1, b.stride, b.rows, c, scale, nullptr);
+}
+
+void multiply_in_order(In a, In b, Out c, const int* k_order) {
+  require(a.cols == b.rows && c.rows == a.rows && c.cols == b.cols, "gemm::multiply_in_order", a, b, c);
+  run(a, b.data, b.stride, 1, b.cols, c, 1.0f, k_order);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] exp, max, scale on 4 lanes
+// ---------------------------------------------------------------------------------------------------
+
+namespace {
+
+// Per lane a < b ? b : a (a NaN in b is ignored, a NaN in a kept): wasm's f32x4.pmax, one instruction in
+// V8 (clang turns a compare-and-select into f32x4.max, which V8 expands to 8 instructions for NaNs).
+v4f pmax(v4f a, v4f b) {
+#ifdef __wasm_simd128__
+  return reinterpret_cast<v4f>(wasm_f32x4_pmax(reinterpret_cast<v128_t>(a), reinterpret_cast<v128_t>(b)));
+#else
+  const v4i m = a < b;
+  return reinterpret_cast<v4f>((m & reinterpret_cast<v4i>(b)) | (~m & reinterpret_cast<v4i>(a)));
+#endif
+}
+// Per lane b < a ? b : a: wasm's f32x4.pmin.
+v4f pmin(v4f a, v4f b) {
+#ifdef __wasm_simd128__
+  return reinterpret_cast<v4f>(wasm_f32x4_pmin(reinterpret_cast<v128_t>(a), reinterpret_cast<v128_t>(b)));
+#else
+  const v4i m = b < a;
+  return reinterpret_cast<v4f>((m & reinterpret_cast<v4i>(b)) | (~m & reinterpret_cast<v4i>(a)));
+#endif
+}
+
+// exp(x) on 4 lanes. x = n ln2 + r with n = round(x / ln2), |r| <= ln2/2 (ln2 in two parts, the first
+// exact in a product with n); exp(r) by its Taylor series to r^7 (error below 6e-9 relative); times 2^n
+// as 2^(n/2) 2^(n - n/2) so that results below FLT_MIN round once, like std::exp.
+v4f exp4(v4f x) {
+  const v4f lo = splat4(-110.0f), hi = splat4(89.0f);  // exp is 0 below -104 and +inf above 88.73
+  x = pmin(pmax(x, lo), hi);                           // NaN compares false: stays NaN
+  // n = round-to-nearest(x log2 e) by adding 1.5 * 2^23 (|x log2 e| < 2^22)
+  const v4f magic = splat4(12582912.0f);
+  const v4f t = x * splat4(1.44269504088896341f) + magic;
+  const v4f n = t - magic;
+  const v4i ni = reinterpret_cast<v4i>(t) - reinterpret_cast<v4i>(magic);
+  // ln 2 = 0.693145751953125 (15 significant bits: n times it is exact) + 1.42860682030941723e-6
+  const v4f r = (x - n * splat4(0.693145751953125f)) - n * splat4(1.42860682030941723e-6f);
+  v4f p = splat4(1.0f / 5040.0f);  // Horner: ((r/7! + 1/6!) r + ...) r + 1
+  p = p * r + splat4(1.0f / 720.0f);
+  p = p * r + splat4(1.0f / 120.0f);
+  p = p * r + splat4(1.0f / 24.0f);
+  p = p * r + splat4(1.0f / 6.0f);
+  p = p * r + splat4(0.5f);
+  p = p * r + splat4(1.0f);
+  p = p * r + splat4(1.0f);
+  const v4i n1 = ni >> 1, n2 = ni - n1;
+  const v4i bias = {127, 127, 127, 127};
+  const v4f s1 = reinterpret_cast<v4f>(reinterpret_cast<v4u>(n1 + bias) << 23);  // 2^n1
+  const v4f s2 = reinterpret_cast<v4f>(reinterpret_cast<v4u>(n2 + bias) << 23);  // 2^n2
+  return p * s1 * s2;
+}
+
+}  // namespace
+
+void exp(const float* x, float* y, int n) {
+  int i = 0;
+  for (; i + 4 <= n; i += 4) store4(y + i, exp4(load4(x + i)));
+  if (i < n) {
+    float t[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    std::memcpy(t, x + i, sizeof(float) * (n - i));
+    store4(t, exp4(load4(t)));
+    std::memcpy(y + i, t, sizeof(float) * (n - i));
+  }
+}
+
+double exp_shifted_sum(const float* x, float shift, float* y, int n) {
+  const v4f sv = splat4(shift);
+  v2d s01 = {0.0, 0.0}, s23 = {0.0, 0.0};  // entry c adds to lane c % 4 of (s01, s23), c ascending
+  const auto add = [&](v4f e) {            // lanes 0, 1 and 2, 3 widened to double (f64x2.promote_low_f32x4)
+    s01 += __builtin_convertvector(__builtin_shufflevector(e, e, 0, 1), v2d);
+    s23 += __builtin_convertvector(__builtin_shufflevector(e, e, 2, 3), v2d);
+  };
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const v4f e = exp4(load4(x + i) - sv);
+    store4(y + i, e);
+    add(e);
+  }
+  if (i < n) {
+    const float ninf = -std::numeric_limits<float>::infinity();
+    float t[4] = {ninf, ninf, ninf, ninf};  // padding: exp(-inf) = 0 adds nothing
+    std::memcpy(t, x + i, sizeof(float) * (n - i));
+    const v4f e = exp4(load4(t) - sv);
+    store4(t, e);
+    std::memcpy(y + i, t, sizeof(float) * (n - i));
+    add(e);
+  }
+  return (s01[0] + s01[1]) + (s23[0] + s23[1]);
+}
+
+float max(const float* x, int n) {
+  const float ninf = -std::numeric_limits<float>::infinity();
+  v4f m = splat4(ninf);
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const v4f v = load4(x + i);
+    m = pmax(m, v);
+  }
+  float best = ninf;
+  for (int l = 0; l < 4; ++l) best = m[l] > best ? m[l] : best;
+  for (; i < n; ++i) best = x[i] > best ? x[i] : best;
+  return best;
+}
+
+void scale(float* y, int n, float s) {
+  const v4f sv = splat4(s);
+  int i = 0;
+  for (; i + 4 <= n; i += 4) store4(y + i, load4(y + i) * sv);
+  for (; i < n; ++i) y[i] *= s;
+}
+
+}  // namespace attn::gemm
