@@ -29,7 +29,8 @@ async function startup(browser, loads) {
     await page.close();
   }
   return { first_frame_ms: median(runs.map((r) => r.first_frame_ms)),
-           wasm_compiled_ms: median(runs.map((r) => r.wasm_compiled_ms)), loads };
+           wasm_compiled_ms: median(runs.map((r) => r.wasm_compiled_ms)),
+           runtime_ready_ms: median(runs.map((r) => r.runtime_ready_ms)), loads };
 }
 
 // Frames drawn in `ms` with no input, after the page has settled.
@@ -100,15 +101,20 @@ try {
   const native = nativeRecomputeMs();
   const page512 = results.mha_512_tokens_12_heads.recompute_ms;
   const summary = {
-    first_frame_ms: start.first_frame_ms, wasm_compiled_ms: start.wasm_compiled_ms, idle_frames_per_second: idle_fps,
-    big_input_frame_ratio: results.mha_1024_tokens_16_heads.frame_vs_idle_clock,
+    first_frame_ms: start.first_frame_ms, wasm_compiled_ms: start.wasm_compiled_ms,
+    runtime_ready_ms: start.runtime_ready_ms, idle_frames_per_second: idle_fps,
+    // the whole frame as the learner gets it (interval between frame starts) and its CPU part alone
+    big_input_frame_ratio: results.mha_1024_tokens_16_heads.frame_interval_ms_median /
+                           results.clock_idle.frame_interval_ms_median,
+    big_input_cpu_ratio: results.mha_1024_tokens_16_heads.frame_vs_idle_clock,
     recompute_512x768x12_page_ms: page512, recompute_512x768x12_native_ms: native,
     recompute_page_vs_native: native ? page512 / native : null,
   };
   console.log(JSON.stringify({ summary, cases: results }, null, 2));
   const mark = (ok) => (ok ? 'PASS' : 'FAIL');
   console.log(`\nstart-up: first frame ${start.first_frame_ms.toFixed(0)} ms after navigation (median of ${start.loads}; ` +
-              `wasm compiled at ${start.wasm_compiled_ms.toFixed(0)} ms)  ${mark(start.first_frame_ms < 1000)} (< 1000 ms)`);
+              `wasm compiled at ${start.wasm_compiled_ms.toFixed(0)} ms, module ready at ` +
+              `${start.runtime_ready_ms.toFixed(0)} ms)  ${mark(start.first_frame_ms < 1000)} (< 1000 ms)`);
   console.log(`idle: ${idle_fps.toFixed(2)} frames per second with no input  ${mark(idle_fps === 0)} (0)`);
   console.log('\nframe times (median while the mouse moves), against the idle clock scene:');
   console.log(`  ${'case'.padEnd(26)} ${'cpu ms'.padStart(8)} ${'frame ms'.padStart(9)} ${'interval'.padStart(9)} ${'vs idle'.padStart(8)}`);
@@ -117,8 +123,9 @@ try {
                 `${(r.frame_interval_ms_median ?? NaN).toFixed(1).padStart(9)} ${r.frame_vs_idle_clock.toFixed(2).padStart(7)}x` +
                 (r.error ? `  error: ${r.error}` : ''));
   }
-  console.log(`  1,024 tokens x 16 heads: ${summary.big_input_frame_ratio.toFixed(2)}x the idle frame  ` +
-              `${mark(summary.big_input_frame_ratio <= 1.5)} (<= 1.5x)`);
+  console.log(`  1,024 tokens x 16 heads: the whole frame (interval) ${summary.big_input_frame_ratio.toFixed(2)}x ` +
+              `the idle clock scene's  ${mark(summary.big_input_frame_ratio <= 1.5)} (<= 1.5x); its CPU part ` +
+              `${summary.big_input_cpu_ratio.toFixed(2)}x (cpu ms has 0.1 ms steps)`);
   console.log(`\nrecompute, 512 tokens x d_model 768 x 12 heads: page ${page512.toFixed(0)} ms, native ` +
               (native ? `${native.toFixed(0)} ms, ratio ${(page512 / native).toFixed(2)}x  ${mark(page512 / native <= 1.5)} (<= 1.5x)`
                       : 'not built (build/native/bench/attention_bench)'));

@@ -26,7 +26,7 @@
   var contextLost = false;
   var shown = false;     // the first frame was drawn (attentionReady)
   // Start-up milestones in ms since navigation (performance.now()): filled in as they happen.
-  var timing = { wasm_downloaded_ms: null, wasm_compiled_ms: null, first_frame_ms: null };
+  var timing = { wasm_downloaded_ms: null, wasm_compiled_ms: null, runtime_ready_ms: null, first_frame_ms: null };
 
   // [2] calls into the module. Strings are copied into the heap (malloc), never onto the 5 MB stack that
   // ccall would use, so any length is safe; an exception out of the module means it stopped.
@@ -369,7 +369,10 @@
     }
   };
   // From here on the exports exist (they answer null until main() has created the app).
-  window.Module.onRuntimeInitialized = function () { started = true; };
+  window.Module.onRuntimeInitialized = function () {
+    started = true;
+    timing.runtime_ready_ms = performance.now();
+  };
 
   // [8b] frames on demand: the app draws on input and animation only, so it is told what it cannot see
   // itself: a resize, and whether the canvas is on screen (off screen it draws nothing; hidden tabs get no
