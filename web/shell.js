@@ -259,48 +259,12 @@
     return;
   }
 
-  // [7] download and compile the .wasm as it streams in, with progress, while the .js loads alongside:
-  // compiling needs no imports, so by the time the .js asks for the instance the code is usually ready.
-  // Content-Length counts the compressed bytes when the server compresses: then the total is unknown.
-  function countedResponse(response, onProgress) {
-    var encoded = response.headers.get("Content-Encoding");
-    var total = encoded && encoded !== "identity" ? 0 : Number(response.headers.get("Content-Length")) || 0;
-    if (!response.body || !response.body.getReader || typeof ReadableStream !== "function") return response;
-    var reader = response.body.getReader();
-    var received = 0;
-    var stream = new ReadableStream({
-      pull: function (controller) {
-        return reader.read().then(function (step) {
-          if (step.done) {
-            timing.wasm_downloaded_ms = performance.now();
-            controller.close();
-            return;
-          }
-          received += step.value.length;
-          onProgress(received, total);
-          controller.enqueue(step.value);
-        });
-      }
-    });
-    return new Response(stream, { headers: { "Content-Type": "application/wasm" } });
-  }
-
-  function compileWasm(url, onProgress) {
-    return fetch(url, { credentials: "same-origin" }).then(function (response) {
-      if (!response.ok) throw new Error(url + ": HTTP " + response.status);
-      var counted = countedResponse(response, onProgress);
-      if (typeof WebAssembly.compileStreaming === "function") return WebAssembly.compileStreaming(counted);
-      return counted.arrayBuffer().then(function (bytes) { return WebAssembly.compile(bytes); });
-    }).then(function (module) {
-      timing.wasm_compiled_ms = performance.now();
-      return module;
-    });
-  }
-
+  // [7] download and compile the .wasm as it streams in, with progress, while the .js loads alongside
+  // (web/stream_wasm.js): compiling needs no imports, so the code is usually ready when the .js asks.
   function kb(n) { return Math.round(n / 1024) + " KB"; }
 
   setStatus("Downloading the demo…");
-  var wasmModule = compileWasm(WASM_FILE, function (received, total) {
+  var wasmModule = window.attentionCompileWasm(WASM_FILE, timing, function (received, total) {
     if (total > 0 && received <= total) {
       setProgress(received / total);
       setStatus("Downloading the demo…", kb(received) + " of " + kb(total));
@@ -379,7 +343,7 @@
   // animation frames from the browser anyway).
   function tellApp(name, arg) {
     if (!started || stopped || failed) return;
-    try { Module["_" + name](arg); } catch (e) { moduleStopped(e); }
+    try { callText(name, [arg]); } catch (shownInPlace) { /* callText stopped the module and said so */ }
   }
   window.addEventListener("resize", function () { tellApp("attn_request_frames", 2); });
   document.addEventListener("visibilitychange", function () {

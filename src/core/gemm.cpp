@@ -209,14 +209,20 @@ void multiply_in_order(In a, In b, Out c, const int* k_order) {
 
 namespace {
 
+#ifndef __wasm_simd128__
+// Per lane m ? x : y, for a mask m of all-ones or all-zeros lanes.
+v4f select(v4i m, v4f x, v4f y) {
+  return reinterpret_cast<v4f>((m & reinterpret_cast<v4i>(x)) | (~m & reinterpret_cast<v4i>(y)));
+}
+#endif
+
 // Per lane a < b ? b : a (a NaN in b is ignored, a NaN in a kept): wasm's f32x4.pmax, one instruction in
 // V8 (clang turns a compare-and-select into f32x4.max, which V8 expands to 8 instructions for NaNs).
 v4f pmax(v4f a, v4f b) {
 #ifdef __wasm_simd128__
   return reinterpret_cast<v4f>(wasm_f32x4_pmax(reinterpret_cast<v128_t>(a), reinterpret_cast<v128_t>(b)));
 #else
-  const v4i m = a < b;
-  return reinterpret_cast<v4f>((m & reinterpret_cast<v4i>(b)) | (~m & reinterpret_cast<v4i>(a)));
+  return select(a < b, b, a);
 #endif
 }
 // Per lane b < a ? b : a: wasm's f32x4.pmin.
@@ -224,8 +230,7 @@ v4f pmin(v4f a, v4f b) {
 #ifdef __wasm_simd128__
   return reinterpret_cast<v4f>(wasm_f32x4_pmin(reinterpret_cast<v128_t>(a), reinterpret_cast<v128_t>(b)));
 #else
-  const v4i m = b < a;
-  return reinterpret_cast<v4f>((m & reinterpret_cast<v4i>(b)) | (~m & reinterpret_cast<v4i>(a)));
+  return select(b < a, b, a);
 #endif
 }
 

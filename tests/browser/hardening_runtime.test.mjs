@@ -150,6 +150,6 @@ test('no network after ready (scenes, hovers, set(), exports, typing); hostile U
     assert.ok(added.every((t) => t === 'A blob:'), `only download links were added: ${added.join(', ')}`);
     assert.equal(await page.locator('img, iframe, object, embed').count(), 0, 'no element from the text');
     const scripts = await page.evaluate(() => Array.from(document.scripts, (s) => s.getAttribute('src')));
-    assert.deepEqual(scripts.sort(), ['attention_demo.js', 'shell.js'], 'only the page\'s own scripts');
+    assert.deepEqual(scripts.sort(), ['attention_demo.js', 'shell.js', 'stream_wasm.js'], 'only the page\'s own scripts');
   });
 });
