@@ -333,6 +333,12 @@ void softmax_cross_entropy_backward(const MatT<S>& probs, int label, MatT<S>& dl
   dlogits(0, label) -= S(1);
 }
 
+template <class S>
+MatT<S> mean_pool(const MatT<S>& x) {
+  // x (T, D) -> (1, D)
+  return (x.template cast<double>().colwise().sum() / static_cast<double>(x.rows())).template cast<S>();
+}
+
 #define ATTN_OPS(S)                                                                                         \
   template void matmul_rows<S>(const ConstBlock<S>&, const ConstBlock<S>&, MatT<S>&);                       \
   template void layer_norm_forward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, MatT<S>&, MatT<S>&,   \
@@ -348,6 +354,7 @@ void softmax_cross_entropy_backward(const MatT<S>& probs, int label, MatT<S>& dl
                                      const HeadMask&, MatT<S>&, MatT<S>&, MatT<S>&);                        \
   template void attention_backward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, const MatT<S>&,       \
                                       const MatT<S>&, MatT<S>&, MatT<S>&, MatT<S>&);                        \
+  template MatT<S> mean_pool<S>(const MatT<S>&);                                                            \
   template S cross_entropy<S>(const MatT<S>&, int);                                                         \
   template S softmax_cross_entropy<S>(const MatT<S>&, int, MatT<S>&);                                       \
   template void softmax_cross_entropy_backward<S>(const MatT<S>&, int, MatT<S>&);

@@ -85,6 +85,11 @@ template <class S>
 void attention_backward(const MatT<S>& q, const MatT<S>& k, const MatT<S>& v, const MatT<S>& weights,
                         const MatT<S>& dout, MatT<S>& dq, MatT<S>& dk, MatT<S>& dv);
 
+// ---- Mean pool: x (T, D) -> (1, D), the mean over the rows, summed in double: the rows of a shuffled
+// email sum to the same value before rounding, so without positions both orders pool to the same float.
+template <class S>
+MatT<S> mean_pool(const MatT<S>& x);
+
 // ---- Softmax cross-entropy. logits (1, C) -> -log softmax(logits)[label], from the log-sum-exp.
 template <class S>
 S cross_entropy(const MatT<S>& logits, int label);

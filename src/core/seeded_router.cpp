@@ -47,10 +47,7 @@ SeededRouterResult SeededRouter::classify(const std::string& text) const {
   opt.positions = config_.positions == Scheme::Rope ? Scheme::Rope : Scheme::None;
   r.attention = multi_head(r.inputs, attention_, opt);
   // 3. mean pool (D,), 4. linear (2,), 5. softmax
-  // summed in double: the sum of a shuffled email's rows rounds to the same float (order blindness, exactly)
-  r.pooled =
-      (r.attention.output.cast<double>().colwise().sum() / static_cast<double>(r.attention.output.rows()))
-          .cast<float>();
+  r.pooled = ops::mean_pool(r.attention.output);
   const RowVec logits = r.pooled * classifier_ + bias_;
   Mat probs;
   ops::softmax_forward<float>(logits, probs);

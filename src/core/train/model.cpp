@@ -161,8 +161,7 @@ void ModelT<S>::forward(const std::vector<int>& ids, ForwardT<S>& f) const {
 
   // 3. mean pool (1, D) -> logits (1, C) -> probabilities
   const MatT<S>& last = f.layers.back().output;
-  // (summed in double so that the token order does not change the rounding)
-  f.pooled = (last.template cast<double>().colwise().sum() / static_cast<double>(t)).template cast<S>();
+  f.pooled = ops::mean_pool(last);
   f.logits = f.pooled * params.classifier_w + params.classifier_b;
   ops::softmax_forward(f.logits, f.probs);
 }
