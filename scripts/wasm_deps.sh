@@ -184,7 +184,9 @@ SDL2_CMAKE_FLAGS=(
     -DCMAKE_C_FLAGS=-DSDL_LEAN_AND_MEAN=1
 )
 # Rebuild when the flags, the SDL version or the compiler change.
-EMCC_VERSION="$(emcc --version 2>/dev/null | head -n1)"
+# (sed reads all of emcc's output: with `head -n1` emcc could die of a closed pipe, which pipefail and
+# set -e turn into a silent failure of this script)
+EMCC_VERSION="$(emcc --version 2>/dev/null | sed -n 1p)"
 SDL2_STAMP_TEXT="sdl2=$SDL2_DEB_VERSION emcc=$EMCC_VERSION flags=${SDL2_CMAKE_FLAGS[*]}"
 SDL2_STAMP="$SDL2_PREFIX/.built"
 

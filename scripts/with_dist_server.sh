@@ -23,7 +23,7 @@ python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$DIST" >"$log" 2>/dev/
 server_pid=$!
 port=""
 for _ in $(seq 100); do
-  port="$(sed -n 's/.* port \([0-9][0-9]*\).*/\1/p' "$log" | head -n1)"
+  port="$(sed -n 's/.* port \([0-9][0-9]*\).*/\1/p;T;q' "$log")"
   [ -n "$port" ] && break
   kill -0 "$server_pid" 2>/dev/null || break
   sleep 0.1
