@@ -1,7 +1,7 @@
 // gemm.hpp: the packed float product against a float64 reference and against a plain loop in the same k
-// order (bit for bit), on odd shapes, blocks of larger matrices, A B, A B^T and A B in a given k order; row
-// independence under permutations; the 4-lane exp against std::exp; softmax rows summing to 1 at every
-// width.
+// order (bit for bit), on odd shapes, blocks of larger matrices, A B, A B^T and A B in a given k order (also
+// with b packed once, gemm::PackedB, and a in row blocks); row independence under permutations; the
+// 4-lane exp against std::exp; softmax rows summing to 1 at every width.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -80,8 +80,8 @@ enum class Op { kAB, kABt, kOrdered };  // multiply, multiply_bt, multiply_in_or
 
 // Runs the kernel on (M, K) x (K, N) (or (N, K)^T), all three operands blocks of wider matrices (a pad of
 // `pad` columns on each side), and checks it against the reference and the plain loop; the pad of c
-// must stay untouched.
-void check(int m, int n, int k, Op op, float scale, int pad, std::uint64_t seed) {
+// must stay untouched. packed: through gemm::PackedB, b packed once and a taken in blocks of 7 rows.
+void check(int m, int n, int k, Op op, float scale, int pad, std::uint64_t seed, bool packed = false) {
   const bool bt = op == Op::kABt, ordered = op == Op::kOrdered;
   if (ordered) scale = 1.0f;
   std::vector<int> order(static_cast<size_t>(k));
@@ -90,7 +90,8 @@ void check(int m, int n, int k, Op op, float scale, int pad, std::uint64_t seed)
                                        : ordered ? "A B (k order)"
                                                  : "A B") +
                            " M=" + std::to_string(m) + " N=" + std::to_string(n) + " K=" + std::to_string(k) +
-                           " pad=" + std::to_string(pad) + " scale=" + std::to_string(scale);
+                           " pad=" + std::to_string(pad) + " scale=" + std::to_string(scale) +
+                           (packed ? " packed" : "");
   const Mat a_full = random(m, k + 2 * pad, seed);
   const Mat b_full = bt ? random(n, k + 2 * pad, seed + 1) : random(k, n + 2 * pad, seed + 1);
   Mat c_full = Mat::Constant(m, n + 2 * pad, 7.0f);
@@ -98,7 +99,15 @@ void check(int m, int n, int k, Op op, float scale, int pad, std::uint64_t seed)
   const gemm::In b = gemm::in(bt ? b_full.middleCols(pad, k) : b_full.middleCols(pad, n));
   auto c_block = c_full.middleCols(pad, n);
   const gemm::Out c = gemm::out(c_block);
-  if (bt) {
+  if (packed) {
+    gemm::PackedB p;
+    p.pack(b, bt, ordered ? order.data() : nullptr);
+    for (int r0 = 0; r0 < m; r0 += 7) {
+      const int rows = std::min(7, m - r0);
+      p.multiply({a.data + r0 * a.stride, rows, a.cols, a.stride},
+                 {c.data + r0 * c.stride, rows, c.cols, c.stride}, scale);
+    }
+  } else if (bt) {
     gemm::multiply_bt(a, b, c, scale);
   } else if (ordered) {
     gemm::multiply_in_order(a, b, c, order.data());
@@ -163,9 +172,11 @@ TEST(Gemm, MatchesFloat64AndThePlainLoopOnOddShapes) {
   std::uint64_t seed = 1;
   for (const auto& s : shapes) {
     for (Op op : {Op::kAB, Op::kABt, Op::kOrdered}) {
-      check(s[0], s[1], s[2], op, 1.0f, 0, seed++);
-      check(s[0], s[1], s[2], op, 0.125f, 3, seed++);
-      check(s[0], s[1], s[2], op, 0.3f, 1, seed++);
+      for (bool packed : {false, true}) {
+        check(s[0], s[1], s[2], op, 1.0f, 0, seed++, packed);
+        check(s[0], s[1], s[2], op, 0.125f, 3, seed++, packed);
+        check(s[0], s[1], s[2], op, 0.3f, 1, seed++, packed);
+      }
     }
   }
 }
@@ -174,9 +185,11 @@ TEST(Gemm, HeadWidthsFrom1To128) {
   // q k^T and weights v at every head width d_k, T = 19 (not a multiple of the tile), as blocks of a
   // wider (T, 3 d_k + 2) matrix like a head's columns of the fused qkv
   for (int d = 1; d <= 128; ++d) {
-    check(19, 19, d, Op::kABt, 1.0f / std::sqrt(static_cast<float>(d)), 2, 1000 + d);
-    check(19, d, 19, Op::kAB, 1.0f, 2, 2000 + d);
-    check(19, d, 19, Op::kOrdered, 1.0f, 2, 3000 + d);
+    for (bool packed : {false, true}) {
+      check(19, 19, d, Op::kABt, 1.0f / std::sqrt(static_cast<float>(d)), 2, 1000 + d, packed);
+      check(19, d, 19, Op::kAB, 1.0f, 2, 2000 + d, packed);
+      check(19, d, 19, Op::kOrdered, 1.0f, 2, 3000 + d, packed);
+    }
   }
 }
 

@@ -4,7 +4,7 @@
 //   jc: blocks of kNC columns of c   pc: blocks of kKC steps of k (pack b's (kc, nc) block into panels)
 //   ic: blocks of kMC rows of c (pack a's (mc, kc) block into slivers, scaled)   jr, ir: one kMR x kNR tile
 // A tile continues the sum its previous k block left in c (stored and reloaded exactly), so splitting k
-// changes no rounding.
+// changes no rounding. PackedB keeps every k block of a b packed for products with many blocks of a.
 #include "gemm.hpp"
 
 #include <algorithm>
@@ -79,26 +79,38 @@ void pack_b(const float* b, int rs, int cs, int kc, int nc, const int* order, fl
 
 // a (mc, kc) block, entry (i, k) at a[i * stride + col(k)] with col(k) = order ? order[k] : k, ->
 // slivers of kMR rows, each entry first multiplied by `s`: sliver q holds rows q*kMR .. q*kMR + kMR - 1,
-// step k at dst[q * kc * kMR + k * kMR + ii]; rows past mc are 0.
+// step k at dst[q * kc * kMR + k * kMR + ii]; rows past mc repeat the last row (the tiles' rows are
+// independent and edge tiles drop the padding rows). Four rows at once: one 4-lane store per step, and
+// without an order 4 x 4 blocks transposed in registers.
 void pack_a(const float* a, int stride, int mc, int kc, float s, const int* order, float* dst) {
-  for (int i0 = 0; i0 < mc; i0 += kMR) {
+  static_assert(kMR == 4, "pack_a interleaves 4 rows");
+  const v4f sv = splat4(s);  // x * 1.0f == x: no special case for s == 1
+  for (int i0 = 0; i0 < mc; i0 += kMR, dst += kc * kMR) {
     const int h = std::min(kMR, mc - i0);
-    for (int ii = 0; ii < kMR; ++ii) {
-      float* d = dst + ii;
-      if (ii >= h) {
-        for (int k = 0; k < kc; ++k) d[k * kMR] = 0.0f;
-        continue;
+    const float* r[kMR];
+    for (int ii = 0; ii < kMR; ++ii)
+      r[ii] = a + static_cast<std::ptrdiff_t>(i0 + std::min(ii, h - 1)) * stride;
+    int k = 0;
+    if (order) {
+      for (; k < kc; ++k) {
+        const std::ptrdiff_t c = order[k];
+        store4(dst + k * kMR, v4f{r[0][c], r[1][c], r[2][c], r[3][c]} * sv);
       }
-      const float* src = a + static_cast<std::ptrdiff_t>(i0 + ii) * stride;
-      if (order) {
-        for (int k = 0; k < kc; ++k) d[k * kMR] = s == 1.0f ? src[order[k]] : src[order[k]] * s;
-      } else if (s == 1.0f) {
-        for (int k = 0; k < kc; ++k) d[k * kMR] = src[k];
-      } else {
-        for (int k = 0; k < kc; ++k) d[k * kMR] = src[k] * s;
-      }
+      continue;
     }
-    dst += kc * kMR;
+    for (; k + 4 <= kc; k += 4) {
+      const v4f x0 = load4(r[0] + k) * sv, x1 = load4(r[1] + k) * sv;
+      const v4f x2 = load4(r[2] + k) * sv, x3 = load4(r[3] + k) * sv;
+      const v4f t0 = __builtin_shufflevector(x0, x1, 0, 4, 1, 5),
+                t1 = __builtin_shufflevector(x0, x1, 2, 6, 3, 7);
+      const v4f t2 = __builtin_shufflevector(x2, x3, 0, 4, 1, 5),
+                t3 = __builtin_shufflevector(x2, x3, 2, 6, 3, 7);
+      store4(dst + k * kMR, __builtin_shufflevector(t0, t2, 0, 1, 4, 5));
+      store4(dst + (k + 1) * kMR, __builtin_shufflevector(t0, t2, 2, 3, 6, 7));
+      store4(dst + (k + 2) * kMR, __builtin_shufflevector(t1, t3, 0, 1, 4, 5));
+      store4(dst + (k + 3) * kMR, __builtin_shufflevector(t1, t3, 2, 3, 6, 7));
+    }
+    for (; k < kc; ++k) store4(dst + k * kMR, v4f{r[0][k], r[1][k], r[2][k], r[3][k]} * sv);
   }
 }
 
@@ -133,46 +145,64 @@ void edge_tile(int kc, const float* ap, const float* bp, float* c, int ldc, int 
   for (int i = 0; i < h; ++i) std::memcpy(c + i * ldc, t + i * kNR, sizeof(float) * w);
 }
 
+// The packed (kc, nc) block of b at k offset pc (bbuf, as pack_b leaves it) times every row of a into
+// columns jc .. jc + nc - 1 of c: pack a's (mc, kc) blocks (abuf), then the tiles. order: as in run.
+void macro(In a, const float* bbuf, int pc, int kc, int jc, int nc, Out c, float s, const int* order,
+           float* abuf) {
+  const bool first = pc == 0;
+  // with an order, the packer reads columns order[pc ..] of the whole of a
+  const int* block_order = order ? order + pc : nullptr;
+  const std::ptrdiff_t k0 = order ? 0 : pc;
+  for (int ic = 0; ic < a.rows; ic += kMC) {
+    const int mc = std::min(kMC, a.rows - ic);
+    pack_a(a.data + static_cast<std::ptrdiff_t>(ic) * a.stride + k0, a.stride, mc, kc, s, block_order, abuf);
+    for (int jr = 0; jr < nc; jr += kNR) {
+      const int w = std::min(kNR, nc - jr);
+      const float* bp = bbuf + static_cast<std::ptrdiff_t>(jr) * kc;
+      for (int ir = 0; ir < mc; ir += kMR) {
+        const int h = std::min(kMR, mc - ir);
+        const float* ap = abuf + static_cast<std::ptrdiff_t>(ir) * kc;
+        float* ct = c.data + static_cast<std::ptrdiff_t>(ic + ir) * c.stride + jc + jr;
+        if (h == kMR && w == kNR) {
+          tile(kc, ap, bp, ct, c.stride, first);
+        } else {
+          edge_tile(kc, ap, bp, ct, c.stride, h, w, first);
+        }
+      }
+    }
+  }
+}
+
+// c (M, N) = 0 when K = 0. Returns whether there is nothing (more) to do.
+bool trivial(Out c, int k) {
+  if (c.rows > 0 && c.cols > 0 && k == 0) {
+    for (int i = 0; i < c.rows; ++i)
+      std::fill_n(c.data + static_cast<std::ptrdiff_t>(i) * c.stride, c.cols, 0.0f);
+  }
+  return c.rows == 0 || c.cols == 0 || k == 0;
+}
+
+float* a_room(int m, int kk) {
+  return room(1, static_cast<size_t>(std::min(kKC, kk)) *
+                     static_cast<size_t>((std::min(kMC, m) + kMR - 1) / kMR * kMR));
+}
+
 // c (M, N) = (s * a (M, K)) b, b's entry (k, j) at b[k * rs + j * cs], summed over k = 0, 1, ..., or over
 // k = order[0], order[1], ... when order is given (a permutation of 0 .. K-1).
 void run(In a, const float* b, int rs, int cs, int n, Out c, float s, const int* order) {
-  const int m = a.rows, kk = a.cols;
-  if (m == 0 || n == 0) return;
-  if (kk == 0) {
-    for (int i = 0; i < m; ++i) std::fill_n(c.data + static_cast<std::ptrdiff_t>(i) * c.stride, n, 0.0f);
-    return;
-  }
-  const size_t kcmax = static_cast<size_t>(std::min(kKC, kk));
-  float* bbuf = room(0, kcmax * static_cast<size_t>((std::min(kNC, n) + kNR - 1) / kNR * kNR));
-  float* abuf = room(1, kcmax * static_cast<size_t>((std::min(kMC, m) + kMR - 1) / kMR * kMR));
+  const int kk = a.cols;
+  if (trivial(c, kk)) return;
+  float* bbuf = room(0, static_cast<size_t>(std::min(kKC, kk)) *
+                            static_cast<size_t>((std::min(kNC, n) + kNR - 1) / kNR * kNR));
+  float* abuf = a_room(a.rows, kk);
   for (int jc = 0; jc < n; jc += kNC) {
     const int nc = std::min(kNC, n - jc);
     for (int pc = 0; pc < kk; pc += kKC) {
       const int kc = std::min(kKC, kk - pc);
-      const bool first = pc == 0;
-      // with an order, the packers read rows/columns order[pc ..] of the whole matrices
-      const int* block_order = order ? order + pc : nullptr;
-      const std::ptrdiff_t k0 = order ? 0 : pc;
-      pack_b(b + k0 * rs + static_cast<std::ptrdiff_t>(jc) * cs, rs, cs, kc, nc, block_order, bbuf);
-      for (int ic = 0; ic < m; ic += kMC) {
-        const int mc = std::min(kMC, m - ic);
-        pack_a(a.data + static_cast<std::ptrdiff_t>(ic) * a.stride + k0, a.stride, mc, kc, s, block_order,
-               abuf);
-        for (int jr = 0; jr < nc; jr += kNR) {
-          const int w = std::min(kNR, nc - jr);
-          const float* bp = bbuf + static_cast<std::ptrdiff_t>(jr) * kc;
-          for (int ir = 0; ir < mc; ir += kMR) {
-            const int h = std::min(kMR, mc - ir);
-            const float* ap = abuf + static_cast<std::ptrdiff_t>(ir) * kc;
-            float* ct = c.data + static_cast<std::ptrdiff_t>(ic + ir) * c.stride + jc + jr;
-            if (h == kMR && w == kNR) {
-              tile(kc, ap, bp, ct, c.stride, first);
-            } else {
-              edge_tile(kc, ap, bp, ct, c.stride, h, w, first);
-            }
-          }
-        }
-      }
+      const std::ptrdiff_t k0 = order ? 0 : pc;  // with an order, pack_b reads rows order[pc ..] of b
+      pack_b(b + k0 * rs + static_cast<std::ptrdiff_t>(jc) * cs, rs, cs, kc, nc, order ? order + pc : nullptr,
+             bbuf);
+      macro(a, bbuf, pc, kc, jc, nc, c, s, order, abuf);
     }
   }
 }
@@ -201,6 +231,32 @@ void multiply_bt(In a, In b, Out c, float scale) {
 void multiply_in_order(In a, In b, Out c, const int* k_order) {
   require(a.cols == b.rows && c.rows == a.rows && c.cols == b.cols, "gemm::multiply_in_order", a, b, c);
   run(a, b.data, b.stride, 1, b.cols, c, 1.0f, k_order);
+}
+
+void PackedB::pack(In b, bool transposed, const int* k_order) {
+  k_ = transposed ? b.cols : b.rows;
+  n_ = transposed ? b.rows : b.cols;
+  order_ = k_order;
+  const int rs = transposed ? 1 : b.stride, cs = transposed ? b.stride : 1;
+  const size_t npad = static_cast<size_t>((n_ + kNR - 1) / kNR * kNR);
+  if (panels_.size() < npad * static_cast<size_t>(k_)) panels_.resize(npad * static_cast<size_t>(k_));
+  for (int pc = 0; pc < k_; pc += kKC) {  // block pc: panels of (kc, kNR) from panels_[pc * npad]
+    const std::ptrdiff_t k0 = k_order ? 0 : pc;
+    pack_b(b.data + k0 * rs, rs, cs, std::min(kKC, k_ - pc), n_, k_order ? k_order + pc : nullptr,
+           panels_.data() + static_cast<size_t>(pc) * npad);
+  }
+}
+
+void PackedB::multiply(In a, Out c, float scale) const {
+  require(a.cols == k_ && c.rows == a.rows && c.cols == n_, "gemm::PackedB::multiply", a,
+          {nullptr, k_, n_, n_}, c);
+  if (trivial(c, k_)) return;
+  float* abuf = a_room(a.rows, k_);
+  const size_t npad = static_cast<size_t>((n_ + kNR - 1) / kNR * kNR);
+  for (int pc = 0; pc < k_; pc += kKC) {
+    macro(a, panels_.data() + static_cast<size_t>(pc) * npad, pc, std::min(kKC, k_ - pc), 0, n_, c, scale,
+          order_, abuf);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -234,48 +290,62 @@ v4f pmin(v4f a, v4f b) {
 #endif
 }
 
+// The exp's constants, read once per call through a volatile pointer so that the compiler keeps them in
+// variables: V8 rebuilds a wasm v128.const from immediates at every use inside a loop (no hoisting), which
+// made the softmax's exp loop spend more instructions on its 14 constants than on the arithmetic.
+struct ExpConstants {
+  v4f lo, hi, log2e, magic, ln2_hi, ln2_lo, c7, c6, c5, c4, c3, c2, one;
+  v4i bias;
+};
+const ExpConstants kExpConstants = {
+    splat4(-110.0f), splat4(89.0f),  // exp is 0 below -104 and +inf above 88.73
+    splat4(1.44269504088896341f), splat4(12582912.0f),
+    // ln 2 = 0.693145751953125 (15 significant bits: n times it is exact) + 1.42860682030941723e-6
+    splat4(0.693145751953125f), splat4(1.42860682030941723e-6f), splat4(1.0f / 5040.0f),
+    splat4(1.0f / 720.0f), splat4(1.0f / 120.0f), splat4(1.0f / 24.0f), splat4(1.0f / 6.0f), splat4(0.5f),
+    splat4(1.0f), v4i{127, 127, 127, 127}};
+const ExpConstants* volatile exp_constants = &kExpConstants;
+
 // exp(x) on 4 lanes. x = n ln2 + r with n = round(x / ln2), |r| <= ln2/2 (ln2 in two parts, the first
 // exact in a product with n); exp(r) by its Taylor series to r^7 (error below 6e-9 relative); times 2^n
-// as 2^(n/2) 2^(n - n/2) so that results below FLT_MIN round once, like std::exp.
-v4f exp4(v4f x) {
-  const v4f lo = splat4(-110.0f), hi = splat4(89.0f);  // exp is 0 below -104 and +inf above 88.73
-  x = pmin(pmax(x, lo), hi);                           // NaN compares false: stays NaN
+// as 2^(n/2) 2^(n - n/2) so that results below FLT_MIN round once, like std::exp. k: *exp_constants.
+v4f exp4(v4f x, const ExpConstants& k) {
+  x = pmin(pmax(x, k.lo), k.hi);  // NaN compares false: stays NaN
   // n = round-to-nearest(x log2 e) by adding 1.5 * 2^23 (|x log2 e| < 2^22)
-  const v4f magic = splat4(12582912.0f);
-  const v4f t = x * splat4(1.44269504088896341f) + magic;
-  const v4f n = t - magic;
-  const v4i ni = reinterpret_cast<v4i>(t) - reinterpret_cast<v4i>(magic);
-  // ln 2 = 0.693145751953125 (15 significant bits: n times it is exact) + 1.42860682030941723e-6
-  const v4f r = (x - n * splat4(0.693145751953125f)) - n * splat4(1.42860682030941723e-6f);
-  v4f p = splat4(1.0f / 5040.0f);  // Horner: ((r/7! + 1/6!) r + ...) r + 1
-  p = p * r + splat4(1.0f / 720.0f);
-  p = p * r + splat4(1.0f / 120.0f);
-  p = p * r + splat4(1.0f / 24.0f);
-  p = p * r + splat4(1.0f / 6.0f);
-  p = p * r + splat4(0.5f);
-  p = p * r + splat4(1.0f);
-  p = p * r + splat4(1.0f);
+  const v4f t = x * k.log2e + k.magic;
+  const v4f n = t - k.magic;
+  const v4i ni = reinterpret_cast<v4i>(t) - reinterpret_cast<v4i>(k.magic);
+  const v4f r = (x - n * k.ln2_hi) - n * k.ln2_lo;
+  v4f p = k.c7;  // Horner: ((r/7! + 1/6!) r + ...) r + 1
+  p = p * r + k.c6;
+  p = p * r + k.c5;
+  p = p * r + k.c4;
+  p = p * r + k.c3;
+  p = p * r + k.c2;
+  p = p * r + k.one;
+  p = p * r + k.one;
   const v4i n1 = ni >> 1, n2 = ni - n1;
-  const v4i bias = {127, 127, 127, 127};
-  const v4f s1 = reinterpret_cast<v4f>(reinterpret_cast<v4u>(n1 + bias) << 23);  // 2^n1
-  const v4f s2 = reinterpret_cast<v4f>(reinterpret_cast<v4u>(n2 + bias) << 23);  // 2^n2
+  const v4f s1 = reinterpret_cast<v4f>(reinterpret_cast<v4u>(n1 + k.bias) << 23);  // 2^n1
+  const v4f s2 = reinterpret_cast<v4f>(reinterpret_cast<v4u>(n2 + k.bias) << 23);  // 2^n2
   return p * s1 * s2;
 }
 
 }  // namespace
 
 void exp(const float* x, float* y, int n) {
+  const ExpConstants k = *exp_constants;
   int i = 0;
-  for (; i + 4 <= n; i += 4) store4(y + i, exp4(load4(x + i)));
+  for (; i + 4 <= n; i += 4) store4(y + i, exp4(load4(x + i), k));
   if (i < n) {
     float t[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     std::memcpy(t, x + i, sizeof(float) * (n - i));
-    store4(t, exp4(load4(t)));
+    store4(t, exp4(load4(t), k));
     std::memcpy(y + i, t, sizeof(float) * (n - i));
   }
 }
 
 double exp_shifted_sum(const float* x, float shift, float* y, int n) {
+  const ExpConstants k = *exp_constants;
   const v4f sv = splat4(shift);
   v2d s01 = {0.0, 0.0}, s23 = {0.0, 0.0};  // entry c adds to lane c % 4 of (s01, s23), c ascending
   const auto add = [&](v4f e) {            // lanes 0, 1 and 2, 3 widened to double (f64x2.promote_low_f32x4)
@@ -284,7 +354,7 @@ double exp_shifted_sum(const float* x, float shift, float* y, int n) {
   };
   int i = 0;
   for (; i + 4 <= n; i += 4) {
-    const v4f e = exp4(load4(x + i) - sv);
+    const v4f e = exp4(load4(x + i) - sv, k);
     store4(y + i, e);
     add(e);
   }
@@ -292,7 +362,7 @@ double exp_shifted_sum(const float* x, float shift, float* y, int n) {
     const float ninf = -std::numeric_limits<float>::infinity();
     float t[4] = {ninf, ninf, ninf, ninf};  // padding: exp(-inf) = 0 adds nothing
     std::memcpy(t, x + i, sizeof(float) * (n - i));
-    const v4f e = exp4(load4(t) - sv);
+    const v4f e = exp4(load4(t) - sv, k);
     store4(t, e);
     std::memcpy(y + i, t, sizeof(float) * (n - i));
     add(e);

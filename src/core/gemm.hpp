@@ -6,6 +6,8 @@
 // product: without positions a shuffled email gives exactly the shuffled result.
 #pragma once
 
+#include <vector>
+
 namespace attn::gemm {
 
 // A row-major float matrix or a block of one: entry (i, j) at data[i * stride + j], stride >= cols.
@@ -41,6 +43,22 @@ void multiply_bt(In a, In b, Out c, float scale = 1.0f);
 // keys in a canonical order (ops::attention_forward), so that shuffled keys give bit-identical sums.
 // Row-independent like multiply.
 void multiply_in_order(In a, In b, Out c, const int* k_order);
+
+// b packed once for many products with it (row blocks of a): the same bits as multiply, multiply_bt or
+// multiply_in_order with that b. Its buffer only grows (keep one per operand, e.g. thread_local).
+class PackedB {
+ public:
+  // b (K, N), or b (N, K) used as its transpose when `transposed`; with k_order (a permutation of
+  // 0 .. K-1, kept by pointer: it must outlive the products) the k steps go in that order.
+  void pack(In b, bool transposed, const int* k_order = nullptr);
+  // c (M, N) = (scale * a (M, K)) b, summed over k in the packed order (columns of a gathered alike).
+  void multiply(In a, Out c, float scale = 1.0f) const;
+
+ private:
+  std::vector<float> panels_;
+  const int* order_ = nullptr;
+  int k_ = 0, n_ = 0;
+};
 
 // exp of every entry of x (n) into y (n) (x == y allowed), 4 lanes at a time: within 2 ulp of std::exp for
 // results of at least FLT_MIN; exp(-inf) and anything below about -104 give exactly 0, above about 88.72

@@ -126,14 +126,10 @@ S row_max(const MatT<S>& m, Eigen::Index r) {
   }
 }
 
-}  // namespace
-
+// Rows r0 .. r1-1 of weights (T, N) = softmax of the same rows of scores (T, N), weights sized already.
 template <class S>
-void softmax_forward(const MatT<S>& scores, MatT<S>& weights) {
-  // scores (T, N) -> weights (T, N)
-  weights.resize(scores.rows(), scores.cols());
-  if (scores.cols() == 0) return;
-  for (Eigen::Index r = 0; r < scores.rows(); ++r) {
+void softmax_rows(const MatT<S>& scores, MatT<S>& weights, Eigen::Index r0, Eigen::Index r1) {
+  for (Eigen::Index r = r0; r < r1; ++r) {
     const S max = row_max(scores, r);
     if (!std::isfinite(max)) {  // a fully masked row attends nowhere
       weights.row(r).setZero();
@@ -147,6 +143,16 @@ void softmax_forward(const MatT<S>& scores, MatT<S>& weights) {
       weights.row(r) *= 1.0 / sum;
     }
   }
+}
+
+}  // namespace
+
+template <class S>
+void softmax_forward(const MatT<S>& scores, MatT<S>& weights) {
+  // scores (T, N) -> weights (T, N)
+  weights.resize(scores.rows(), scores.cols());
+  if (scores.cols() == 0) return;
+  softmax_rows(scores, weights, 0, scores.rows());
 }
 
 template <class S>
@@ -215,17 +221,34 @@ void rope_rotate(MatT<S>& m, int col, int width, const RopeTable& table, bool in
   }
 }
 
+namespace {
+
+// Steps 2-3 of a head on rows r0 .. r1-1 of scores (T, T'): ALiBi's -slope * |p_i - p_j|, then -inf for
+// keys j > i when causal.
 template <class S>
-void add_alibi_bias(MatT<S>& scores, const std::vector<int>& positions, S slope) {
-  // scores (T, T) += -slope * |p_i - p_j|
+void mask_rows(MatT<S>& scores, const std::vector<int>& positions, S slope, bool causal, Eigen::Index r0,
+               Eigen::Index r1) {
   const auto at = [&positions](Eigen::Index i) {
     return positions.empty() ? static_cast<int>(i) : positions[static_cast<size_t>(i)];
   };
-  for (Eigen::Index i = 0; i < scores.rows(); ++i) {
-    for (Eigen::Index j = 0; j < scores.cols(); ++j) {
-      scores(i, j) += -slope * static_cast<S>(std::abs(at(i) - at(j)));
+  for (Eigen::Index i = r0; i < r1; ++i) {
+    if (slope != S(0)) {
+      for (Eigen::Index j = 0; j < scores.cols(); ++j) {
+        scores(i, j) += -slope * static_cast<S>(std::abs(at(i) - at(j)));
+      }
+    }
+    if (causal) {
+      for (Eigen::Index j = i + 1; j < scores.cols(); ++j) scores(i, j) = -std::numeric_limits<S>::infinity();
     }
   }
+}
+
+}  // namespace
+
+template <class S>
+void add_alibi_bias(MatT<S>& scores, const std::vector<int>& positions, S slope) {
+  // scores (T, T) += -slope * |p_i - p_j|
+  mask_rows(scores, positions, slope, false, 0, scores.rows());
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -244,14 +267,8 @@ void attention_scores(const ConstBlock<S>& q, const ConstBlock<S>& k, const Head
     const MatT<S> kt = k.transpose();  // (d, T')
     matmul_rows<S>(qs, kt, scores);
   }
-  // 2. ALiBi: a distance penalty per head
-  if (mask.alibi_slope != 0.0f) add_alibi_bias(scores, mask.positions, static_cast<S>(mask.alibi_slope));
-  // 3. causal: query i sees keys j <= i only
-  if (mask.causal) {
-    for (Eigen::Index i = 0; i < scores.rows(); ++i) {
-      for (Eigen::Index j = i + 1; j < scores.cols(); ++j) scores(i, j) = -std::numeric_limits<S>::infinity();
-    }
-  }
+  // 2. ALiBi: a distance penalty per head; 3. causal: query i sees keys j <= i only
+  mask_rows(scores, mask.positions, static_cast<S>(mask.alibi_slope), mask.causal, 0, scores.rows());
 }
 
 namespace {
@@ -277,19 +294,36 @@ void canonical_key_order(const ConstBlock<float>& k, const ConstBlock<float>& v,
 template <class S>
 void attention_forward(const ConstBlock<S>& q, const ConstBlock<S>& k, const ConstBlock<S>& v,
                        const HeadMask& mask, MatT<S>& scores, MatT<S>& weights, MatT<S>& out) {
-  // 1-3. scores (T, T)
-  attention_scores<S>(q, k, mask, scores);
-  // 4. weights (T, T), blend (T, d_v)
-  softmax_forward(scores, weights);
   if constexpr (std::is_same_v<S, float>) {
-    // The blend sums over the keys in their canonical order (canonical_key_order), whatever order the
-    // tokens come in: without positions a shuffled email gets exactly the shuffled blend.
+    // Blocks of query rows through steps 1-4 while in cache, against k and v packed once: the bits of
+    // attention_scores, softmax_forward and multiply_in_order (all row-independent). The blend sums over
+    // the keys in their canonical order (canonical_key_order), whatever order the tokens come in: without
+    // positions a shuffled email gets exactly the shuffled blend.
     thread_local std::vector<int> order;
+    thread_local gemm::PackedB kp, vp;  // k^T (d, T'), v (T', d_v) with its rows in canonical order
     canonical_key_order(k, v, order);
-    out.resize(weights.rows(), v.cols());
-    gemm::multiply_in_order(gemm::in(weights), gemm::in(v), gemm::out(out), order.data());
+    kp.pack(gemm::in(k), true);
+    vp.pack(gemm::in(v), false, order.data());
+    const Eigen::Index t = q.rows(), tk = k.rows();
+    scores.resize(t, tk);
+    weights.resize(t, tk);
+    out.resize(t, v.cols());
+    const float scale = 1.0f / std::sqrt(static_cast<float>(q.cols()));
+    const Eigen::Index rows = 64;  // per block: its scores and weights within 512 KB (T <= 1024)
+    for (Eigen::Index r0 = 0; r0 < t; r0 += rows) {
+      const Eigen::Index n = std::min(rows, t - r0);
+      auto s_rows = scores.middleRows(r0, n);
+      auto o_rows = out.middleRows(r0, n);
+      kp.multiply(gemm::in(q.middleRows(r0, n)), gemm::out(s_rows), scale);          // 1. (q / sqrt(d)) k^T
+      mask_rows(scores, mask.positions, mask.alibi_slope, mask.causal, r0, r0 + n);  // 2-3.
+      if (tk > 0) softmax_rows(scores, weights, r0, r0 + n);                         // 4.
+      vp.multiply(gemm::in(weights.middleRows(r0, n)), gemm::out(o_rows));
+    }
   } else {
-    // summed over keys in double (exact products, order-independent to double rounding)
+    // 1-3. scores (T, T); 4. weights (T, T), blend (T, d_v) summed over keys in double (exact products,
+    // order-independent to double rounding)
+    attention_scores<S>(q, k, mask, scores);
+    softmax_forward(scores, weights);
     out.noalias() = weights * v;
   }
 }
