@@ -34,7 +34,8 @@ void matmul_rows(const ConstBlock<S>& a, const ConstBlock<S>& b, MatT<S>& out) {
     gemm::multiply(gemm::in(a), gemm::in(b), gemm::out(out));
   } else {
     out.setZero(a.rows(), b.cols());
-    add_product(a.data(), a.outerStride(), b.data(), b.outerStride(), a.rows(), a.cols(), b.cols(), out.data());
+    add_product(a.data(), a.outerStride(), b.data(), b.outerStride(), a.rows(), a.cols(), b.cols(),
+                out.data());
   }
 }
 
@@ -59,9 +60,9 @@ void matmul_at(const ConstBlock<S>& a, const ConstBlock<S>& b, MatT<S>& out) {
   matmul_rows<S>(at, b, out);
 }
 
-#define ATTN_MATMUL(S)                                                                    \
-  template void matmul_rows<S>(const ConstBlock<S>&, const ConstBlock<S>&, MatT<S>&);     \
-  template void matmul_bt<S>(const ConstBlock<S>&, const ConstBlock<S>&, MatT<S>&);       \
+#define ATTN_MATMUL(S)                                                                \
+  template void matmul_rows<S>(const ConstBlock<S>&, const ConstBlock<S>&, MatT<S>&); \
+  template void matmul_bt<S>(const ConstBlock<S>&, const ConstBlock<S>&, MatT<S>&);   \
   template void matmul_at<S>(const ConstBlock<S>&, const ConstBlock<S>&, MatT<S>&);
 
 ATTN_MATMUL(float)
