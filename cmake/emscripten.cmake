@@ -25,11 +25,19 @@ set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_
                            _attn_export_csv _attn_load_model _attn_model_json _attn_request_frames
                            _attn_set_visible)
 
-# attn_wasm_maths(target): Eigen is slow at -Os/-Oz (30x for a matrix product); -O3 unrolls more than -O2
-# for little gain in wasm. So code that calls Eigen is compiled at -O2 (natively it keeps its own -O3).
+# attn_wasm_maths(target FAST files...): the core at -Os, and the FAST files (the kernels, and where a
+# recompute or a training step spends its time) at -O2: Eigen's element-wise loops are several times
+# slower at -Os, and -O3 unrolls more than -O2 for little gain in wasm. No file computes a matrix product
+# with Eigen (matmul.hpp), so no Eigen product kernel exists in two copies of different speed. Measured:
+# core 54 -> 34 KB gzipped, training steps/s within noise (bench/train_bench.sh). Natively: -O3.
 function(attn_wasm_maths target)
   if(EMSCRIPTEN)
-    target_compile_options(${target} PRIVATE -O2)
+    cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FAST")
+    target_compile_options(${target} PRIVATE -Os)
+    foreach(f IN LISTS arg_FAST)
+      set_source_files_properties("${CMAKE_SOURCE_DIR}/${f}" TARGET_DIRECTORY ${target}
+                                  PROPERTIES COMPILE_OPTIONS -O2)
+    endforeach()
   endif()
 endfunction()
 

@@ -14,31 +14,6 @@
 namespace attn::ops {
 
 // ---------------------------------------------------------------------------------------------------
-// [SECTION] Row-independent product
-// ---------------------------------------------------------------------------------------------------
-
-template <class S>
-void matmul_rows(const ConstBlock<S>& a, const ConstBlock<S>& b, MatT<S>& out) {
-  // a (T, K), b (K, N) -> out (T, N)
-  const Eigen::Index t = a.rows(), n = b.cols();
-  if constexpr (std::is_same_v<S, float>) {
-    out.resize(t, n);
-    gemm::multiply(gemm::in(a), gemm::in(b), gemm::out(out));
-  } else {
-    const Eigen::Index kk = a.cols();
-    out.setZero(t, n);
-    for (Eigen::Index i = 0; i < t; ++i) {
-      S* o = out.data() + i * n;
-      for (Eigen::Index k = 0; k < kk; ++k) {
-        const S s = a(i, k);
-        const S* br = b.data() + k * b.outerStride();
-        for (Eigen::Index c = 0; c < n; ++c) o[c] += s * br[c];  // lanes independent: no reordering
-      }
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------
 // [SECTION] LayerNorm
 // ---------------------------------------------------------------------------------------------------
 
@@ -320,11 +295,11 @@ void attention_forward(const ConstBlock<S>& q, const ConstBlock<S>& k, const Con
       vp.multiply(gemm::in(weights.middleRows(r0, n)), gemm::out(o_rows));
     }
   } else {
-    // 1-3. scores (T, T); 4. weights (T, T), blend (T, d_v) summed over keys in double (exact products,
-    // order-independent to double rounding)
+    // 1-3. scores (T, T); 4. weights (T, T); the blend (T, d_v) with the keys in their given order
+    // (double: the gradient checks, whose rounding is far below their tolerance)
     attention_scores<S>(q, k, mask, scores);
     softmax_forward(scores, weights);
-    out.noalias() = weights * v;
+    matmul_rows<S>(weights, v, out);
   }
 }
 
@@ -333,14 +308,17 @@ void attention_backward(const MatT<S>& q, const MatT<S>& k, const MatT<S>& v, co
                         const MatT<S>& dout, MatT<S>& dq, MatT<S>& dk, MatT<S>& dv) {
   const S scale = S(1) / std::sqrt(S(q.cols()));
   // out = w v: dw = dout v^T (T, T), dv = w^T dout (T, d_v)
-  const MatT<S> dw = dout * v.transpose();
-  dv.noalias() = weights.transpose() * dout;
+  MatT<S> dw;
+  matmul_bt<S>(dout, v, dw);
+  matmul_at<S>(weights, dout, dv);
   // through the softmax (masked entries have w = 0, so their gradient is 0); the ALiBi bias is constant
   MatT<S> ds;
   softmax_backward(weights, dw, ds);
   // scores = q k^T * scale
-  dq.noalias() = (ds * k) * scale;
-  dk.noalias() = (ds.transpose() * q) * scale;
+  matmul_rows<S>(ds, k, dq);
+  dq *= scale;
+  matmul_at<S>(ds, q, dk);
+  dk *= scale;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -374,7 +352,6 @@ MatT<S> mean_pool(const MatT<S>& x) {
 }
 
 #define ATTN_OPS(S)                                                                                         \
-  template void matmul_rows<S>(const ConstBlock<S>&, const ConstBlock<S>&, MatT<S>&);                       \
   template void layer_norm_forward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, MatT<S>&, MatT<S>&,   \
                                       MatT<S>&, S);                                                         \
   template void layer_norm_backward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, const MatT<S>&,      \

@@ -2,23 +2,16 @@
 // float for the app, the CLI and training, double for the gradient checks. The inference path (attend,
 // multi_head, the encoder block, Rope::rotate, ALiBi, the seeded router) and the trainable model both call
 // the softmax, LayerNorm, RoPE, ALiBi and attention ops, and every forward product (the projections
-// x W_qkv and W_o, q k^T, weights x v, the feed-forward layer) is matmul_rows or gemm.hpp's kernel under it.
+// x W_qkv and W_o, q k^T, weights x v, the feed-forward layer) and every backward one is matmul.hpp's.
 // Shapes: T tokens, D = d_model, d = head width, N/K any width, C = classes.
 #pragma once
 
 #include <vector>
 
+#include "matmul.hpp"  // matmul_rows, matmul_bt, matmul_at
 #include "types.hpp"
 
 namespace attn::ops {
-
-// ---- Row-independent product: out (T, N) = a (T, K) b (K, N), each output row built as
-// sum_k a(i, k) b(k, :) in a fixed k order. Equal rows of `a` give bit-equal rows of `out` wherever they
-// sit (a blocked GEMM may round a row differently by its place), so without positions a shuffled email
-// gives exactly the shuffled result. float: gemm::multiply (packed SIMD kernel, same contract); double: a
-// plain loop (the gradient checks). `a` and `b` may be blocks of larger matrices.
-template <class S>
-void matmul_rows(const ConstBlock<S>& a, const ConstBlock<S>& b, MatT<S>& out);
 
 // ---- LayerNorm over each row: y = xhat * gain + bias, xhat = (x - mean) * rstd, rstd = 1/sqrt(var + eps).
 // The mean and the population variance are summed in double whatever S is (a float sum of rows of 3e38

@@ -162,7 +162,8 @@ void ModelT<S>::forward(const std::vector<int>& ids, ForwardT<S>& f) const {
   // 3. mean pool (1, D) -> logits (1, C) -> probabilities
   const MatT<S>& last = f.layers.back().output;
   f.pooled = ops::mean_pool(last);
-  f.logits = f.pooled * params.classifier_w + params.classifier_b;
+  ops::matmul_rows<S>(f.pooled, params.classifier_w, f.logits);
+  f.logits += params.classifier_b;
   ops::softmax_forward(f.logits, f.probs);
 }
 
@@ -182,9 +183,12 @@ S ModelT<S>::backward(const ForwardT<S>& f, int label, ParamsT<S>& g, S scale) c
   ops::softmax_cross_entropy_backward(f.probs, label, dlogits);
   dlogits *= scale;
   // 2. linear: logits = pooled W + b
-  g.classifier_w.noalias() += f.pooled.transpose() * dlogits;
+  MatT<S> dw;  // each weight's gradient from this email, added to g's
+  ops::matmul_at<S>(f.pooled, dlogits, dw);
+  g.classifier_w += dw;
   g.classifier_b += dlogits;
-  const MatT<S> dpooled = dlogits * params.classifier_w.transpose();  // (1, D)
+  MatT<S> dpooled;  // (1, D)
+  ops::matmul_bt<S>(dlogits, params.classifier_w, dpooled);
   // 3. mean pool: every row gets dpooled / T
   MatT<S> dx = dpooled.replicate(t, 1) / S(t);  // (T, D) gradient of the current layer's output
 
@@ -196,22 +200,25 @@ S ModelT<S>::backward(const ForwardT<S>& f, int label, ParamsT<S>& g, S scale) c
     // 4. optional feed-forward and its LayerNorm
     if (has_ffn(c)) {
       ops::layer_norm_backward(dx, L.xhat2, L.rstd2, p.ln2_gain, dres, gp.ln2_gain, gp.ln2_bias);  // dres2
-      gp.w2.noalias() += L.hidden.transpose() * dres;
+      ops::matmul_at<S>(L.hidden, dres, dw);
+      gp.w2 += dw;
       gp.b2 += dres.colwise().sum();
-      dhidden.noalias() = dres * p.w2.transpose();
+      ops::matmul_bt<S>(dres, p.w2, dhidden);
       dhidden = (L.hidden.array() > S(0)).select(dhidden, S(0));  // ReLU
-      gp.w1.noalias() += L.norm1.transpose() * dhidden;
+      ops::matmul_at<S>(L.norm1, dhidden, dw);
+      gp.w1 += dw;
       gp.b1 += dhidden.colwise().sum();
-      dnorm1 = dres;  // the residual path
-      dnorm1.noalias() += dhidden * p.w1.transpose();
+      ops::matmul_bt<S>(dhidden, p.w1, dnorm1);
+      dnorm1 += dres;  // the residual path
     } else {
       dnorm1 = dx;
     }
     // 5. LayerNorm 1: dres1 (T, D)
     ops::layer_norm_backward(dnorm1, L.xhat1, L.rstd1, p.ln1_gain, dres, gp.ln1_gain, gp.ln1_bias);
     // 6. residual1 = x + concat W_o
-    gp.w_o.noalias() += L.concat.transpose() * dres;
-    dconcat.noalias() = dres * p.w_o.transpose();
+    ops::matmul_at<S>(L.concat, dres, dw);
+    gp.w_o += dw;
+    ops::matmul_bt<S>(dres, p.w_o, dconcat);
     dx = dres;  // the residual path
     // 7. each head: dq, dk, dv into their slices of dqkv (T, 3D)
     dqkv.resize(t, 3 * d);
@@ -233,8 +240,10 @@ S ModelT<S>::backward(const ForwardT<S>& f, int label, ParamsT<S>& g, S scale) c
       }
     }
     // 9. qkv = x W_qkv
-    gp.w_qkv.noalias() += L.input.transpose() * dqkv;
-    dx.noalias() += dqkv * p.w_qkv.transpose();
+    ops::matmul_at<S>(L.input, dqkv, dw);
+    gp.w_qkv += dw;
+    ops::matmul_bt<S>(dqkv, p.w_qkv, dw);
+    dx += dw;
   }
 
   // 10. embeddings: scatter-add each row to its token (and, learned, to its slot)
