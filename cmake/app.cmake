@@ -79,20 +79,26 @@ file(GLOB ATTN_APP_SOURCES CONFIGURE_DEPENDS
      "${CMAKE_SOURCE_DIR}/src/app/*.cpp" "${CMAKE_SOURCE_DIR}/src/app/widgets/*.cpp"
      "${CMAKE_SOURCE_DIR}/src/app/scenes/*.cpp" "${CMAKE_SOURCE_DIR}/src/app/scenes/*/*.cpp"
      "${CMAKE_SOURCE_DIR}/src/gfx/*.cpp")
+# The font: the browser draws its glyphs (font_web.cpp: no font file, no rasteriser in the wasm); the desktop
+# embeds a DejaVu Sans subset (font.cpp, cmake/font.cmake) rasterised by ImGui's stb_truetype.
 if(EMSCRIPTEN)
-  set(_attn_main src/platform/main_web.cpp src/platform/io_web.cpp src/platform/egl_procs_web.cpp)
+  set(_attn_main src/platform/main_web.cpp src/platform/io_web.cpp src/platform/egl_procs_web.cpp
+                 src/platform/font_web.cpp)
 else()
-  set(_attn_main src/platform/main_desktop.cpp src/platform/png.cpp src/platform/io_desktop.cpp)
+  set(_attn_main src/platform/main_desktop.cpp src/platform/png.cpp src/platform/io_desktop.cpp
+                 src/platform/font.cpp)
 endif()
-add_executable(attention_demo ${ATTN_APP_SOURCES} src/platform/font.cpp src/platform/imgui_host.cpp
-                              src/platform/imgui_renderer.cpp ${_attn_main})
+add_executable(attention_demo ${ATTN_APP_SOURCES} src/platform/imgui_host.cpp src/platform/imgui_renderer.cpp
+                              ${_attn_main})
 target_include_directories(attention_demo PRIVATE "${CMAKE_SOURCE_DIR}/src" "${CMAKE_SOURCE_DIR}/src/platform")
 target_link_libraries(attention_demo PRIVATE attention_app_logic attention_core attention_model_io attn_imgui
                                              nlohmann_json::nlohmann_json)
 target_compile_options(attention_demo PRIVATE ${ATTN_WARNINGS})
 
-include("${CMAKE_SOURCE_DIR}/cmake/font.cmake")
-attn_embed_font(attention_demo)
+if(NOT EMSCRIPTEN)
+  include("${CMAKE_SOURCE_DIR}/cmake/font.cmake")
+  attn_embed_font(attention_demo)
+endif()
 include("${CMAKE_SOURCE_DIR}/cmake/shaders.cmake")
 attn_embed_shaders(attention_demo)
 

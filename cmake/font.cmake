@@ -3,7 +3,8 @@
 # Used two ways:
 #   include(cmake/font.cmake) + attn_embed_font(<target>)   adds the generated attn_font_data.hpp
 #   cmake -DIN=subset.ttf -DOUT=header.hpp -P cmake/font.cmake  (internal: writes the header)
-# The header lives in the build folder only (never committed). The same font serves desktop and web.
+# The header lives in the build folder only (never committed). Desktop only: the browser build draws its
+# glyphs with the browser's own fonts (src/platform/font_web.cpp, which has its own, wider ranges).
 
 # One list of Unicode ranges (hex, inclusive) feeds both pyftsubset and the ImGui glyph ranges.
 # The app's own texts are ASCII plus the rupee sign; the rest is for what a learner types (European

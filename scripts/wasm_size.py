@@ -5,7 +5,8 @@ Usage: scripts/wasm_size.py BUILD_DIR [--sdl-lib libSDL2.a] [--imgui-lib libattn
   BUILD_DIR holds attention_demo.wasm, attention_demo.js and attention_demo.js.symbols (the function
   names the page link writes with --emit-symbol-map, cmake/emscripten.cmake). Code is grouped by the
   demangled name of each function (its namespace, or for C functions the library that defines it:
-  llvm-nm on the SDL2 and ImGui archives); data by segment, with the embedded font found by its bytes. The gzipped
+  llvm-nm on the SDL2 and ImGui archives); data by segment, with an embedded --font found by its bytes (the
+  browser build embeds none: it draws its glyphs with the browser, src/platform/font_web.cpp). The gzipped
   estimate compresses each group's bytes on their own and scales the sum to the real gzip -9 size of
   the whole .wasm, so the groups add up to what a server sends. --top N also lists the N largest
   functions. Standard library only (plus llvm-nm for the archives).
@@ -282,7 +283,8 @@ def main():
         other += b[off:off + n]
 
     rows = [(g, raw[g], gz_len(bytes(blobs[g]))) for g in GROUPS]
-    rows.append(("data: font (DejaVu subset)", font_raw, gz_len(font)))
+    if font_raw:  # an embedded font file (--font; the browser build has none: src/platform/font_web.cpp)
+        rows.append(("data: font (embedded file)", font_raw, gz_len(font)))
     rows.append(("data: strings, tables, rest", data_raw - font_raw, gz_len(bytes(data_blob))))
     rows.append(("imports, exports, tables, names", other_raw + 8, gz_len(bytes(other))))
     wasm_gz = len(gzip.compress(b, 9, mtime=0))

@@ -1,4 +1,4 @@
-// Loads the embedded DejaVu Sans subset into Dear ImGui (shared by the browser and desktop mains).
+// Loads the embedded DejaVu Sans subset into Dear ImGui (desktop; the browser's font is font_web.cpp).
 #include "font.hpp"
 
 #include <cmath>
@@ -46,6 +46,7 @@ bool load_font(float pixel_ratio) {
   if (!ok) {
     io.Fonts->Clear();
     io.Fonts->AddFontDefault();
+    io.Fonts->Build();  // the renderer uploads TexPixelsAlpha8 as it is
     pixel_ratio = 1.0f;
   }
   io.FontGlobalScale = 1.0f / pixel_ratio;

@@ -1,20 +1,35 @@
-// The app's one font: DejaVu Sans, subset at build time and embedded, loaded into Dear ImGui.
+// The app's one font, in Dear ImGui's atlas: on the desktop DejaVu Sans, subset at build time and embedded
+// (font.cpp); in the browser the page's sans-serif, each glyph drawn by the browser (font_web.cpp).
 #pragma once
+
+#include <string>
+#include <string_view>
 
 namespace platform {
 
 // Base text size in CSS pixels (ImGui coordinates).
 inline constexpr float kFontSize = 16.0f;
 
-// (Re)loads the embedded font into ImGui's atlas, rasterised at kFontSize x pixel_ratio physical
-// pixels and drawn at 1 / pixel_ratio, so text is crisp on high-DPI screens while layout stays in CSS
-// pixels. Covers Basic Latin, Latin-1, Latin Extended-A, Greek, General Punctuation (curly quotes),
-// the rupee sign, arrows and common maths signs. Call before the first frame, or between frames when
-// the pixel ratio changed (then also rebuild the renderer's font texture). Returns false if the
-// embedded font could not be loaded (ImGui's built-in font is used instead).
+// (Re)builds ImGui's atlas (io.Fonts, its TexPixelsAlpha8 filled, never through ImFontAtlas::Build() in the
+// browser), rasterised at kFontSize x pixel_ratio physical pixels and drawn at 1 / pixel_ratio, so text is
+// crisp on high-DPI screens while layout stays in CSS pixels. Desktop: Basic Latin, Latin-1, Latin
+// Extended-A, General Punctuation (curly quotes) and the rupee sign; the browser adds Greek, super- and
+// subscripts, arrows and mathematical operators, and any code point font_want_text() saw. Call before the
+// first frame, or between frames when the pixel ratio changed (then also rebuild the renderer's font
+// texture). Returns false if the font could not be loaded (desktop: ImGui's built-in font is used
+// instead; browser: no 2D canvas, the page shows no text).
 bool load_font(float pixel_ratio);
 
 // The ratio load_font() last used (1 before the first call).
 float font_pixel_ratio();
+
+// Browser only (font_web.cpp): glyphs on demand. font_want_text() notes the code points of text the
+// learner brings (typed, set() from the page, the URL, a model file) that the atlas lacks (at most 2048,
+// BMP only); font_update(), called between frames, rebuilds the atlas if any were noted and returns
+// whether it did (then the renderer's font texture must be rebuilt). font_state_json() describes the
+// font for attentionDemo.state(): source, family, sizes, glyph count, atlas size.
+void font_want_text(std::string_view utf8);
+bool font_update();
+std::string font_state_json();
 
 }  // namespace platform

@@ -14,7 +14,7 @@ namespace {
 
 struct Objects {
   GLuint program = 0, vao = 0, vbo = 0, ibo = 0, font = 0;
-  GLint u_projection = -1, u_texture = -1;
+  GLint u_projection = -1, u_texture = -1, u_coverage = -1;
   bool font_stale = true;  // the atlas changed since `font` was uploaded
 } gl;
 
@@ -22,12 +22,14 @@ GLuint as_texture(ImTextureID id) {
   return static_cast<GLuint>(reinterpret_cast<std::intptr_t>(id));
 }
 
-// The font atlas as an RGBA8 texture, LINEAR filtered; ImGui draws text with its id.
+// The font atlas as an R8 texture (coverage; imgui.frag turns it into white with that alpha), LINEAR
+// filtered; ImGui draws text with its id. load_font() built the atlas: nothing here calls
+// ImFontAtlas::Build(), so the browser's link leaves out stb_truetype and ImGui's default font.
 void upload_font() {
   ImGuiIO& io = ImGui::GetIO();
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  const unsigned char* pixels = io.Fonts->TexPixelsAlpha8;
+  const int w = io.Fonts->TexWidth, h = io.Fonts->TexHeight;
+  if (pixels == nullptr || w <= 0 || h <= 0) return;  // no atlas (load_font not called): no text
   if (gl.font == 0) glGenTextures(1, &gl.font);
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, gl.font);
@@ -35,9 +37,10 @@ void upload_font() {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, w, h, 0, GL_RED, GL_UNSIGNED_BYTE, pixels);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   io.Fonts->SetTexID(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(gl.font)));
   gl.font_stale = false;
 }
@@ -64,6 +67,7 @@ void set_state(const ImDrawData* data, int fb_w, int fb_h) {
   glUseProgram(gl.program);
   glUniformMatrix4fv(gl.u_projection, 1, GL_FALSE, projection);
   glUniform1i(gl.u_texture, 0);
+  glUniform1f(gl.u_coverage, 0.0f);  // imgui_renderer_draw sets it per texture
   glActiveTexture(GL_TEXTURE0);
   glBindSampler(0, 0);
   glBindVertexArray(gl.vao);
@@ -86,6 +90,7 @@ std::string imgui_renderer_create_objects() {
     if (!err.empty()) return err;
     gl.u_projection = glGetUniformLocation(gl.program, "u_projection");
     gl.u_texture = glGetUniformLocation(gl.program, "u_texture");
+    gl.u_coverage = glGetUniformLocation(gl.program, "u_coverage");
   }
   if (gl.vao == 0) {
     glGenVertexArrays(1, &gl.vao);
@@ -131,6 +136,7 @@ void imgui_renderer_draw(const ImDrawData* data, int fb_w, int fb_h) {
   const ImVec2 off = data->DisplayPos;
   const ImVec2 scale = data->FramebufferScale;  // window -> framebuffer pixels
   const GLenum index_type = sizeof(ImDrawIdx) == 2 ? GL_UNSIGNED_SHORT : GL_UNSIGNED_INT;
+  bool coverage = false;  // u_coverage's value: the bound texture is the font atlas (R8)
   for (int n = 0; n < data->CmdListsCount; ++n) {
     const ImDrawList* list = data->CmdLists[n];
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(list->VtxBuffer.Size) * sizeof(ImDrawVert),
@@ -139,10 +145,12 @@ void imgui_renderer_draw(const ImDrawData* data, int fb_w, int fb_h) {
                  list->IdxBuffer.Data, GL_STREAM_DRAW);
     for (const ImDrawCmd& cmd : list->CmdBuffer) {
       if (cmd.UserCallback != nullptr) {
-        if (cmd.UserCallback == ImDrawCallback_ResetRenderState)
+        if (cmd.UserCallback == ImDrawCallback_ResetRenderState) {
           set_state(data, fb_w, fb_h);
-        else
+          coverage = false;
+        } else {
           cmd.UserCallback(list, &cmd);
+        }
         continue;
       }
       // the clip rectangle in framebuffer pixels; GL's scissor origin is the bottom left
@@ -151,7 +159,12 @@ void imgui_renderer_draw(const ImDrawData* data, int fb_w, int fb_h) {
       if (x1 <= x0 || y1 <= y0) continue;
       glScissor(static_cast<GLint>(x0), static_cast<GLint>(static_cast<float>(fb_h) - y1),
                 static_cast<GLsizei>(x1 - x0), static_cast<GLsizei>(y1 - y0));
-      glBindTexture(GL_TEXTURE_2D, as_texture(cmd.GetTexID()));
+      const GLuint texture = as_texture(cmd.GetTexID());
+      if ((texture == gl.font) != coverage) {
+        coverage = !coverage;
+        glUniform1f(gl.u_coverage, coverage ? 1.0f : 0.0f);
+      }
+      glBindTexture(GL_TEXTURE_2D, texture);
       glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(cmd.ElemCount), index_type,
                      reinterpret_cast<void*>(static_cast<std::intptr_t>(cmd.IdxOffset * sizeof(ImDrawIdx))));
     }

@@ -166,7 +166,12 @@ bool draw_one_frame() {
   follow_browser_size();
 
   SDL_Event event;
-  while (SDL_PollEvent(&event)) ImGui_ImplSDL2_ProcessEvent(&event);
+  while (SDL_PollEvent(&event)) {
+    if (event.type == SDL_TEXTINPUT) platform::font_want_text(event.text.text);
+    ImGui_ImplSDL2_ProcessEvent(&event);
+  }
+  // Code points typed, set() or loaded since the last frame join the atlas before this frame uses them.
+  if (platform::font_update()) platform::imgui_renderer_font_changed();
 
   platform::build_frame(*g.app, false);
   // CPU time: events, scenes, heatmap uploads, ImGui layout. The final draw submission below is left
@@ -244,14 +249,16 @@ const char* keep(std::string& slot, std::string value) {
 
 extern "C" {
 
-// The app's state plus "webgl": {"lost": bool, "restores": n} (whether the context is lost right now).
+// The app's state plus "webgl": {"lost": bool, "restores": n} (whether the context is lost right now) and
+// "font" (platform::font_state_json: the browser-drawn font's family, sizes and glyph count).
 EMSCRIPTEN_KEEPALIVE const char* attn_state() {
   static std::string s;
   if (!g.app) return keep(s, "null");
   std::string json = g.app->state_json();
   if (json.size() >= 2 && json.front() == '{') {
     const std::string webgl = std::string(R"("webgl":{"lost":)") + (g.context_lost ? "true" : "false") +
-                              R"(,"restores":)" + std::to_string(g.restores) + "}";
+                              R"(,"restores":)" + std::to_string(g.restores) + R"(},"font":)" +
+                              platform::font_state_json();
     json.insert(1, json.size() > 2 ? webgl + "," : webgl);
   }
   return keep(s, std::move(json));
@@ -277,6 +284,7 @@ EMSCRIPTEN_KEEPALIVE const char* attn_export_csv(const char* id) {
 EMSCRIPTEN_KEEPALIVE const char* attn_load_model(const char* text, const char* name) {
   static std::string s;
   const std::string source = name && *name ? name : "a model file";
+  platform::font_want_text(text ? text : "");
   const std::string error = app::load_trained_model(text ? text : "", source);
   request_frames(2);
   nlohmann::json r = {{"ok", error.empty()}};
@@ -307,6 +315,7 @@ EMSCRIPTEN_KEEPALIVE const char* attn_set(const char* json) {
   static std::string s;
   if (!g.app) return keep(s, R"({"ok":false,"notes":["the app has not started yet"]})");
   request_frames(2);  // the new settings, then the layout that follows them
+  platform::font_want_text(json ? json : "");
   try {
     return keep(s, g.app->set_json(json ? json : ""));
   } catch (const std::exception&) {

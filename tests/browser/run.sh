@@ -17,7 +17,8 @@ for f in index.html attention_demo.js attention_demo.wasm; do
   fi
 done
 
-"$ROOT/scripts/ensure_packages.sh" chromium python3
+# fonts-dejavu-core: the sans-serif the page draws its text with (src/platform/font_web.cpp)
+"$ROOT/scripts/ensure_packages.sh" chromium python3 fonts-dejavu-core
 
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   echo "tests/browser/run.sh: node and npm are needed (Node.js 20 or later)" >&2

@@ -1,0 +1,355 @@
+// Browser font atlas: the browser draws every glyph (Canvas 2D fillText) into Dear ImGui's atlas, so the wasm
+// carries no font file and no rasteriser; code points the learner brings are added on demand.
+#include <emscripten.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "font.hpp"
+#include "imgui.h"
+#include "imgui_internal.h"  // ImFontAtlasBuildInit/SetupFont/Finish: ImGui's own atlas steps
+
+// [SECTION] JavaScript side
+// clang-format off
+
+// Picks the CSS size at which the family's ascent + descent make line_px pixels (stb_truetype's
+// ScaleForPixelHeight: the desktop build's DejaVu Sans looks the same), then measures each code point.
+// out: [ascent, descent, css_px] then per code point [advance, left, right, ascent, descent] in pixels
+// (the actualBoundingBox* distances from the origin on the baseline). Returns 0 without a 2D context.
+// Module.attnFontCanvas(w, h): a 2D context on an OffscreenCanvas where there is one, else a detached <canvas>.
+EM_JS(int, js_font_measure, (const char* family, int line_px, const int* codes, int count, float* out), {
+  Module.attnFontCanvas = function(w, h) {
+    var c;
+    if (typeof OffscreenCanvas !== "undefined") c = new OffscreenCanvas(w, h);
+    else { c = document.createElement("canvas"); c.width = w; c.height = h; }
+    return c.getContext("2d", { willReadFrequently: true });
+  };
+  var x = Module.attnFontCanvas(1, 1);
+  if (!x || typeof x.measureText !== "function") return 0;
+  var fam = UTF8ToString(family);
+  x.font = "1000px " + fam;  // large: the browser rounds these metrics to whole pixels
+  var r = x.measureText("Hg");
+  var a = r.fontBoundingBoxAscent, d = r.fontBoundingBoxDescent;
+  if (!(a > 0) || !(d >= 0)) {  // no font metrics (older browsers): from the ink of "Hg"
+    a = r.actualBoundingBoxAscent * 1.25;
+    d = r.actualBoundingBoxDescent * 1.2;
+  }
+  if (!(a + d > 0)) return 0;
+  var size = line_px * 1000 / (a + d);
+  Module.attnFont = size.toFixed(3) + "px " + fam;
+  x.font = Module.attnFont;
+  var o = out >> 2;
+  HEAPF32[o] = a * size / 1000;
+  HEAPF32[o + 1] = d * size / 1000;
+  HEAPF32[o + 2] = size;
+  for (var i = 0; i < count; i++) {
+    var m = x.measureText(String.fromCharCode(HEAP32[(codes >> 2) + i]));
+    var q = o + 3 + 5 * i;
+    HEAPF32[q] = m.width;
+    HEAPF32[q + 1] = m.actualBoundingBoxLeft || 0;
+    HEAPF32[q + 2] = m.actualBoundingBoxRight || 0;
+    HEAPF32[q + 3] = m.actualBoundingBoxAscent || 0;
+    HEAPF32[q + 4] = m.actualBoundingBoxDescent || 0;
+  }
+  return 1;
+});
+
+// Draws each glyph (code point, origin x, origin y: three ints each) white on a w x h canvas in the font
+// js_font_measure chose, and copies the coverage (alpha) into pixels (w x h bytes). Returns 0 on failure.
+EM_JS(int, js_font_render, (const int* glyphs, int count, int w, int h, unsigned char* pixels), {
+  var x = Module.attnFont ? Module.attnFontCanvas(w, h) : null;
+  if (!x) return 0;
+  x.font = Module.attnFont;
+  x.fillStyle = "#fff";
+  x.textBaseline = "alphabetic";
+  x.textAlign = "left";
+  for (var i = 0; i < count; i++) {
+    var p = (glyphs >> 2) + 3 * i;
+    x.fillText(String.fromCharCode(HEAP32[p]), HEAP32[p + 1], HEAP32[p + 2]);
+  }
+  var d = x.getImageData(0, 0, w, h).data;
+  for (var j = 0, n = w * h; j < n; j++) HEAPU8[pixels + j] = d[4 * j + 3];
+  return 1;
+});
+
+// The page's query string, percent-decoded (the texts a link may carry), malloc'ed UTF-8; the caller frees it.
+EM_JS(char*, js_location_text, (), {
+  var s = window.location.search || "";
+  try { s = decodeURIComponent(s.split("+").join(" ")); } catch (e) {}
+  var n = lengthBytesUTF8(s) + 1;
+  var p = _malloc(n);
+  stringToUTF8(s, p, n);
+  return p;
+});
+
+// clang-format on
+
+namespace platform {
+namespace {
+
+// The page's sans-serif stack; headless Debian Chromium (fonts-dejavu-core) draws DejaVu Sans, like desktop.
+constexpr const char* kFamily = R"("DejaVu Sans", "Noto Sans", system-ui, sans-serif)";
+
+// Always in the atlas (first, last; inclusive): the desktop font's ranges plus Greek, super/subscripts,
+// arrows, mathematical operators and the replacement character (ImGui's fallback glyph).
+constexpr ImWchar kBaseRanges[][2] = {
+    {0x0020, 0x007E},  // Basic Latin
+    {0x00A0, 0x00FF},  // Latin-1 Supplement (accents, x, middle dot)
+    {0x0100, 0x017F},  // Latin Extended-A
+    {0x0370, 0x03FF},  // Greek and Coptic
+    {0x2000, 0x206F},  // General Punctuation (curly quotes, dashes, ellipsis)
+    {0x2070, 0x209F},  // Superscripts and Subscripts
+    {0x20B9, 0x20B9},  // Indian rupee sign
+    {0x2190, 0x21FF},  // Arrows
+    {0x2200, 0x22FF},  // Mathematical Operators
+    {0xFFFD, 0xFFFD},  // replacement character
+};
+
+// Code points added on demand at most (beyond them, new ones show as U+FFFD): bounds the atlas' size.
+constexpr int kMaxExtra = 2048;
+
+struct FontState {
+  float ratio = 1.0f;
+  bool have[0x10000] = {};     // in the atlas or on the way, by code point
+  std::vector<ImWchar> extra;  // added on demand, in order
+  int pending = 0;             // extra code points not yet in the atlas
+  int glyphs = 0, tex_w = 0, tex_h = 0;
+  float css_px = 0.0f;   // the CSS font size the browser drew at
+  bool browser = false;  // the last build drew glyphs (false: no 2D canvas, no text)
+  bool started = false;  // load_font ran once
+} g_font;
+
+// Where each rectangle goes: rows of rectangles sorted by height (a shelf packer), 1 pixel apart.
+// Returns the atlas height for width `width`.
+int pack_shelves(const std::vector<int>& w, const std::vector<int>& h, std::vector<int>& x,
+                 std::vector<int>& y, int width) {
+  std::vector<int> order(w.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return h[a] != h[b] ? h[a] > h[b] : a < b; });
+  int cx = 1, cy = 1, row_h = 0;
+  for (int i : order) {
+    if (cx + w[i] + 1 > width) {
+      cx = 1;
+      cy += row_h + 1;
+      row_h = 0;
+    }
+    x[i] = cx;
+    y[i] = cy;
+    cx += w[i] + 1;
+    row_h = std::max(row_h, h[i]);
+  }
+  return cy + row_h + 1;
+}
+
+// Clears the atlas and fills it with `codes` drawn by the browser at `px` pixels per line. Returns whether
+// the browser drew them; if it could not (no 2D canvas), the font holds an invisible space only, so ImGui
+// still runs. Either way the atlas is complete (ImGui's white pixel, cursors and lines; TexReady).
+bool build_atlas(ImFontAtlas* atlas, float px, bool pixel_snap, std::vector<ImWchar> codes) {
+  atlas->Clear();
+  // 1. one font, one config (no font data: nothing here reads any)
+  ImFontConfig cfg;
+  cfg.SizePixels = px;
+  cfg.OversampleH = cfg.OversampleV = 1;
+  cfg.PixelSnapH = pixel_snap;
+  cfg.FontDataOwnedByAtlas = false;
+  std::snprintf(cfg.Name, sizeof(cfg.Name), "browser sans-serif, %dpx", static_cast<int>(px));
+  ImFont* font = IM_NEW(ImFont);
+  atlas->Fonts.push_back(font);
+  cfg.DstFont = font;
+  atlas->ConfigData.push_back(cfg);
+  ImFontAtlasUpdateConfigDataPointers(atlas);
+  ImFontAtlasBuildInit(atlas);  // rounds SizePixels; registers the white pixel / cursors and line rectangles
+  ImFontConfig& c = atlas->ConfigData[0];
+
+  // 2. metrics of every code point: [ascent, descent, CSS px] then 5 numbers per code point
+  std::vector<int> ints(codes.begin(), codes.end());
+  std::vector<float> m(3 + 5 * codes.size(), 0.0f);
+  const bool drawn = !codes.empty() && js_font_measure(kFamily, static_cast<int>(c.SizePixels), ints.data(),
+                                                       static_cast<int>(ints.size()), m.data());
+  if (!drawn) {
+    codes.assign(1, static_cast<ImWchar>(' '));
+    ints.assign(1, ' ');
+    m.assign({0.8f * c.SizePixels, 0.2f * c.SizePixels, 0.0f, 0.25f * c.SizePixels, 0.0f, 0.0f, 0.0f, 0.0f});
+  }
+  const int n = static_cast<int>(codes.size());
+  g_font.css_px = m[2];
+  const float ascent = ImTrunc(m[0] + 1.0f), descent = ImTrunc(-m[1] - 1.0f);  // as stb_truetype rounds
+
+  // 3. rectangles: ImGui's custom ones, then one per visible glyph (its ink box, 1 pixel of margin around)
+  const int customs = atlas->CustomRects.Size;
+  std::vector<int> w, h, box(4 * static_cast<size_t>(n), 0);  // box: x0, y0, x1, y1 around the origin
+  std::vector<int> rect_of(n, -1);
+  for (const ImFontAtlasCustomRect& r : atlas->CustomRects) {
+    w.push_back(r.Width);
+    h.push_back(r.Height);
+  }
+  const float limit = 4.0f * c.SizePixels;  // ink further from the origin: the glyph is left blank
+  for (int i = 0; i < n; ++i) {
+    const float* g = &m[3 + 5 * static_cast<size_t>(i)];
+    if (!(g[1] + g[2] > 0.0f && g[3] + g[4] > 0.0f)) continue;  // no ink (spaces)
+    if (!(std::max(std::max(g[1], g[2]), std::max(g[3], g[4])) < limit)) continue;
+    int* b = &box[4 * static_cast<size_t>(i)];
+    b[0] = static_cast<int>(std::floor(-g[1])) - 1;
+    b[1] = static_cast<int>(std::floor(-g[3])) - 1;
+    b[2] = static_cast<int>(std::ceil(g[2])) + 1;
+    b[3] = static_cast<int>(std::ceil(g[4])) + 1;
+    rect_of[i] = static_cast<int>(w.size());
+    w.push_back(b[2] - b[0]);
+    h.push_back(b[3] - b[1]);
+  }
+
+  // 4. the atlas' size (ImGui's widths: 512 to 4096 by area) and places
+  double area = 0.0;
+  int widest = 0;
+  for (size_t i = 0; i < w.size(); ++i) {
+    area += static_cast<double>(w[i] + 1) * (h[i] + 1);
+    widest = std::max(widest, w[i]);
+  }
+  const int side = static_cast<int>(std::sqrt(area)) + 1;
+  int tex_w = side >= 2867 ? 4096 : side >= 1434 ? 2048 : side >= 717 ? 1024 : 512;
+  while (tex_w < widest + 2) tex_w *= 2;
+  std::vector<int> x(w.size()), y(w.size());
+  const int tex_h = pack_shelves(w, h, x, y, tex_w);
+  for (int i = 0; i < customs; ++i) {
+    atlas->CustomRects[i].X = static_cast<unsigned short>(x[i]);
+    atlas->CustomRects[i].Y = static_cast<unsigned short>(y[i]);
+  }
+  atlas->TexWidth = tex_w;
+  atlas->TexHeight = tex_h;
+  atlas->TexUvScale = ImVec2(1.0f / static_cast<float>(tex_w), 1.0f / static_cast<float>(tex_h));
+  const size_t bytes = static_cast<size_t>(tex_w) * static_cast<size_t>(tex_h);
+  atlas->TexPixelsAlpha8 = static_cast<unsigned char*>(IM_ALLOC(bytes));
+  std::memset(atlas->TexPixelsAlpha8, 0, bytes);
+
+  // 5. the browser draws each glyph with its origin at (rectangle corner - box corner)
+  std::vector<int> draws;
+  for (int i = 0; i < n; ++i) {
+    if (rect_of[i] < 0) continue;
+    const int* b = &box[4 * static_cast<size_t>(i)];
+    draws.insert(draws.end(), {ints[i], x[rect_of[i]] - b[0], y[rect_of[i]] - b[1]});
+  }
+  if (!draws.empty())
+    js_font_render(draws.data(), static_cast<int>(draws.size() / 3), tex_w, tex_h, atlas->TexPixelsAlpha8);
+
+  // 6. the glyphs, in ImGui's layout: y from the line's top, the baseline at round(ascent)
+  ImFontAtlasBuildSetupFont(atlas, font, &c, ascent, descent);
+  const float base = IM_ROUND(ascent);
+  const ImVec2 uv = atlas->TexUvScale;
+  for (int i = 0; i < n; ++i) {
+    const float advance = m[3 + 5 * static_cast<size_t>(i)];
+    const int r = rect_of[i];
+    if (r < 0) {
+      font->AddGlyph(&c, codes[i], 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, advance);
+      continue;
+    }
+    const int* b = &box[4 * static_cast<size_t>(i)];
+    font->AddGlyph(&c, codes[i], static_cast<float>(b[0]), static_cast<float>(b[1]) + base,
+                   static_cast<float>(b[2]), static_cast<float>(b[3]) + base, static_cast<float>(x[r]) * uv.x,
+                   static_cast<float>(y[r]) * uv.y, static_cast<float>(x[r] + w[r]) * uv.x,
+                   static_cast<float>(y[r] + h[r]) * uv.y, advance);
+  }
+  ImFontAtlasBuildFinish(atlas);  // white pixel, cursors, lines, lookup tables; TexReady
+  return drawn;
+}
+
+// Every code point the atlas should hold: the base ranges, then the ones added on demand.
+std::vector<ImWchar> wanted_codes() {
+  std::vector<ImWchar> codes;
+  for (const auto& r : kBaseRanges)
+    for (unsigned int c = r[0]; c <= r[1]; ++c) codes.push_back(static_cast<ImWchar>(c));
+  codes.insert(codes.end(), g_font.extra.begin(), g_font.extra.end());
+  return codes;
+}
+
+void want(unsigned int c) {
+  if (c < 0x20 || c > 0xFFFF || g_font.have[c] || (c >= 0x7F && c < 0xA0) || (c >= 0xD800 && c < 0xE000))
+    return;
+  if (static_cast<int>(g_font.extra.size()) >= kMaxExtra) return;
+  g_font.have[c] = true;
+  g_font.extra.push_back(static_cast<ImWchar>(c));
+  ++g_font.pending;
+}
+
+}  // namespace
+
+bool load_font(float pixel_ratio) {
+  if (!(pixel_ratio > 0.0f) || !std::isfinite(pixel_ratio)) pixel_ratio = 1.0f;
+  // Quarter steps: a zoom of 110% or 125% still gets sharp glyphs without endless rebuilds.
+  pixel_ratio = std::max(1.0f, std::round(pixel_ratio * 4.0f) / 4.0f);
+  if (!g_font.started) {  // the base set, and the texts a link brings
+    g_font.started = true;
+    for (const auto& r : kBaseRanges)
+      for (unsigned int c = r[0]; c <= r[1]; ++c) g_font.have[c] = true;
+    char* query = js_location_text();
+    if (query != nullptr) font_want_text(query);
+    std::free(query);
+  }
+  ImGuiIO& io = ImGui::GetIO();
+  const bool ok = build_atlas(io.Fonts, std::round(kFontSize * pixel_ratio),
+                              pixel_ratio == std::floor(pixel_ratio), wanted_codes());
+  g_font.browser = ok;
+  g_font.glyphs = ok ? io.Fonts->Fonts[0]->Glyphs.Size : 0;
+  g_font.tex_w = io.Fonts->TexWidth;
+  g_font.tex_h = io.Fonts->TexHeight;
+  g_font.pending = 0;
+  g_font.ratio = pixel_ratio;
+  io.FontGlobalScale = 1.0f / pixel_ratio;
+  return ok;
+}
+
+float font_pixel_ratio() {
+  return g_font.ratio;
+}
+
+void font_want_text(std::string_view utf8) {
+  for (size_t i = 0; i < utf8.size();) {
+    const auto b = static_cast<unsigned char>(utf8[i]);
+    if (b < 0x80) {
+      ++i;
+      continue;
+    }
+    const int len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+    unsigned int c = len == 4 ? b & 0x07u : len == 3 ? b & 0x0Fu : b & 0x1Fu;
+    bool valid = len > 1 && i + static_cast<size_t>(len) <= utf8.size();
+    for (int k = 1; valid && k < len; ++k) {
+      const auto t = static_cast<unsigned char>(utf8[i + static_cast<size_t>(k)]);
+      valid = (t & 0xC0u) == 0x80u;
+      c = (c << 6) | (t & 0x3Fu);
+    }
+    i += valid ? static_cast<size_t>(len) : 1;
+    if (!valid) continue;
+    want(c);
+    // A letter of a small script brings its block of 128 (typing goes on in it); CJK and up: itself.
+    if (c < 0x2E80)
+      for (unsigned int k = c & ~0x7Fu; k <= (c | 0x7Fu); ++k) want(k);
+  }
+}
+
+bool font_update() {
+  if (g_font.pending == 0) return false;
+  load_font(g_font.ratio);
+  return true;
+}
+
+std::string font_state_json() {
+  std::string family;  // kFamily as a JSON string's contents
+  for (const char* p = kFamily; *p; ++p) family += *p == '"' ? std::string("\\\"") : std::string(1, *p);
+  const ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  char buf[200];
+  std::snprintf(buf, sizeof(buf),
+                R"(","css_px":%.3f,"pixel_size":%g,"ratio":%g,"glyphs":%d,"extra":%d,"atlas":[%d,%d]})",
+                static_cast<double>(g_font.css_px), atlas->Fonts.empty() ? 0.0 : atlas->Fonts[0]->FontSize,
+                static_cast<double>(g_font.ratio), g_font.glyphs, static_cast<int>(g_font.extra.size()),
+                g_font.tex_w, g_font.tex_h);
+  return std::string(R"({"source":")") + (g_font.browser ? "browser" : "none") + R"(","family":")" + family +
+         buf;
+}
+
+}  // namespace platform
