@@ -7,7 +7,7 @@
 #   preset (build/wasm), builds attention_demo, fills dist/, writes a gzip and a brotli copy beside each
 #   file (name.gz by zopfli, name.br: a static host can send them as they are), minifies the scripts
 #   (scripts/minify_js.sh) and prints every file's sizes
-#   (fails above 500 KB gzipped in total) and which part of the wasm costs what (scripts/wasm_size.py).
+#   (fails above 400 KB of .gz copies in total) and which part of the wasm costs what (scripts/wasm_size.py).
 #   --serve then serves dist/ on http://127.0.0.1:PORT/
 #   (default 8080). Safe to run again: every step reuses what is already there.
 #   ATTN_WASM_BUILD_DIR (default build/wasm) and ATTN_DIST_DIR (default dist) put the build elsewhere.
@@ -36,9 +36,8 @@ while [ $# -gt 0 ]; do
 done
 
 JOBS="${ATTN_JOBS:-$(nproc 2>/dev/null || echo 2)}"
-# 500 KB: the build measures 448 KB (457,823 bytes) after the cuts listed in README.md; the 400 KB goal
-# needs code changes beyond build settings (see scripts/wasm_size.py's breakdown).
-BUDGET_KB=500
+# 400 KB of .gz copies in all (the build measures 395 KB: 403,985 bytes; 413 KB with gzip -9).
+BUDGET_KB=400
 
 log() { printf '[build_wasm] %s\n' "$*" >&2; }
 
