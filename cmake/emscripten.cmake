@@ -25,18 +25,25 @@ set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_
                            _attn_export_csv _attn_load_model _attn_model_json _attn_request_frames
                            _attn_set_visible)
 
-# attn_wasm_maths(target FAST files...): the core at -Os, and the FAST files (the kernels, and where a
-# recompute or a training step spends its time) at -O2: Eigen's element-wise loops are several times
-# slower at -Os, and -O3 unrolls more than -O2 for little gain in wasm. No file computes a matrix product
-# with Eigen (matmul.hpp), so no Eigen product kernel exists in two copies of different speed. Measured:
-# core 54 -> 34 KB gzipped, training steps/s within noise (bench/train_bench.sh). Natively: -O3.
+# attn_wasm_maths(target FAST files...): the FAST files (the GEMM kernel, the products, the attention ops
+# and the layer) at -O2, every other source of the target at -Os. Eigen's element-wise loops are several
+# times slower at -Os and -O3 unrolls more than -O2 for little gain in wasm; no file computes a matrix
+# product with Eigen (matmul.hpp). Measured: the core 52 -> 39 KB gzipped; the forward's GFLOP/s and the
+# training steps/s are in README.md's benchmark figures. Natively: -O3.
 function(attn_wasm_maths target)
   if(EMSCRIPTEN)
     cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FAST")
-    target_compile_options(${target} PRIVATE -Os)
-    foreach(f IN LISTS arg_FAST)
-      set_source_files_properties("${CMAKE_SOURCE_DIR}/${f}" TARGET_DIRECTORY ${target}
-                                  PROPERTIES COMPILE_OPTIONS -O2)
+    # Each source gets exactly one level, set per file: with emcc 3.1.6 a per-file -O2 after a target-wide
+    # -Os still gave size-tuned code (measured: the forward 30% slower, training 2x).
+    get_target_property(sources ${target} SOURCES)
+    foreach(f IN LISTS sources)
+      set(level -Os)
+      foreach(fast IN LISTS arg_FAST)
+        if(f STREQUAL "${CMAKE_SOURCE_DIR}/${fast}")
+          set(level -O2)
+        endif()
+      endforeach()
+      set_source_files_properties("${f}" TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS ${level})
     endforeach()
   endif()
 endfunction()
