@@ -309,22 +309,12 @@ float font_pixel_ratio() {
 }
 
 void font_want_text(std::string_view utf8) {
-  for (size_t i = 0; i < utf8.size();) {
-    const auto b = static_cast<unsigned char>(utf8[i]);
-    if (b < 0x80) {
-      ++i;
-      continue;
-    }
-    const int len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
-    unsigned int c = len == 4 ? b & 0x07u : len == 3 ? b & 0x0Fu : b & 0x1Fu;
-    bool valid = len > 1 && i + static_cast<size_t>(len) <= utf8.size();
-    for (int k = 1; valid && k < len; ++k) {
-      const auto t = static_cast<unsigned char>(utf8[i + static_cast<size_t>(k)]);
-      valid = (t & 0xC0u) == 0x80u;
-      c = (c << 6) | (t & 0x3Fu);
-    }
-    i += valid ? static_cast<size_t>(len) : 1;
-    if (!valid) continue;
+  // decoded by ImGui's own UTF-8 reader, the one its text drawing looks glyphs up with
+  const char* end = utf8.data() + utf8.size();
+  for (const char* p = utf8.data(); p < end;) {
+    unsigned int c = 0;
+    p += ImTextCharFromUtf8(&c, p, end);
+    if (c < 0x80) continue;  // Basic Latin is in the base set
     want(c);
     // A letter of a small script brings its block of 128 (typing goes on in it); CJK and up: itself.
     if (c < 0x2E80)
