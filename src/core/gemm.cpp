@@ -49,6 +49,11 @@ v4f splat4(float s) {
   return v4f{s, s, s, s};
 }
 
+// n rounded up to a multiple of `step`: the rows or columns of a packing with its padding.
+int round_up(int n, int step) {
+  return (n + step - 1) / step * step;
+}
+
 // The packing buffers of this thread (0: b, 1: a); they only grow.
 float* room(int which, size_t n) {
   thread_local std::vector<float> buf[2];
@@ -183,8 +188,8 @@ bool trivial(Out c, int k) {
 }
 
 float* a_room(int m, int kk) {
-  return room(1, static_cast<size_t>(std::min(kKC, kk)) *
-                     static_cast<size_t>((std::min(kMC, m) + kMR - 1) / kMR * kMR));
+  return room(1,
+              static_cast<size_t>(std::min(kKC, kk)) * static_cast<size_t>(round_up(std::min(kMC, m), kMR)));
 }
 
 // c (M, N) = (s * a (M, K)) b, b's entry (k, j) at b[k * rs + j * cs], summed over k = 0, 1, ..., or over
@@ -192,8 +197,8 @@ float* a_room(int m, int kk) {
 void run(In a, const float* b, int rs, int cs, int n, Out c, float s, const int* order) {
   const int kk = a.cols;
   if (trivial(c, kk)) return;
-  float* bbuf = room(0, static_cast<size_t>(std::min(kKC, kk)) *
-                            static_cast<size_t>((std::min(kNC, n) + kNR - 1) / kNR * kNR));
+  float* bbuf =
+      room(0, static_cast<size_t>(std::min(kKC, kk)) * static_cast<size_t>(round_up(std::min(kNC, n), kNR)));
   float* abuf = a_room(a.rows, kk);
   for (int jc = 0; jc < n; jc += kNC) {
     const int nc = std::min(kNC, n - jc);
@@ -238,7 +243,7 @@ void PackedB::pack(In b, bool transposed, const int* k_order) {
   n_ = transposed ? b.rows : b.cols;
   order_ = k_order;
   const int rs = transposed ? 1 : b.stride, cs = transposed ? b.stride : 1;
-  const size_t npad = static_cast<size_t>((n_ + kNR - 1) / kNR * kNR);
+  const size_t npad = static_cast<size_t>(round_up(n_, kNR));
   if (panels_.size() < npad * static_cast<size_t>(k_)) panels_.resize(npad * static_cast<size_t>(k_));
   for (int pc = 0; pc < k_; pc += kKC) {  // block pc: panels of (kc, kNR) from panels_[pc * npad]
     const std::ptrdiff_t k0 = k_order ? 0 : pc;
@@ -252,7 +257,7 @@ void PackedB::multiply(In a, Out c, float scale) const {
           {nullptr, k_, n_, n_}, c);
   if (trivial(c, k_)) return;
   float* abuf = a_room(a.rows, k_);
-  const size_t npad = static_cast<size_t>((n_ + kNR - 1) / kNR * kNR);
+  const size_t npad = static_cast<size_t>(round_up(n_, kNR));
   for (int pc = 0; pc < k_; pc += kKC) {
     macro(a, panels_.data() + static_cast<size_t>(pc) * npad, pc, std::min(kKC, k_ - pc), 0, n_, c, scale,
           order_, abuf);
