@@ -27,9 +27,10 @@ set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_
 
 # attn_wasm_maths(target FAST files...): the FAST files (the GEMM kernel, the products, the attention ops
 # and the layer) at -O2, every other source of the target at -Os. Eigen's element-wise loops are several
-# times slower at -Os and -O3 unrolls more than -O2 for little gain in wasm; no file computes a matrix
-# product with Eigen (matmul.hpp). Measured: the core 52 -> 39 KB gzipped; the forward's GFLOP/s and the
-# training steps/s are in README.md's benchmark figures. Natively: -O3.
+# times slower at -Os and -O3 unrolls more than -O2 for little gain in wasm; every matrix product but the
+# seeded router's (1, D) x (D, 2) is matmul.hpp's, so no Eigen GEMM kernel is linked. Measured: the core
+# 52 -> 39 KB gzipped; the forward's GFLOP/s and the training steps/s are in README.md's benchmark figures.
+# Natively: -O3.
 function(attn_wasm_maths target)
   if(EMSCRIPTEN)
     cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FAST")

@@ -1,6 +1,7 @@
 // The core's three matrix products on MatT<S> and blocks of one: float runs gemm.hpp's packed SIMD kernel,
 // double (the gradient checks) a plain loop in the same k order. Every product of inference and of
-// training (forward and backward) is one of these, so no Eigen matrix-product code is compiled anywhere.
+// training (forward and backward) is one of these; the one Eigen product left is the seeded router's
+// classifier, (1, D) x (D, 2) (seeded_router.cpp).
 #pragma once
 
 #include "types.hpp"
