@@ -339,3 +339,22 @@ TEST(GemmSoftmax, RowsSumToOneAtEveryWidthWithMasks) {
     }
   }
 }
+
+TEST(GemmFinite, FindsOneBadEntryAtAnyPlaceOfAnyLength) {
+  const float bad[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                       -std::numeric_limits<float>::infinity()};
+  const float fine[] = {0.0f, -0.0f, FLT_MAX, -FLT_MAX, FLT_MIN, FLT_TRUE_MIN, 1.0f};
+  for (int n = 0; n <= 13; ++n) {
+    std::vector<float> x(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) x[static_cast<size_t>(i)] = fine[i % 7];
+    EXPECT_TRUE(gemm::all_finite(x.data(), n)) << "n = " << n;
+    for (int at = 0; at < n; ++at) {  // every place: the 4-lane body and the scalar tail
+      for (float b : bad) {
+        std::vector<float> y = x;
+        y[static_cast<size_t>(at)] = b;
+        EXPECT_FALSE(gemm::all_finite(y.data(), n)) << "n = " << n << ", " << b << " at " << at;
+        EXPECT_TRUE(gemm::all_finite(y.data(), at)) << "the first " << at << " entries are finite";
+      }
+    }
+  }
+}

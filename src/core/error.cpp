@@ -2,31 +2,14 @@
 #include "error.hpp"
 
 #include <cmath>
-#include <cstdint>
-#include <cstring>
+
+#include "gemm.hpp"
 
 namespace attn {
 
-namespace {
-
-// Whether every entry of m is finite: a float is NaN or infinite when its exponent bits are all ones, and
-// an integer OR over the entries vectorises (Eigen's allFinite computes x - x == x - x entry by entry, 10%
-// of a multi-head forward).
-bool all_finite(const Mat& m) {
-  const float* p = m.data();
-  std::uint32_t bad = 0;
-  for (Eigen::Index i = 0; i < m.size(); ++i) {
-    std::uint32_t bits;
-    std::memcpy(&bits, p + i, sizeof bits);
-    bad |= static_cast<std::uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
-  }
-  return bad == 0;
-}
-
-}  // namespace
-
 void require_finite(const Mat& m, const std::string& what) {
-  if (all_finite(m)) return;  // the quick pass; the loop below names the first bad entry
+  if (gemm::all_finite(m.data(), m.size()))
+    return;  // the quick pass; the loop below names the first bad entry
   for (Eigen::Index r = 0; r < m.rows(); ++r) {
     for (Eigen::Index c = 0; c < m.cols(); ++c) {
       if (!std::isfinite(m(r, c))) {
@@ -38,7 +21,7 @@ void require_finite(const Mat& m, const std::string& what) {
 }
 
 void require_finite_result(const Mat& m, const std::string& what) {
-  if (all_finite(m)) return;
+  if (gemm::all_finite(m.data(), m.size())) return;
   throw InputError(what +
                    " overflowed float32 (a NaN or an infinity in the result): the inputs or weights are "
                    "too large; keep them within about +-1e18");

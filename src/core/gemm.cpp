@@ -396,4 +396,22 @@ void scale(float* y, int n, float s) {
   for (; i < n; ++i) y[i] *= s;
 }
 
+bool all_finite(const float* x, long long n) {
+  const v4i exponent = {0x7f800000, 0x7f800000, 0x7f800000, 0x7f800000};
+  v4i bad = {0, 0, 0, 0};  // lanes of all ones where an entry had every exponent bit set
+  long long i = 0;
+  for (; i + 4 <= n; i += 4) {
+    v4i bits;
+    std::memcpy(&bits, x + i, sizeof bits);
+    bad |= (bits & exponent) == exponent;
+  }
+  std::int32_t any = bad[0] | bad[1] | bad[2] | bad[3];
+  for (; i < n; ++i) {
+    std::int32_t bits;
+    std::memcpy(&bits, x + i, sizeof bits);
+    any |= (bits & exponent[0]) == exponent[0];
+  }
+  return any == 0;
+}
+
 }  // namespace attn::gemm

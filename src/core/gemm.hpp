@@ -1,9 +1,9 @@
-// Single-precision matrix product for the whole core (one source: SIMD128 in wasm, SSE natively), and the
-// vectorised exp of the softmax. Row-independent: row i of the product is built from row i of `a` alone,
-// each entry summed over k = 0, 1, ..., K-1 in that order with one multiply and one add per step (no FMA),
-// wherever the row and the column sit in the matrix (edge tiles use the same kernel on zero padding). So
-// equal rows of `a` give bit-equal rows of the product, and a permuted `a` gives exactly the permuted
-// product: without positions a shuffled email gives exactly the shuffled result.
+// Single-precision matrix product for the whole core (one source: SIMD128 in wasm, SSE natively), the
+// vectorised exp of the softmax and the finite check. Row-independent: row i of the product is built from row
+// i of `a` alone, each entry summed over k = 0, 1, ..., K-1 in that order with one multiply and one add per
+// step (no FMA), wherever the row and the column sit in the matrix (edge tiles use the same kernel on zero
+// padding). So equal rows of `a` give bit-equal rows of the product, and a permuted `a` gives exactly the
+// permuted product: without positions a shuffled email gives exactly the shuffled result.
 #pragma once
 
 #include <vector>
@@ -71,5 +71,7 @@ double exp_shifted_sum(const float* x, float shift, float* y, int n);
 float max(const float* x, int n);
 // y (n) *= s.
 void scale(float* y, int n, float s);
+// Whether no entry of x (n) is NaN or infinite (exponent bits all ones), 4 lanes at a time.
+bool all_finite(const float* x, long long n);
 
 }  // namespace attn::gemm
