@@ -6,7 +6,7 @@
 #   (scripts/wasm_deps.sh; ATTN_DEPS_CACHE, default ~/.cache/attention-demo), configures the `wasm`
 #   preset (build/wasm), builds attention_demo, fills dist/, writes a gzip and a brotli copy beside each
 #   file (name.gz by zopfli, name.br: a static host can send them as they are), minifies the scripts
-#   (scripts/minify_js.sh) and prints every file's sizes
+#   (scripts/minify_web.sh) and prints every file's sizes
 #   (fails above 400 KB of .gz copies in total) and which part of the wasm costs what (scripts/wasm_size.py).
 #   --serve then serves dist/ on http://127.0.0.1:PORT/
 #   (default 8080). Safe to run again: every step reuses what is already there.
@@ -43,7 +43,7 @@ log() { printf '[build_wasm] %s\n' "$*" >&2; }
 
 # 1. tools and sources
 # (no font tools: the page draws its text with the browser's fonts, src/platform/font_web.cpp)
-scripts/ensure_packages.sh emscripten cmake make python3 gzip zopfli brotli terser libeigen3-dev \
+scripts/ensure_packages.sh emscripten cmake make python3 gzip zopfli brotli terser node-clean-css libeigen3-dev \
   nlohmann-json3-dev
 deps="$(scripts/wasm_deps.sh)" || { echo "error: scripts/wasm_deps.sh failed (exit $?); its log is above" >&2; exit 1; }
 eval "$deps"   # SDL2_WASM_PREFIX, SDL2_SRC_DIR, IMGUI_SRC_DIR
@@ -67,7 +67,7 @@ rm -rf "$DIST.tmp"
 mkdir -p "$DIST.tmp"
 cp -R web/. "$DIST.tmp/"
 cp "$OUT/attention_demo.js" "$OUT/attention_demo.wasm" "$DIST.tmp/"
-scripts/minify_js.sh "$DIST.tmp"
+scripts/minify_web.sh "$DIST.tmp"
 rm -rf "$DIST"
 mv "$DIST.tmp" "$DIST"
 

@@ -373,6 +373,8 @@
     ], true);
   });
   canvas.addEventListener("contextmenu", function (event) { event.preventDefault(); });
+  // Keys go to the app while the canvas has the focus (a text field's <input> takes it when clicked).
+  canvas.addEventListener("pointerdown", function () { canvas.focus({ preventScroll: true }); });
 
   var script = document.createElement("script");
   script.src = JS_FILE;

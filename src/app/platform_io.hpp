@@ -1,5 +1,5 @@
-// What the app asks of the platform for exports: the clipboard, saving files (download or disk) and opening
-// a model file (a file picker in the browser, a path on the desktop).
+// What the app asks of the platform: free-text fields, the clipboard, saving files (download or disk) and
+// opening a model file (a file picker in the browser, a path on the desktop).
 #pragma once
 
 #include <cstdint>
@@ -7,6 +7,13 @@
 #include <vector>
 
 namespace app {
+
+// A one-line free-text field of the current item width, `label` after it ("##id" hides it), `hint` shown
+// while it is empty. Browser: a real <input> laid over the canvas at the field's place, so paste, IME,
+// dictation, phone keyboards, emoji and right-to-left text work as in any web form (src/platform/
+// text_field_web.cpp). Desktop: ImGui's InputText. Returns whether the learner changed `value`; `entered`
+// (when given) says whether they pressed Enter in the field.
+bool text_field(const char* label, const char* hint, std::string& value, bool* entered = nullptr);
 
 // Puts text on the system clipboard (the browser's, or SDL's on the desktop).
 void copy_text(const std::string& text);

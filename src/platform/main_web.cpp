@@ -20,6 +20,7 @@
 #include "imgui_host.hpp"
 #include "imgui_impl_sdl2.h"
 #include "imgui_renderer.hpp"
+#include "text_fields.hpp"
 
 // [SECTION] JavaScript side (EM_JS bodies are JavaScript; commas are fine here, unlike EM_ASM)
 // clang-format off
@@ -174,6 +175,7 @@ bool draw_one_frame() {
   if (platform::font_update()) platform::imgui_renderer_font_changed();
 
   platform::build_frame(*g.app, false);
+  platform::sync_text_fields();  // the page's <input> elements follow the fields this frame drew
   // CPU time: events, scenes, heatmap uploads, ImGui layout. The final draw submission below is left
   // out: with a software GL (SwiftShader) it mostly waits for the previous frame, which is noise.
   const double cpu_ms = emscripten_get_now() - t0;
@@ -328,6 +330,9 @@ EMSCRIPTEN_KEEPALIVE const char* attn_set(const char* json) {
 // [SECTION] main
 
 int main(int, char**) {
+  // Keys reach SDL (and ImGui) only while the canvas has the focus: a text field's <input> gets its own
+  // (SDL would cancel Backspace, Tab and the arrows there).
+  SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
   if (SDL_Init(SDL_INIT_VIDEO) != 0) {
     js_fail((std::string("Could not start SDL: ") + SDL_GetError()).c_str());
     return 1;

@@ -3,11 +3,11 @@
 #include "app/logic/exercises.hpp"
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cstdio>
 
+#include "app/platform_io.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
@@ -67,8 +67,9 @@ void check(const Question& q, AnswerState& a) {
 void draw_input(const Question& q, AnswerState& a) {
   if (q.kind == AnswerKind::Number) {
     ImGui::SetNextItemWidth(180);
-    if (ImGui::InputTextWithHint("##answer", "your answer", &a.number)) a.answered = false, a.feedback = {};
-    if (ImGui::IsItemFocused() && ImGui::IsKeyPressed(ImGuiKey_Enter)) check(q, a);
+    bool entered = false;
+    if (text_field("##answer", "your answer", a.number, &entered)) a.answered = false, a.feedback = {};
+    if (entered) check(q, a);
     ImGui::SameLine();
     return;
   }

@@ -2,10 +2,10 @@
 #include "app/widgets/attention_controls.hpp"
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 
+#include "app/platform_io.hpp"
 #include "app/widgets/widgets.hpp"
 
 namespace app {
@@ -18,7 +18,7 @@ const char* const kSchemes[] = {"none", "sinusoidal", "learned", "rope", "alibi"
 bool attention_controls(Settings& s, const ControlSet& show) {
   const Settings before = s;
   ImGui::SetNextItemWidth(-180);
-  ImGui::InputTextWithHint("text", "type an email", &s.text);
+  text_field("text", "type an email", s.text);
   ImGui::SetNextItemWidth(180);
   ImGui::SliderInt("d_model", &s.d_model, 2, 1024, "%d",
                    ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);

@@ -1,11 +1,11 @@
 // The multi-head attention scene's "trained model" mode: the weights switch, the text and layer controls,
 // and what the scene reports about the model it shows (the grids themselves come from trained_pipeline()).
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cstdio>
 
+#include "app/platform_io.hpp"
 #include "app/scenes/train/train.hpp"
 #include "app/widgets/widgets.hpp"
 
@@ -54,7 +54,7 @@ bool draw_model_switch(Settings& s) {
   if (s.model != "trained") return false;
   const TrainedModel* m = trained_model();
   ImGui::SetNextItemWidth(-180);
-  ImGui::InputTextWithHint("text", "type an email", &s.text);
+  text_field("text", "type an email", s.text);
   if (m && m->model.config.layers > 1) {
     ImGui::SetNextItemWidth(160);
     ImGui::SliderInt("layer", &s.layer, 0, m->model.config.layers - 1, "%d", ImGuiSliderFlags_AlwaysClamp);

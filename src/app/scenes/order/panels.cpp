@@ -2,12 +2,12 @@
 #include "app/scenes/order/panels.hpp"
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cstdio>
 
 #include "app/logic/captions.hpp"
+#include "app/platform_io.hpp"
 #include "app/widgets/attention_controls.hpp"
 #include "app/widgets/heatmap_view.hpp"
 #include "app/widgets/widgets.hpp"
@@ -128,7 +128,7 @@ bool inside_attention(attn::Scheme s) {
 void draw_perm_controls(Settings& s, const ShuffleData& d) {
   static int counter = 0;
   ImGui::SetNextItemWidth(260);
-  ImGui::InputTextWithHint("permutation", "empty: random from the seed", &s.perm);
+  text_field("permutation", "empty: random from the seed", s.perm);
   help_marker(
       "Slot i of the new order holds token perm[i] of the original: 2,0,1 puts token 2 first. Give "
       "every index 0 to T-1 once.");

@@ -155,7 +155,7 @@ void draw_curves(const Session& ses) {
 std::string draw_prediction(Settings& s, const TrainedModel& m, nlohmann::json& shown) {
   static PredictionMemo memo;
   ImGui::SetNextItemWidth(-80);
-  ImGui::InputTextWithHint("email", "type any email, e.g. Refund the candles, not the hamper.", &s.text);
+  text_field("email", "type any email, e.g. Refund the candles, not the hamper.", s.text);
   if (!predict(memo, m, s.text).ok()) {
     error_box(memo.error());
     shown["prediction"] = {{"text", s.text}, {"error", memo.error()}};

@@ -1,0 +1,15 @@
+// Desktop free-text fields: ImGui's own InputText (app/platform_io.hpp).
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "app/platform_io.hpp"
+
+namespace app {
+
+bool text_field(const char* label, const char* hint, std::string& value, bool* entered) {
+  const bool changed = ImGui::InputTextWithHint(label, hint, &value);
+  if (entered) *entered = ImGui::IsItemFocused() && ImGui::IsKeyPressed(ImGuiKey_Enter);
+  return changed;
+}
+
+}  // namespace app
