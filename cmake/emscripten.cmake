@@ -23,7 +23,8 @@ endif()
 # The C functions src/platform/main_web.cpp exports to the page (web/shell.js calls them as Module._name).
 set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_frame_stats _attn_set
                            _attn_export_csv _attn_load_model _attn_model_json _attn_request_frames
-                           _attn_set_visible _attn_field_input)
+                           _attn_set_visible _attn_field_input
+                           _attn_open_query)
 
 # attn_wasm_maths(target FAST files...): the FAST files (the GEMM kernel, the products, the attention ops
 # and the layer) at -O2, every other source of the target at -Os. Eigen's element-wise loops are several
@@ -80,6 +81,9 @@ function(attn_wasm_page target)
     # binaryen at -Oz, and only -Os/-Oz/-O3 run meta-DCE, which drops the JS glue nothing calls
     # (with -O2 the wasm was 1.5 KB smaller gzipped but the JS 1.5 KB larger; -O3 is 23 KB larger)
     -Oz -flto                          # -flto: the interface objects are LLVM bitcode (attn_wasm_ui)
+    # a second binaryen -Oz round, and no implicit traps (C++ with no undefined behaviour never traps on a
+    # load or a division): 2 KB gzipped together
+    -sBINARYEN_EXTRA_PASSES=-Oz -sBINARYEN_IGNORE_IMPLICIT_TRAPS=1
     -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
     # WebGL glue the app does not use: GLES-style version strings, "GL_"-prefixed extension names,
     # enabling every extension when the context is made (the app needs none: R32F textures are read

@@ -46,10 +46,40 @@ TEST(UrlState, BadParametersAreIgnoredWithNotes) {
 TEST(UrlState, UnknownSceneFallsBackWithNote) {
   std::vector<std::string> notes;
   const Settings s = parse_query("scene=nowhere&pos=5", notes);
-  EXPECT_EQ(s.scene, "clock");
+  EXPECT_EQ(s.scene, "start");
   EXPECT_EQ(s.pos, 5);
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("nowhere"), std::string::npos);
+}
+
+TEST(UrlState, NoSceneOpensStartHereAndTheStartQueryIsShort) {
+  std::vector<std::string> notes;
+  const Settings s = parse_query("", notes);
+  EXPECT_EQ(s.scene, "start");
+  EXPECT_TRUE(notes.empty());
+  EXPECT_EQ(app::to_query(s), "scene=start");
+  EXPECT_EQ(app::scene_table().front().id, std::string("start"));
+}
+
+TEST(UrlState, SwitchingScenesKeepsThePageWideChoicesOnly) {
+  std::vector<std::string> notes;
+  const Settings from = parse_query("scene=clock&pos=44&colormap=cividis&hide=notes&embed=1", notes);
+  const Settings to = app::switch_scene(from, "mha");
+  EXPECT_EQ(to.scene, "mha");
+  EXPECT_EQ(to.colormap, "cividis");
+  EXPECT_EQ(to.hide, "notes");
+  EXPECT_TRUE(to.embed);
+  EXPECT_EQ(to.pos, app::defaults_for("mha").pos) << "the clock's position is not carried over";
+  EXPECT_EQ(to.d_model, app::defaults_for("mha").d_model);
+}
+
+TEST(UrlState, EverySceneHasATitleAndOneInstruction) {
+  for (const app::SceneInfo& sc : app::scene_table()) {
+    EXPECT_GT(std::string(sc.title).size(), 3u) << sc.id;
+    const std::string say = sc.instruction;
+    EXPECT_GT(say.size(), 20u) << sc.id;
+    EXPECT_EQ(say.back(), '.') << sc.id << ": one sentence, ended";
+  }
 }
 
 TEST(UrlState, OutOfRangeNumbersAreRejected) {

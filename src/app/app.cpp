@@ -44,6 +44,28 @@ void draw_notes(std::vector<std::string>& notes, std::size_t& dropped) {
   if (ImGui::SmallButton("Dismiss notes")) notes.clear(), dropped = 0;
 }
 
+// Step k of n in lesson order, Back / Next, and the scene's one instruction.
+void draw_path_bar(Settings& settings) {
+  const std::vector<SceneInfo>& scenes = scene_table();
+  size_t at = 0;
+  while (at + 1 < scenes.size() && settings.scene != scenes[at].id) ++at;
+  ImGui::BeginDisabled(at == 0);
+  const bool back = ImGui::Button("< Back");
+  mark_item("path/back");
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(at + 1 == scenes.size());
+  const bool next = ImGui::Button("Next >");
+  mark_item("path/next");
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::TextDisabled("%zu of %zu: %s", at + 1, scenes.size(), scenes[at].title);
+  text_wrapped_colored(ImVec4(0.55f, 0.78f, 1.0f, 1.0f), "%s", scenes[at].instruction);
+  ImGui::Separator();
+  if (back) settings = switch_scene(settings, scenes[at - 1].id);
+  if (next) settings = switch_scene(settings, scenes[at + 1].id);
+}
+
 }  // namespace
 
 App::App(const std::string& query) {
@@ -65,6 +87,7 @@ void App::frame() {
   begin_heatmap_frame();
   frame_messages().clear();
   frame_texts().clear();
+  frame_rects().clear();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
@@ -89,20 +112,19 @@ void App::frame() {
     ImGui::BeginChild("scenes", ImVec2(170, 0), true);
     ImGui::TextDisabled("Scenes");
     for (const SceneInfo& s : scene_table()) {
-      if (ImGui::Selectable(s.title, settings_.scene == s.id)) {
-        if (settings_.scene != s.id) {
-          const Settings keep = settings_;
-          settings_ = defaults_for(s.id);
-          settings_.colormap = keep.colormap;
-          settings_.hide = keep.hide;
-        }
+      if (ImGui::Selectable(s.title, settings_.scene == s.id) && settings_.scene != s.id) {
+        settings_ = switch_scene(settings_, s.id);
       }
     }
     ImGui::EndChild();
     ImGui::SameLine();
   }
 
+  if (settings_.scene != scroll_scene_)
+    ImGui::SetNextWindowScroll(ImVec2(0.0f, 0.0f));  // a scene opens at its top
+  scroll_scene_ = settings_.scene;
   ImGui::BeginChild("scene", ImVec2(0, 0), false);
+  if (!settings_.embed) draw_path_bar(settings_);
   draw_notes(notes_, notes_dropped_);
   std::vector<ShownFill> fills;
   std::string error;
@@ -140,6 +162,8 @@ std::string App::state_json() const {
   json hover = hov.id.empty()
                    ? json(nullptr)
                    : json{{"id", hov.id}, {"row", hov.row}, {"col", hov.col}, {"lines", hov.lines}};
+  json rects = json::object();
+  for (const NamedRect& r : frame_rects()) rects[r.name] = {r.x, r.y, r.w, r.h};
   json state = {{"scene", shown_settings_.scene},
                 {"settings", settings_json(shown_settings_)},
                 {"notes", notes_},
@@ -149,7 +173,8 @@ std::string App::state_json() const {
                 {"query", to_query(shown_settings_)},
                 {"hover", hover},
                 {"messages", frame_messages()},
-                {"texts", frame_texts()}};
+                {"texts", frame_texts()},
+                {"rects", rects}};
   return state.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -229,7 +254,7 @@ std::string App::set_json(const std::string& text) {
                                   ? j["scene"].get<std::string>()
                                   : j["scene"].dump(-1, ' ', false, json::error_handler_t::replace);
     if (is_scene(scene)) {
-      if (scene != settings_.scene) settings_ = defaults_for(scene);
+      if (scene != settings_.scene) settings_ = switch_scene(settings_, scene);
     } else {
       note("ignored scene=" + attn::one_line(scene, 60) + ": not a scene of this app");
     }
@@ -256,11 +281,23 @@ std::string App::set_json(const std::string& text) {
   return result.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-bool App::take_url_change() {
+UrlChange App::take_url_change() {
   const std::string q = to_query(settings_);
-  if (q == last_query_) return false;
+  if (q == last_query_) return UrlChange::None;
+  // a new scene is a new history entry (Back returns to the last one), except for the first URL and in
+  // an embed, whose history entries would belong to the course page's Back button
+  const bool push = !last_query_.empty() && settings_.scene != url_scene_ && !settings_.embed;
   last_query_ = q;
-  return true;
+  url_scene_ = settings_.scene;
+  return push ? UrlChange::Push : UrlChange::Replace;
+}
+
+void App::open_query(const std::string& query) {
+  std::vector<std::string> parsed;
+  settings_ = parse_query(query, parsed);
+  for (const std::string& n : parsed) add_note(notes_, notes_dropped_, n);
+  last_query_ = to_query(settings_);
+  url_scene_ = settings_.scene;
 }
 
 }  // namespace app

@@ -19,6 +19,8 @@ struct FrameStats {
   long long frame = 0;         // frames drawn so far
 };
 
+enum class UrlChange { None, Replace, Push };
+
 class App {
  public:
   // query: the URL's "?..." part (may be empty); notes about ignored parameters are kept for display.
@@ -45,9 +47,13 @@ class App {
   // {"ok": true, "csv": "..."} for a heatmap drawn in the last frame, or {"ok": false, "error": "..."}.
   std::string export_csv_json(const std::string& id) const;
 
-  // The URL query for the current settings, and whether it changed since the last call to take_url().
+  // The URL query for the current settings, and whether it changed since the last call to
+  // take_url_change(): Push when the scene changed (a new browser history entry), else Replace.
   std::string query() const { return to_query(settings_); }
-  bool take_url_change();
+  UrlChange take_url_change();
+  // Opens the view of a URL query ("?scene=clock&pos=44"), as at start-up, without a new history entry:
+  // the browser's Back and Forward.
+  void open_query(const std::string& query);
 
   const Settings& settings() const { return settings_; }
 
@@ -56,6 +62,8 @@ class App {
   std::vector<std::string> notes_;  // visible notes (ignored URL parameters, etc.), the newest 20
   std::size_t notes_dropped_ = 0;   // older notes left out
   std::string last_query_;
+  std::string scroll_scene_;  // the scene the scene panel's scroll belongs to
+  std::string url_scene_;     // the scene of the URL last taken by take_url_change()
   // What the last frame showed, for state_json(): its settings, its scene's error and value writers.
   Settings shown_settings_;
   std::string shown_error_;

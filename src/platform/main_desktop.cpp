@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
         }
       }
       SDL_GL_SwapWindow(window);
-      if (the_app.take_url_change()) {
+      if (the_app.take_url_change() != app::UrlChange::None) {
         const std::string title = "Attention, in order - ?" + the_app.query();
         SDL_SetWindowTitle(window, title.c_str());
       }

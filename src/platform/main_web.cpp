@@ -55,15 +55,27 @@ EM_JS(void, js_fail, (const char* message), {
   else console.error(text);
 });
 
-// Puts "?query" into the address bar without reloading; keeps the path and the #hash.
-EM_JS(void, js_replace_query, (const char* query), {
+// Puts "?query" into the address bar without reloading, as a new history entry when `push` is not 0 (a new
+// scene: the browser's Back returns to the last one, through attn_open_query); keeps the path and #hash.
+EM_JS(void, js_set_query, (const char* query, int push), {
   var q = UTF8ToString(query);
   if (q.charAt(0) === "?") q = q.substring(1);
   var url = window.location.pathname + (q.length ? "?" + q : "") + window.location.hash;
   try {
-    history.replaceState(history.state, "", url);
+    if (push) history.pushState(null, "", url);
+    else history.replaceState(history.state, "", url);
   } catch (e) {
     console.warn("attention demo: cannot update the URL: " + e);
+  }
+  if (!Module.attnPopstate) {
+    Module.attnPopstate = true;
+    window.addEventListener("popstate", function() {
+      var s = window.location.search || "", n = lengthBytesUTF8(s) + 1, p = _malloc(n);
+      if (!p) return;
+      stringToUTF8(s, p, n);
+      _attn_open_query(p);
+      _free(p);
+    });
   }
 });
 
@@ -187,7 +199,8 @@ bool draw_one_frame() {
 
   g.app->finish_frame(cpu_ms, frame_ms, interval_ms, platform::imgui_has_pending_input());
 
-  if (g.app->take_url_change()) js_replace_query(g.app->query().c_str());
+  const app::UrlChange url = g.app->take_url_change();
+  if (url != app::UrlChange::None) js_set_query(g.app->query().c_str(), url == app::UrlChange::Push ? 1 : 0);
   if (!g.ready_sent) {
     g.ready_sent = true;
     js_ready();
@@ -311,6 +324,14 @@ EMSCRIPTEN_KEEPALIVE void attn_set_visible(int visible) {
   g.visible = visible != 0;
   g.last_frame_continued = false;
   if (g.visible) request_frames(1);
+}
+
+// The browser went Back or Forward to `query` (window.location.search): open its view.
+EMSCRIPTEN_KEEPALIVE void attn_open_query(const char* query) {
+  if (!g.app) return;
+  platform::font_want_text(query ? query : "");
+  g.app->open_query(query ? query : "");
+  request_frames(2);
 }
 
 EMSCRIPTEN_KEEPALIVE const char* attn_set(const char* json) {

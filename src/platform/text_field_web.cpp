@@ -115,7 +115,8 @@ struct Typed {
 };
 Typed g_typed[4];
 
-// Whether a tooltip or popup (drawn this frame so far, or the last) covers part of r (the <input> would hide it).
+// Whether a tooltip or popup (drawn this frame so far, or the last) covers part of r (the <input> would hide
+// it).
 bool covered(const ImRect& r) {
   for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
     const bool above = (w->Flags & (ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)) != 0;
@@ -146,26 +147,28 @@ bool text_field(const char* label, const char* hint, std::string& value, bool* e
   const ImVec2 label_size = ImGui::CalcTextSize(label, label_end, true);
   const ImVec2 pos = window->DC.CursorPos;
   const ImRect frame(pos, ImVec2(pos.x + ImGui::CalcItemWidth(), pos.y + ImGui::GetFrameHeight()));
-  const ImRect total(frame.Min, ImVec2(frame.Max.x + (label_size.x > 0.0f ? style.ItemInnerSpacing.x + label_size.x
-                                                                           : 0.0f),
-                                       frame.Max.y));
+  const ImRect total(
+      frame.Min, ImVec2(frame.Max.x + (label_size.x > 0.0f ? style.ItemInnerSpacing.x + label_size.x : 0.0f),
+                        frame.Max.y));
   ImGui::ItemSize(total, style.FramePadding.y);
   if (!ImGui::ItemAdd(total, id, &frame)) return changed;  // scrolled out of sight: no <input>
   ImGui::RenderFrame(frame.Min, frame.Max, ImGui::GetColorU32(ImGuiCol_FrameBg), true, style.FrameRounding);
   const bool empty = value.empty();
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(empty ? ImGuiCol_TextDisabled : ImGuiCol_Text));
+  ImGui::PushStyleColor(ImGuiCol_Text,
+                        ImGui::GetStyleColorVec4(empty ? ImGuiCol_TextDisabled : ImGuiCol_Text));
   const std::string& shown_text = empty ? std::string(hint) : value;
   ImGui::RenderTextClipped(ImVec2(frame.Min.x + style.FramePadding.x, frame.Min.y + style.FramePadding.y),
                            ImVec2(frame.Max.x - style.FramePadding.x, frame.Max.y), shown_text.c_str(),
                            shown_text.c_str() + shown_text.size(), nullptr, ImVec2(0.0f, 0.0f), &frame);
   ImGui::PopStyleColor();
   if (label_size.x > 0.0f) {
-    ImGui::RenderText(ImVec2(frame.Max.x + style.ItemInnerSpacing.x, frame.Min.y + style.FramePadding.y), label,
-                      label_end);
+    ImGui::RenderText(ImVec2(frame.Max.x + style.ItemInnerSpacing.x, frame.Min.y + style.FramePadding.y),
+                      label, label_end);
   }
   const std::string name = label_size.x > 0.0f ? std::string(label, label_end) : std::string(hint);
   const bool inside = window->ClipRect.Contains(frame) && !covered(frame);
-  g_fields.push_back({id, name, hint, value, frame.Min.x, frame.Min.y, frame.GetWidth(), frame.GetHeight(), inside});
+  g_fields.push_back(
+      {id, name, hint, value, frame.Min.x, frame.Min.y, frame.GetWidth(), frame.GetHeight(), inside});
   return changed;
 }
 

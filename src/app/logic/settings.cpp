@@ -226,7 +226,7 @@ bool Settings::operator==(const Settings& o) const {
 
 Settings defaults_for(const std::string& scene) {
   Settings s;
-  s.scene = is_scene(scene) ? scene : "clock";
+  s.scene = is_scene(scene) ? scene : "start";
   if (s.scene == "positions") s.d_model = 64, s.count = 100;
   if (s.scene == "word") s.pos = 1, s.pos2 = 3;
   if (s.scene == "mha") s.d_model = 16, s.heads = 4;
@@ -250,10 +250,18 @@ const std::vector<ParamInfo>& param_table() {
 }
 
 const std::vector<SceneInfo>& scene_table() {
-#define ATTN_SCENE_INFO(id, title, draw) {#id, title},
+#define ATTN_SCENE_INFO(id, title, draw, instruction) {#id, title, instruction},
   static const std::vector<SceneInfo> scenes = {ATTN_SCENE_LIST(ATTN_SCENE_INFO)};
 #undef ATTN_SCENE_INFO
   return scenes;
+}
+
+Settings switch_scene(const Settings& from, const std::string& id) {
+  Settings s = defaults_for(id);
+  s.colormap = from.colormap;
+  s.hide = from.hide;
+  s.embed = from.embed;
+  return s;
 }
 
 bool is_scene(const std::string& id) {
@@ -293,7 +301,7 @@ std::string utf8_prefix(const std::string& text, std::size_t max_bytes) {
 Settings parse_query(const std::string& query, std::vector<std::string>& notes) {
   std::vector<std::pair<std::string, std::string>> pairs;
   std::string q = (!query.empty() && query[0] == '?') ? query.substr(1) : query;
-  std::string scene = "clock";
+  std::string scene = "start";  // a link without a scene opens the first screen
   for (const std::string& item : split_list(q, '&')) {
     if (item.empty()) continue;
     const size_t eq = item.find('=');

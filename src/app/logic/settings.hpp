@@ -9,7 +9,7 @@ namespace app {
 
 // One place for all settings; each scene reads the ones it uses. Names match the URL parameters.
 struct Settings {
-  std::string scene = "clock";
+  std::string scene = "start";
   int d_model = 4;
   double base = 10000.0;
   int pos = 1;
@@ -51,13 +51,17 @@ struct ParamInfo {
 };
 const std::vector<ParamInfo>& param_table();
 
-// The scenes a URL can name, in menu order, with their titles.
+// The scenes a URL can name, in lesson order, with their titles and what to do in each.
 struct SceneInfo {
   const char* id;
   const char* title;
+  const char* instruction;
 };
 const std::vector<SceneInfo>& scene_table();
 bool is_scene(const std::string& id);
+// The settings after moving to scene `id` (a known scene): its defaults, keeping the page-wide choices
+// (colours, hidden panels, embed mode).
+Settings switch_scene(const Settings& from, const std::string& id);
 
 // The longest text kept (bytes, cut at a character boundary): far more than the 1024 tokens the core reads.
 inline constexpr std::size_t kMaxTextBytes = 100000;

@@ -9,6 +9,7 @@
 
 #include "app/logic/exercises.hpp"
 #include "app/logic/memo.hpp"
+#include "app/logic/text.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
@@ -134,10 +135,14 @@ void draw_dials(const ClockData& c) {
 
 void draw_readings(const ClockData& c) {
   const int d = c.d_model;
-  const float h = std::min(static_cast<float>(d) + 1.5f, 10.5f) * ImGui::GetTextLineHeightWithSpacing();
+  // Up to 10 dimensions the table fits them all (no empty row); more scroll under the header, with half a
+  // row showing that there is more.
+  const bool scroll = d > 10;
+  const float row_h = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
   if (!ImGui::BeginTable("readings", 5,
-                         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
-                         ImVec2(520, h))) {
+                         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                             (scroll ? ImGuiTableFlags_ScrollY : 0),
+                         ImVec2(0.0f, scroll ? 10.5f * row_h : 0.0f))) {
     return;
   }
   ImGui::TableSetupScrollFreeze(0, 1);
@@ -167,13 +172,32 @@ void draw_readings(const ClockData& c) {
   ImGui::EndTable();
 }
 
+// What the comparison shows, said for these two positions: which end of the clock tells them apart.
+std::string compare_sentence(const ClockData& c) {
+  const std::vector<attn::HandReading>& h = c.compare;
+  if (c.pos == c.pos2)
+    return format("Positions %d and %d are the same: every hand reads alike.", c.pos, c.pos2);
+  const auto apart = [](const attn::HandReading& r) { return r.distance >= attn::kNearlyRepeats; };
+  const long differ = std::count_if(h.begin(), h.end(), apart);
+  const attn::HandReading &fast = h.front(), &slow = h.back();
+  std::string out = format("Positions %d and %d, hand by hand: %ld of %zu hands tell them apart. ", c.pos,
+                           c.pos2, differ, h.size());
+  out += apart(fast) ? format("The fast hand 0 (%.3g rad per token) tells them apart", fast.speed)
+                     : std::string("The fast hand 0 has come nearly full circle, so it reads them alike");
+  if (h.size() > 1) {
+    out += apart(slow) ? format("; the slowest hand %d differs too", slow.hand)
+                       : format("; the slowest hand %d has barely moved, so it reads them alike", slow.hand);
+  }
+  return out +
+         ". Fast hands tell neighbours apart; slow hands tell far-apart positions apart, as they never come "
+         "round within the text.";
+}
+
 void draw_compare(const ClockData& c) {
-  text_wrapped(
-      "Positions %d and %d, hand by hand. A hand that nearly repeats cannot tell them apart; "
-      "a slower hand can.",
-      c.pos, c.pos2);
+  paragraph(compare_sentence(c));
   const int n = std::min<int>(static_cast<int>(c.compare.size()), 8);
-  if (!ImGui::BeginTable("compare", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg, ImVec2(520, 0)))
+  if (!ImGui::BeginTable("compare", 4,
+                         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
     return;
   ImGui::TableSetupColumn("hand");
   ImGui::TableSetupColumn("phase difference (rad)");

@@ -26,7 +26,7 @@ void SceneContext::fail(const std::string& message) {
 }
 
 const std::vector<SceneEntry>& scene_entries() {
-#define ATTN_SCENE_ENTRY(id, title, draw) {#id, title, draw},
+#define ATTN_SCENE_ENTRY(id, title, draw, instruction) {#id, title, draw},
   static const std::vector<SceneEntry> entries = {ATTN_SCENE_LIST(ATTN_SCENE_ENTRY)};
 #undef ATTN_SCENE_ENTRY
   return entries;

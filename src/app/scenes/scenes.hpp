@@ -45,6 +45,7 @@ struct SceneEntry {
 };
 const std::vector<SceneEntry>& scene_entries();
 
+void draw_start_scene(SceneContext& ctx);
 void draw_clock_scene(SceneContext& ctx);
 void draw_positions_scene(SceneContext& ctx);
 void draw_word_scene(SceneContext& ctx);

@@ -16,6 +16,16 @@ std::vector<std::string>& frame_texts() {
   return texts;
 }
 
+std::vector<NamedRect>& frame_rects() {
+  static std::vector<NamedRect> rects;
+  return rects;
+}
+
+void mark_item(const char* name) {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  frame_rects().push_back({name, a.x, a.y, b.x - a.x, b.y - a.y});
+}
+
 void paragraph(const std::string& text) {
   frame_texts().push_back(text);
   ImGuiWindow* window = ImGui::GetCurrentWindow();

@@ -21,6 +21,15 @@ void text_wrapped_colored(const ImVec4& color, const char* fmt, ...) IM_FMTARGS(
 void text_wrapped_disabled(const char* fmt, ...) IM_FMTARGS(1);
 // Every paragraph drawn this frame, for window.attentionDemo.state().texts.
 std::vector<std::string>& frame_texts();
+
+// Rectangles of named items drawn this frame (screen pixels: x, y, w, h), for state().rects: tests find
+// and check controls by name. mark_item(name) records the last item drawn.
+struct NamedRect {
+  std::string name;
+  float x, y, w, h;
+};
+std::vector<NamedRect>& frame_rects();
+void mark_item(const char* name);
 // A "(?)" marker with a wrapped tooltip.
 void help_marker(const char* text);
 // A red message shown in place of what could not be computed (also listed in frame_messages()).
