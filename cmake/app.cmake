@@ -83,7 +83,8 @@ file(GLOB ATTN_APP_SOURCES CONFIGURE_DEPENDS
 # embeds a DejaVu Sans subset (font.cpp, cmake/font.cmake) rasterised by ImGui's stb_truetype.
 if(EMSCRIPTEN)
   set(_attn_main src/platform/main_web.cpp src/platform/io_web.cpp src/platform/egl_procs_web.cpp
-                 src/platform/font_web.cpp src/platform/text_field_web.cpp)
+                 src/platform/font_web.cpp src/platform/text_field_web.cpp
+                 src/platform/touch_web.cpp)
 else()
   set(_attn_main src/platform/main_desktop.cpp src/platform/png.cpp src/platform/io_desktop.cpp
                  src/platform/font.cpp src/platform/text_field_desktop.cpp)

@@ -24,7 +24,7 @@ endif()
 set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_frame_stats _attn_set
                            _attn_export_csv _attn_load_model _attn_model_json _attn_request_frames
                            _attn_set_visible _attn_field_input
-                           _attn_open_query)
+                           _attn_open_query _attn_touch)
 
 # attn_wasm_maths(target FAST files...): the FAST files (the GEMM kernel, the products, the attention ops
 # and the layer) at -O2, every other source of the target at -Os. Eigen's element-wise loops are several
@@ -97,12 +97,15 @@ function(attn_wasm_page target)
     -sENVIRONMENT=web
     -sTEXTDECODER=2                    # every browser with wasm exceptions has TextDecoder
     -sMODULARIZE=0                     # one global `Module`, configured by web/shell.js
+    # the Module properties web/shell.js sets: the glue reads no others
+    "-sINCOMING_MODULE_JS_API=[canvas,print,printErr,locateFile,instantiateWasm,onAbort,onRuntimeInitialized]"
     # stubs for the full-screen and pointer-lock functions SDL links and the app never calls
     "--js-library=${CMAKE_SOURCE_DIR}/src/platform/unused_web_apis.js"
     "-sEXPORTED_FUNCTIONS=${exports}"
     -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8  # what web/shell.js calls
     --emit-symbol-map)                 # attention_demo.js.symbols: function names for scripts/wasm_size.py
-  set_target_properties(${target} PROPERTIES SUFFIX ".js")
+  set_target_properties(${target} PROPERTIES SUFFIX ".js" LINK_DEPENDS
+                                              "${CMAKE_SOURCE_DIR}/src/platform/unused_web_apis.js")
 endfunction()
 
 # attn_wasm_node_program(target [NODERAWFS]): a node-only program (NODERAWFS: it reads and writes the real

@@ -6,6 +6,7 @@
 #                      terser never renames), and `abort`, the runtime's stop (tests/browser/hardening)
 #   shell.js, stream_wasm.js  each one function expression: locals mangled, globals kept
 #   style.css  clean-css level 2 (comments, whitespace, merged rules)
+#   index.html its comments (the page has no inline script or style, so none is inside one)
 # embed.js stays as written: course authors read its comments. Each output must parse (terser and clean-css
 # fail otherwise) and must not be larger than its input.
 set -euo pipefail
@@ -57,3 +58,9 @@ minify "$DIST/attention_demo.js" --toplevel --mangle reserved=[Module,abort]
 minify "$DIST/shell.js" --mangle
 minify "$DIST/stream_wasm.js" --mangle
 minify_css "$DIST/style.css"
+node -e '
+  const fs = require("fs");
+  const f = process.argv[1];
+  fs.writeFileSync(f + ".min", fs.readFileSync(f, "utf8").replace(/<!--[\s\S]*?-->\n?/g, ""));
+' "$DIST/index.html"
+replace "$DIST/index.html"

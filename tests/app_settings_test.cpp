@@ -82,6 +82,16 @@ TEST(UrlState, EverySceneHasATitleAndOneInstruction) {
   }
 }
 
+TEST(UrlState, TheTrainActionIsReadButNeverWritten) {
+  std::vector<std::string> notes;
+  const Settings s = parse_query("scene=train&train=run&max_steps=500", notes);
+  EXPECT_EQ(s.train, "run") << "a link may start training";
+  const std::string q = app::to_query(s);
+  EXPECT_EQ(q.find("train="), std::string::npos) << q;
+  EXPECT_NE(q.find("max_steps=500"), std::string::npos) << q;
+  EXPECT_EQ(parse_query(q, notes).train, "pause") << "the written URL opens the scene paused";
+}
+
 TEST(UrlState, OutOfRangeNumbersAreRejected) {
   Settings s;
   std::string note;

@@ -96,7 +96,17 @@ void App::frame() {
                                  (settings_.embed ? 0 : ImGuiWindowFlags_MenuBar);
   ImGui::Begin("Attention, in order", nullptr, flags);
 
+  const bool narrow = narrow_screen();
   if (!settings_.embed && ImGui::BeginMenuBar()) {
+    if (narrow && ImGui::BeginMenu("Scenes")) {  // the scene list, folded
+      for (const SceneInfo& s : scene_table()) {
+        if (ImGui::MenuItem(s.title, nullptr, settings_.scene == s.id) && settings_.scene != s.id) {
+          settings_ = switch_scene(settings_, s.id);
+        }
+      }
+      ImGui::EndMenu();
+    }
+    if (narrow) mark_item("menu/scenes");
     if (ImGui::BeginMenu("View")) {
       const bool cividis = settings_.colormap == "cividis";
       if (ImGui::MenuItem("Viridis colours", nullptr, !cividis)) settings_.colormap = "viridis";
@@ -104,11 +114,11 @@ void App::frame() {
         settings_.colormap = "cividis";
       ImGui::EndMenu();
     }
-    ImGui::TextDisabled("positional encoding and multi-head attention, computed live");
+    if (!narrow) ImGui::TextDisabled("positional encoding and multi-head attention, computed live");
     ImGui::EndMenuBar();
   }
 
-  if (!settings_.embed) {
+  if (!settings_.embed && !narrow) {
     ImGui::BeginChild("scenes", ImVec2(170, 0), true);
     ImGui::TextDisabled("Scenes");
     for (const SceneInfo& s : scene_table()) {

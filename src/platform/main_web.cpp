@@ -16,11 +16,13 @@
 #include "app/app.hpp"
 #include "app/logic/trained_model.hpp"
 #include "font.hpp"
+#include "frames_web.hpp"
 #include "gfx/heatmap_renderer.hpp"
 #include "imgui_host.hpp"
 #include "imgui_impl_sdl2.h"
 #include "imgui_renderer.hpp"
 #include "text_fields.hpp"
+#include "touch_web.hpp"
 
 // [SECTION] JavaScript side (EM_JS bodies are JavaScript; commas are fine here, unlike EM_ASM)
 // clang-format off
@@ -245,12 +247,19 @@ EM_BOOL on_animation_frame(double now, void*) {
 // Every SDL event (mouse, touch, keys, text, focus, window) wakes the loop, called as SDL queues it; not the
 // marker SDL_PollEvent itself queues on each call, which would keep the loop awake for ever.
 int on_sdl_event(void*, SDL_Event* event) {
-  if (event->type == SDL_POLLSENTINEL) return 1;
+  if (event->type != SDL_POLLSENTINEL) platform::wake_for_input();
+  return 1;
+}
+
+}  // namespace
+
+void platform::wake_for_input() {
   g.awake_until = emscripten_get_now() + kSettleMs;
   g.last_frame_continued = false;
   request_frames(1);
-  return 1;
 }
+
+namespace {
 
 // Returns the JSON in a buffer that stays valid until the next call of the same function.
 const char* keep(std::string& slot, std::string value) {
@@ -398,6 +407,7 @@ int main(int, char**) {
   std::free(search);
 
   SDL_AddEventWatch(on_sdl_event, nullptr);
+  platform::install_touch();
   request_frames(3);  // the first frame, and the two ImGui needs to settle its layout
   // main returns; the runtime stays (EXIT_RUNTIME is off) and frames come from requestAnimationFrame.
   return 0;

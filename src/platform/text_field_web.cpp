@@ -11,7 +11,9 @@
 
 #include "app/logic/settings.hpp"
 #include "app/platform_io.hpp"
+#include "app/widgets/widgets.hpp"
 #include "font.hpp"
+#include "frames_web.hpp"
 #include "text_fields.hpp"
 
 // clang-format off
@@ -141,12 +143,19 @@ bool text_field(const char* label, const char* hint, std::string& value, bool* e
     if (entered) *entered = t.entered;
     t = Typed{};
   }
-  // The layout of ImGui::InputTextWithHint: the frame, then the label.
+  // The layout of ImGui::InputTextWithHint: the frame, then the label; on a narrow screen the label on its
+  // own line above a full-width frame.
   const ImGuiStyle& style = ImGui::GetStyle();
   const char* label_end = ImGui::FindRenderedTextEnd(label);
-  const ImVec2 label_size = ImGui::CalcTextSize(label, label_end, true);
+  ImVec2 label_size = ImGui::CalcTextSize(label, label_end, true);
+  float width = ImGui::CalcItemWidth();
+  if (app::narrow_screen()) {
+    if (label_size.x > 0.0f) ImGui::TextUnformatted(label, label_end);
+    label_size = ImVec2(0.0f, 0.0f);
+    width = ImGui::GetContentRegionAvail().x;
+  }
   const ImVec2 pos = window->DC.CursorPos;
-  const ImRect frame(pos, ImVec2(pos.x + ImGui::CalcItemWidth(), pos.y + ImGui::GetFrameHeight()));
+  const ImRect frame(pos, ImVec2(pos.x + width, pos.y + ImGui::GetFrameHeight()));
   const ImRect total(
       frame.Min, ImVec2(frame.Max.x + (label_size.x > 0.0f ? style.ItemInnerSpacing.x + label_size.x : 0.0f),
                         frame.Max.y));
@@ -165,7 +174,7 @@ bool text_field(const char* label, const char* hint, std::string& value, bool* e
     ImGui::RenderText(ImVec2(frame.Max.x + style.ItemInnerSpacing.x, frame.Min.y + style.FramePadding.y),
                       label, label_end);
   }
-  const std::string name = label_size.x > 0.0f ? std::string(label, label_end) : std::string(hint);
+  const std::string name = label_end > label ? std::string(label, label_end) : std::string(hint);
   const bool inside = window->ClipRect.Contains(frame) && !covered(frame);
   g_fields.push_back(
       {id, name, hint, value, frame.Min.x, frame.Min.y, frame.GetWidth(), frame.GetHeight(), inside});
@@ -193,8 +202,6 @@ void sync_text_fields() {
 
 extern "C" {
 
-void attn_request_frames(int n);  // src/platform/main_web.cpp
-
 // The page's <input> for field `id` now holds `text` (UTF-8), and Enter was pressed in it when `enter` is
 // not 0: the field takes both in the next frame.
 EMSCRIPTEN_KEEPALIVE void attn_field_input(unsigned id, const char* text, int enter) {
@@ -212,7 +219,7 @@ EMSCRIPTEN_KEEPALIVE void attn_field_input(unsigned id, const char* text, int en
   slot->id = id;
   slot->value = std::move(value);
   slot->entered = slot->entered || enter != 0;
-  attn_request_frames(2);  // the new value, then the layout that follows it
+  platform::wake_for_input();
 }
 
 }  // extern "C"

@@ -1,8 +1,10 @@
 // Emscripten library functions SDL2 links but this app never uses, replaced by stubs so the page does not
-// carry their JavaScript (full-screen modes and pointer lock: the app requests neither, and SDL only
-// registers for their change events). Linked with --js-library (cmake/emscripten.cmake, attn_wasm_page).
-// Each stub answers as a browser without the feature would: EMSCRIPTEN_RESULT_NOT_SUPPORTED (-1) for
-// requests, success (0) for registering a callback that will never be called.
+// carry their JavaScript. Linked with --js-library (cmake/emscripten.cmake, attn_wasm_page).
+// - Full-screen modes and pointer lock: the app requests neither, and SDL only registers for their change
+//   events. Each stub answers as a browser without the feature would: EMSCRIPTEN_RESULT_NOT_SUPPORTED (-1)
+//   for requests, success (0) for registering a callback that will never be called.
+// - The window title: the page keeps its own <title> (SDL would replace it with the window's name).
+// - Tearing the GL context down: the page never destroys its window or context (it runs until closed).
 mergeInto(LibraryManager.library, {
   emscripten_request_fullscreen_strategy: function () { return -1; },
   emscripten_exit_fullscreen: function () { return -1; },
@@ -10,4 +12,8 @@ mergeInto(LibraryManager.library, {
   emscripten_exit_pointerlock: function () { return -1; },
   emscripten_set_fullscreenchange_callback_on_thread: function () { return 0; },
   emscripten_set_pointerlockchange_callback_on_thread: function () { return 0; },
+  emscripten_set_window_title: function () {},
+  eglDestroyContext: function () { return 1; },
+  eglDestroySurface: function () { return 1; },
+  eglTerminate: function () { return 1; },
 });

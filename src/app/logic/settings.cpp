@@ -335,6 +335,9 @@ std::string to_query(const Settings& s) {
     // global switches appear only when set, so a plain link stays short
     const std::string n = p.info.name;
     if ((n == "embed" || n == "hide" || n == "colormap") && v == p.write(defaults)) continue;
+    // train=run is an action (a link may start training); the address bar never keeps it, so a reload
+    // or a copied link opens the scene paused
+    if (n == "train") continue;
     out += (out.empty() ? "" : "&") + n + "=" + percent_encode(v);
   }
   return out;

@@ -98,6 +98,7 @@ void draw_controls(Settings& s) {
   s.base = std::max(2.0, std::min(1e9, s.base));
   ImGui::SetNextItemWidth(220);
   ImGui::SliderInt("position", &s.pos, 0, 2047, "%d", ImGuiSliderFlags_AlwaysClamp);
+  mark_item("clock/position");
   ImGui::SetNextItemWidth(220);
   ImGui::SliderInt("compare with", &s.pos2, 0, 2047, "%d", ImGuiSliderFlags_AlwaysClamp);
   help_marker("Orange hands show this second position. Try 0 and 44 at d_model 4.");

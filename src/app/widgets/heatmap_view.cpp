@@ -207,7 +207,9 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
   ImGui::SetCursorScreenPos(img_min);
   ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(img.texture)), ImVec2(w, h));
   const bool hovered = ImGui::IsItemHovered();
-  hover.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+  // a tap on a touch screen shows the cell (hover) and selects nothing: clicks are the mouse's
+  const bool touch = ImGui::GetIO().MouseSource == ImGuiMouseSource_TouchScreen;
+  hover.clicked = !touch && ImGui::IsItemClicked(ImGuiMouseButton_Left);
   const ImVec2 rmin = ImGui::GetItemRectMin(), rsize = ImGui::GetItemRectSize();
 
   // 3. axis titles (line 0) and labels: rows right-aligned left of the image, columns centred above it.
@@ -270,10 +272,10 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
       for (std::string& line : spec.extra_tooltip(hover.row, hover.col))
         g_hover.lines.push_back(std::move(line));
     }
-    g_hover.lines.push_back("right-click: copy or save as CSV or PNG");
+    if (!touch) g_hover.lines.push_back("right-click: copy or save as CSV or PNG");
     ImGui::BeginTooltip();
     for (size_t i = 0; i < g_hover.lines.size(); ++i) {
-      if (i + 1 == g_hover.lines.size()) {
+      if (!touch && i + 1 == g_hover.lines.size()) {  // the right-click hint
         ImGui::TextDisabled("%s", g_hover.lines[i].c_str());
       } else {
         ImGui::TextUnformatted(g_hover.lines[i].c_str());

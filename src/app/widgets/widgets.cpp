@@ -26,6 +26,10 @@ void mark_item(const char* name) {
   frame_rects().push_back({name, a.x, a.y, b.x - a.x, b.y - a.y});
 }
 
+bool narrow_screen() {
+  return ImGui::GetMainViewport()->WorkSize.x < kNarrowWidth;
+}
+
 void paragraph(const std::string& text) {
   frame_texts().push_back(text);
   ImGuiWindow* window = ImGui::GetCurrentWindow();

@@ -30,6 +30,11 @@ struct NamedRect {
 };
 std::vector<NamedRect>& frame_rects();
 void mark_item(const char* name);
+
+// Whether the window is narrower than kNarrowWidth CSS pixels (a phone, a small embed): the scene list
+// folds into a menu and text fields put their label above a full-width box.
+inline constexpr float kNarrowWidth = 900.0f;
+bool narrow_screen();
 // A "(?)" marker with a wrapped tooltip.
 void help_marker(const char* text);
 // A red message shown in place of what could not be computed (also listed in frame_messages()).

@@ -109,7 +109,11 @@ void draw_curves(const Session& ses) {
   float loss_max = 0.5f;
   for (size_t i = 0; i < std::min<size_t>(c.loss.size(), 50); ++i) loss_max = std::max(loss_max, c.loss[i]);
   ImGui::BeginGroup();
-  ImGui::Text("loss (cross-entropy of each batch of 32): %.4f", static_cast<double>(ses.last_loss()));
+  if (ses.steps() > 0) {
+    ImGui::Text("loss (cross-entropy of each batch of 32): %.4f", static_cast<double>(ses.last_loss()));
+  } else {
+    ImGui::TextUnformatted("loss (cross-entropy of each batch of 32): no step yet");
+  }
   PlotOptions loss_opt;
   loss_opt.size = ImVec2(width, 150);
   loss_opt.x_lo = 1.0f, loss_opt.x_hi = x_max;
@@ -122,12 +126,17 @@ void draw_curves(const Session& ses) {
   ImGui::SameLine(0, 24);
   ImGui::BeginGroup();
   const attn::train::Metrics& mt = ses.metrics();
-  ImGui::Text("accuracy at step %d: held-out %s, flipped pairs %s, training %s%s",
-              std::max(0, ses.metrics_step()), percent(mt.test_accuracy).c_str(),
-              percent(mt.flipped_pair_accuracy).c_str(), percent(mt.train_accuracy).c_str(),
-              ses.train_metrics_step() == ses.metrics_step()
-                  ? ""
-                  : (" (step " + std::to_string(ses.train_metrics_step()) + ")").c_str());
+  if (ses.metrics_step() < 0) {
+    ImGui::TextUnformatted(ses.evaluating() ? "accuracy: evaluating the untrained model..."
+                                            : "accuracy: not evaluated yet");
+  } else {
+    ImGui::Text("accuracy at step %d: held-out %s, flipped pairs %s, training %s%s", ses.metrics_step(),
+                percent(mt.test_accuracy).c_str(), percent(mt.flipped_pair_accuracy).c_str(),
+                percent(mt.train_accuracy).c_str(),
+                ses.train_metrics_step() == ses.metrics_step()
+                    ? ""
+                    : (" (step " + std::to_string(ses.train_metrics_step()) + ")").c_str());
+  }
   PlotOptions acc_opt = loss_opt;
   acc_opt.x_lo = 0.0f;
   acc_opt.y_lo = 0.0f, acc_opt.y_hi = 1.0f;

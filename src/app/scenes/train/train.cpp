@@ -156,8 +156,12 @@ void draw_buttons(Settings& s, const Session& ses) {
   ImGui::SameLine();
   if (ImGui::Button("Reset")) s.train = "reset";
   ImGui::SameLine();
-  ImGui::Text("step %d   %.0f steps/s   loss %.4f   %.1f s%s", ses.steps(), ses.steps_per_second(),
-              static_cast<double>(ses.last_loss()), ses.seconds(), running ? "   training..." : "");
+  if (ses.steps() > 0) {
+    ImGui::Text("step %d   %.0f steps/s   loss %.4f   %.1f s%s", ses.steps(), ses.steps_per_second(),
+                static_cast<double>(ses.last_loss()), ses.seconds(), running ? "   training..." : "");
+  } else {
+    ImGui::TextUnformatted(running ? "starting..." : "not trained yet: press Train");
+  }
   if (ses.target_reached()) {
     ImGui::TextColored(ImVec4(0.45f, 0.9f, 0.45f, 1.0f),
                        "Reached 99%% held-out accuracy (twice in a row) at step %d after %.1f s of training.",

@@ -1,0 +1,9 @@
+// Touch gestures on the browser's canvas (src/platform/touch_web.cpp).
+#pragma once
+
+namespace platform {
+
+// Takes the canvas's touch events from SDL: swipes scroll, taps click, sideways drags drag. Call once.
+void install_touch();
+
+}  // namespace platform
