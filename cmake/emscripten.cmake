@@ -97,6 +97,9 @@ function(attn_wasm_page target)
     -sENVIRONMENT=web
     -sTEXTDECODER=2                    # every browser with wasm exceptions has TextDecoder
     -sMODULARIZE=0                     # one global `Module`, configured by web/shell.js
+    # no deferred calls for full-screen or pointer-lock requests (the app makes neither; their functions
+    # are stubs, src/platform/unused_web_apis.js), and no errno from JavaScript (there is no file system)
+    -sHTML5_SUPPORT_DEFERRING_USER_SENSITIVE_REQUESTS=0 -sSUPPORT_ERRNO=0
     # the Module properties web/shell.js sets: the glue reads no others
     "-sINCOMING_MODULE_JS_API=[canvas,print,printErr,locateFile,instantiateWasm,onAbort,onRuntimeInitialized]"
     # stubs for the full-screen and pointer-lock functions SDL links and the app never calls

@@ -92,6 +92,26 @@ TEST(UrlState, TheTrainActionIsReadButNeverWritten) {
   EXPECT_EQ(parse_query(q, notes).train, "pause") << "the written URL opens the scene paused";
 }
 
+TEST(UrlState, ModelIsRandomTrainedOrAModelFilePath) {
+  for (const char* ok : {"models/router.json", "/a/b.JSON", "router.json", "https://example.org/m.json",
+                         "http://localhost:8000/x/y.json"}) {
+    EXPECT_TRUE(app::is_model_path(ok)) << ok;
+  }
+  for (const char* bad : {"json", ".json", "router.txt", "javascript:alert(1)//.json", "data:x.json",
+                          "file:///etc/x.json", "a\\b.json", "a\nb.json", "<b>.json"}) {
+    EXPECT_FALSE(app::is_model_path(bad)) << bad;
+  }
+  std::vector<std::string> notes;
+  Settings s = parse_query("scene=mha&model=models/router.json", notes);
+  EXPECT_TRUE(notes.empty());
+  EXPECT_EQ(s.model, "models/router.json");
+  EXPECT_TRUE(app::uses_trained_model(s));
+  EXPECT_NE(app::to_query(s).find("model=models%2Frouter.json"), std::string::npos) << app::to_query(s);
+  s = parse_query("scene=mha&model=ftp://x/y.json", notes);
+  EXPECT_EQ(s.model, "random");
+  EXPECT_FALSE(app::uses_trained_model(s));
+}
+
 TEST(UrlState, OutOfRangeNumbersAreRejected) {
   Settings s;
   std::string note;

@@ -35,4 +35,12 @@ struct OpenedFile {
 };
 OpenedFile open_model_file(const std::string& path);
 
+// A model a link names (model=): a file path, which the browser fetches from the page's own site (its text
+// arrives later through attn_load_model, a failure as that load's error) and the desktop reads now; or
+// "trained", the model this browser tab remembered (remember_trained_model), loaded now if there is one.
+void open_linked_model(const std::string& model);
+// Keeps a trained model's file text for this browser tab, so that a reload of its "Look inside" link
+// finds it (sessionStorage; nothing on the desktop).
+void remember_trained_model(const std::string& file_text);
+
 }  // namespace app

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/logic/settings.hpp"
+#include "app/logic/trained_model.hpp"
 #include "app/platform_io.hpp"
 #include "png.hpp"
 
@@ -40,5 +42,13 @@ OpenedFile open_model_file(const std::string& path) {
   f.text = text.str();
   return f;
 }
+
+void open_linked_model(const std::string& model) {
+  if (!is_model_path(model)) return;
+  const OpenedFile f = open_model_file(model);
+  load_trained_model(f.error.empty() ? f.text : "", f.error.empty() ? model : model + " (" + f.error + ")");
+}
+
+void remember_trained_model(const std::string&) {}
 
 }  // namespace app

@@ -1,7 +1,12 @@
-// Browser exports: the clipboard API, downloads through a Blob (PNG encoded by a canvas), and the model file
-// picker (web/index.html's hidden <input type=file>, which hands the text to attn_load_model).
+// Browser exports: the clipboard API, downloads through a Blob (PNG encoded by a canvas), the model file
+// picker (web/index.html's hidden <input type=file>, which hands the text to attn_load_model), model files
+// named by a link (fetched) and the tab's remembered trained model (sessionStorage).
 #include <emscripten.h>
 
+#include <cstdlib>
+
+#include "app/logic/settings.hpp"
+#include "app/logic/trained_model.hpp"
 #include "app/platform_io.hpp"
 
 namespace {
@@ -52,6 +57,48 @@ EM_JS(void, js_open_model_file, (), {
   else console.warn('attention demo: this page has no model file picker');
 });
 
+// A model file named by a link: fetched from this page's own site only, its text (or "" and why it failed)
+// handed to attn_load_model under its name.
+EM_JS(void, js_fetch_model, (const char* path_utf8), {
+  var path = UTF8ToString(path_utf8);
+  var load = function(text, name) {
+    var a = lengthBytesUTF8(text) + 1, b = lengthBytesUTF8(name) + 1, pa = _malloc(a), pb = _malloc(b);
+    if (pa && pb) {
+      stringToUTF8(text, pa, a);
+      stringToUTF8(name, pb, b);
+      _attn_load_model(pa, pb);
+    }
+    _free(pa);
+    _free(pb);
+  };
+  var url = null;
+  try { url = new URL(path, location.href); } catch (e) {}
+  if (!url || url.origin !== location.origin) {
+    load("", path + " (not fetched: a linked model must come from this page's own site)");
+    return;
+  }
+  fetch(url.href, {credentials: "same-origin"}).then(function(r) {
+    if (!r.ok) throw new Error("HTTP " + r.status);
+    return r.text();
+  }).then(function(text) { load(text, path); }, function(e) {
+    load("", path + " (could not be fetched: " + e.message + ")");
+  });
+});
+
+EM_JS(void, js_remember_model, (const char* text), {
+  try { sessionStorage.setItem("attention-demo:trained-model", UTF8ToString(text)); } catch (e) {}
+});
+
+// The remembered model's text (malloc'ed UTF-8, the caller frees it), or 0.
+EM_JS(char*, js_recall_model, (), {
+  var s = null;
+  try { s = sessionStorage.getItem("attention-demo:trained-model"); } catch (e) {}
+  if (!s) return 0;
+  var n = lengthBytesUTF8(s) + 1, p = _malloc(n);
+  if (p) stringToUTF8(s, p, n);
+  return p;
+});
+
 // clang-format on
 
 // "application/json" for .json files, else CSV (the heatmap exports).
@@ -90,6 +137,22 @@ OpenedFile open_model_file(const std::string&) {
   OpenedFile f;
   f.pending = true;
   return f;
+}
+
+void open_linked_model(const std::string& model) {
+  if (is_model_path(model)) {
+    js_fetch_model(model.c_str());
+    return;
+  }
+  if (model != "trained" || trained_model()) return;
+  char* text = js_recall_model();
+  if (!text) return;
+  load_trained_model(text, "the model trained in this tab before the page was reloaded");
+  std::free(text);
+}
+
+void remember_trained_model(const std::string& file_text) {
+  if (!file_text.empty()) js_remember_model(file_text.c_str());
 }
 
 }  // namespace app

@@ -2,11 +2,12 @@
 // a vertical swipe scrolls the panel under the finger, a tap is a click at that point (its tooltip then
 // shows, as for a mouse resting there), and a drag that starts sideways is a mouse drag, so a slider moves
 // only on a deliberate horizontal drag. ImGui gets the pointer as a touch screen.
+#include "touch_web.hpp"
+
 #include <emscripten.h>
 #include <imgui.h>
 
 #include "frames_web.hpp"
-#include "touch_web.hpp"
 
 // clang-format off
 

@@ -4,6 +4,8 @@
 //   events. Each stub answers as a browser without the feature would: EMSCRIPTEN_RESULT_NOT_SUPPORTED (-1)
 //   for requests, success (0) for registering a callback that will never be called.
 // - The window title: the page keeps its own <title> (SDL would replace it with the window's name).
+// - Page resize, visibility and unload events for SDL: the app follows the window's size itself each frame
+//   (main_web.cpp), web/shell.js stops drawing in a hidden tab, and nothing is saved on unload.
 // - Tearing the GL context down: the page never destroys its window or context (it runs until closed).
 mergeInto(LibraryManager.library, {
   emscripten_request_fullscreen_strategy: function () { return -1; },
@@ -13,6 +15,9 @@ mergeInto(LibraryManager.library, {
   emscripten_set_fullscreenchange_callback_on_thread: function () { return 0; },
   emscripten_set_pointerlockchange_callback_on_thread: function () { return 0; },
   emscripten_set_window_title: function () {},
+  emscripten_set_resize_callback_on_thread: function () { return 0; },
+  emscripten_set_visibilitychange_callback_on_thread: function () { return 0; },
+  emscripten_set_beforeunload_callback_on_thread: function () { return 0; },
   eglDestroyContext: function () { return 1; },
   eglDestroySurface: function () { return 1; },
   eglTerminate: function () { return 1; },

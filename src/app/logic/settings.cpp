@@ -1,6 +1,7 @@
 // URL parameters <-> Settings: the one table the app, the JavaScript API and the README share.
 #include "app/logic/settings.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -164,9 +165,10 @@ const std::vector<Param>& params() {
         "training stops at this step (it also stops once 99% test accuracy holds)"},
        [](Settings& s, const std::string& v) { return parse_int(v, 1, 100000, s.max_steps); },
        [](const Settings& s) { return std::to_string(s.max_steps); }},
-      {{"model", "random|trained", "mha", "random (seeded) weights, or the model trained in the train scene"},
+      {{"model", "random|trained|a model file's path (.json, on the page's own site)", "mha",
+        "random (seeded) weights, the model trained in the train scene, or a model file the page fetches"},
        [](Settings& s, const std::string& v) {
-         return one_of(v, "random|trained") ? (s.model = v, true) : false;
+         return one_of(v, "random|trained") || is_model_path(v) ? (s.model = v, true) : false;
        },
        [](const Settings& s) { return s.model; }},
       {{"layer", "0 to 3", "mha", "with model=trained: the layer whose heads are shown"},
@@ -254,6 +256,27 @@ const std::vector<SceneInfo>& scene_table() {
   static const std::vector<SceneInfo> scenes = {ATTN_SCENE_LIST(ATTN_SCENE_INFO)};
 #undef ATTN_SCENE_INFO
   return scenes;
+}
+
+bool is_model_path(const std::string& v) {
+  const std::string ext = ".json";
+  if (v.size() <= ext.size() || v.size() > 500) return false;
+  for (size_t i = 0; i < ext.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(v[v.size() - ext.size() + i])) != ext[i]) return false;
+  }
+  for (const char c : v) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f || c == '\\' || c == '<' || c == '>' || c == '"') return false;
+  }
+  // relative, or http(s): no other scheme (a colon before the first slash names one)
+  const size_t colon = v.find(':'), slash = v.find('/');
+  if (colon == std::string::npos || (slash != std::string::npos && slash < colon)) return true;
+  const std::string scheme = v.substr(0, colon);
+  return scheme == "http" || scheme == "https";
+}
+
+bool uses_trained_model(const Settings& s) {
+  return s.model != "random";
 }
 
 Settings switch_scene(const Settings& from, const std::string& id) {

@@ -33,7 +33,7 @@ struct Settings {
   int layers = 1;                        // attention layers of the trained router (train scene)
   std::string train = "pause";           // train scene: run | pause | reset (an action: starts over, paused)
   int max_steps = 3000;                  // train scene: training stops at this step count
-  std::string model = "random";          // mha scene: random (seeded) weights or the trained model
+  std::string model = "random";          // mha scene: random (seeded) weights, "trained" or a model file path
   int layer = 0;                         // mha scene, trained model: whose layer's heads are shown
   bool operator==(const Settings& o) const;
   bool operator!=(const Settings& o) const { return !(*this == o); }
@@ -59,6 +59,11 @@ struct SceneInfo {
 };
 const std::vector<SceneInfo>& scene_table();
 bool is_scene(const std::string& id);
+// Whether v names a model file for model=: ends in .json, at most 500 bytes, no control characters, and
+// relative or http(s) (the page fetches it only from its own site).
+bool is_model_path(const std::string& v);
+// Whether the multi-head scene shows a trained model (model=trained or a model file), not random weights.
+bool uses_trained_model(const Settings& s);
 // The settings after moving to scene `id` (a known scene): its defaults, keeping the page-wide choices
 // (colours, hidden panels, embed mode).
 Settings switch_scene(const Settings& from, const std::string& id);

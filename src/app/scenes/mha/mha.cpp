@@ -238,14 +238,14 @@ void draw_heads(Settings& s, const attn::PipelineResult& r, const attn::Pipeline
 void report(SceneContext& ctx, double compute_ms, std::shared_ptr<const MhaData> d,
             std::shared_ptr<const mha::RowView> row, int enlarged) {
   const Settings s = train_ui::with_model_sizes(ctx.settings);
-  nlohmann::json trained = s.model == "trained" ? train_ui::trained_model_json_summary() : nlohmann::json();
+  nlohmann::json trained = uses_trained_model(s) ? train_ui::trained_model_json_summary() : nlohmann::json();
   ctx.report([s, compute_ms, d, row, enlarged, trained](nlohmann::json& shown) {
     const nlohmann::json params = mha::parameters_json(s);
     shown = {{"d_model", s.d_model},     {"heads", s.heads},     {"d_k", params["d_k"]},
              {"positions", s.positions}, {"causal", s.causal},   {"seed", s.seed},
              {"parameters", params},     {"enlarged", enlarged}, {"compute_ms", compute_ms},
              {"model", s.model}};
-    if (s.model == "trained") {
+    if (uses_trained_model(s)) {
       shown["trained_model"] = trained;
       shown["layer"] = s.layer;
     }
@@ -274,10 +274,10 @@ void draw_mha_scene(SceneContext& ctx) {
   static MhaMemo data_memo;
   static RowMemo row_memo;
   Settings& s = ctx.settings;
-  paragraph(heads_intro(s.model == "trained"));
+  paragraph(heads_intro(uses_trained_model(s)));
   if (section("Settings", "controls", s.hide) && !train_ui::draw_model_switch(s)) attention_controls(s);
 
-  const bool trained = s.model == "trained";
+  const bool trained = uses_trained_model(s);
   if (trained && !trained_model()) {
     train_ui::draw_no_model_note(s);
     report(ctx, 0.0, nullptr, nullptr, -1);

@@ -47,12 +47,25 @@ bool draw_model_switch(Settings& s) {
   ImGui::SameLine();
   if (ImGui::RadioButton("random (seeded)", s.model == "random")) s.model = "random";
   ImGui::SameLine();
-  if (ImGui::RadioButton("trained in the Train scene", s.model == "trained")) s.model = "trained";
+  if (ImGui::RadioButton("trained in the Train scene", uses_trained_model(s)) && !uses_trained_model(s))
+    s.model = "trained";
   help_marker(
       "Random weights show the mechanics. The trained model is the refund router from the Train scene "
-      "(or a model file loaded there): its heads learned where to look.");
-  if (s.model != "trained") return false;
+      "(or a model file loaded there, or linked with model=path/to/model.json): its heads learned where "
+      "to look.");
+  if (!uses_trained_model(s)) return false;
+  // a linked model file is fetched once per link; model=trained finds the model this tab remembered
+  static std::string asked;
+  if (asked != s.model) {
+    asked = s.model;
+    open_linked_model(s.model);
+  }
   const TrainedModel* m = trained_model();
+  if (m) {  // the settings (and so the URL) say the model's true sizes
+    const attn::train::ModelConfig& c = m->model.config;
+    s.d_model = c.d_model, s.heads = c.heads, s.positions = attn::scheme_name(c.positions),
+    s.causal = c.causal;
+  }
   ImGui::SetNextItemWidth(-180);
   text_field("text", "type an email", s.text);
   if (m && m->model.config.layers > 1) {
@@ -69,6 +82,12 @@ bool draw_model_switch(Settings& s) {
 }
 
 void draw_no_model_note(Settings& s) {
+  const ModelLoadStatus& load = last_model_load();
+  if (is_model_path(s.model) && load.attempt == 0) {
+    note_box("Loading the model file " + s.model + " ...");
+  } else if (is_model_path(s.model) && !load.ok) {
+    error_box(load.message);
+  }
   note_box(
       "No model has been trained yet. Open the Train scene and press Train (it takes a few seconds), or "
       "load a model file there; then come back to see what its heads learned.");
@@ -77,7 +96,7 @@ void draw_no_model_note(Settings& s) {
 
 Settings with_model_sizes(const Settings& s) {
   const TrainedModel* m = trained_model();
-  if (s.model != "trained" || !m) return s;
+  if (!uses_trained_model(s) || !m) return s;
   Settings v = s;
   const attn::train::ModelConfig& c = m->model.config;
   v.d_model = c.d_model;

@@ -9,6 +9,7 @@
 #include <climits>
 #include <cstdio>
 
+#include "app/platform_io.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
@@ -175,12 +176,22 @@ void look_inside_button(Settings& s, const TrainedModel* shown_model) {
   const TrainedModel* shared = trained_model();
   const bool ok = shown_model && shared && shared->version == shown_model->version;
   ImGui::BeginDisabled(!ok);
-  if (ImGui::Button("Look inside in the multi-head scene")) {
-    Settings next = defaults_for("mha");
-    next.model = "trained";
+  const bool look = ImGui::Button("Look inside in the multi-head scene");
+  mark_item("train/look_inside");
+  if (look) {
+    Settings next = switch_scene(s, "mha");
+    // a linked model file stays linked; a model trained here is remembered for this tab (a reload of the
+    // link finds it)
+    if (shared->from_file && is_model_path(shared->source)) {
+      next.model = shared->source;
+    } else {
+      next.model = "trained";
+      remember_trained_model(trained_model_file_text());
+    }
+    const attn::train::ModelConfig& c = shared->model.config;
+    next.d_model = c.d_model, next.heads = c.heads, next.positions = attn::scheme_name(c.positions);
+    next.causal = c.causal;
     next.text = s.text;
-    next.colormap = s.colormap;
-    next.embed = s.embed;
     s = next;
   }
   ImGui::EndDisabled();
