@@ -20,9 +20,9 @@
 
 // The page's <input class="field"> elements follow the fields of the last frame: js_fields_begin, js_field
 // for each field (its rectangle in CSS pixels; the canvas is at the page's top left), js_fields_end (which
-// removes the inputs of fields no longer drawn). The learner's edits go to attn_field_input; during an IME
-// composition nothing is sent (the composed text arrives at compositionend) and the app's value does not
-// overwrite the input.
+// removes the inputs of fields no longer drawn). The learner's edits go to attn_field_input (a long text
+// after a pause in typing); during an IME composition or that pause nothing is sent (the composed text
+// arrives at compositionend) and the app's value does not overwrite the input.
 EM_JS(void, js_fields_begin, (float px, float pad, float radius), {
   Module.attnFieldStyle = {px: px, pad: pad, radius: radius};
   Module.attnFieldsSeen = {};
@@ -46,13 +46,24 @@ EM_JS(void, js_field, (unsigned id, const char* label_utf8, const char* hint_utf
     el.autocomplete = "off";
     el.setAttribute("enterkeyhint", "done");
     var send = function(enter) {
+      clearTimeout(el.wait);
+      el.wait = 0;
+      el.classList.remove("pending");
       var n = lengthBytesUTF8(el.value) + 1, p = _malloc(n);
       if (!p) return;
       stringToUTF8(el.value, p, n);
       _attn_field_input(id, p, enter ? 1 : 0);
       _free(p);
     };
-    el.addEventListener("input", function(e) { if (!e.isComposing) send(false); });
+    // a long text (every keystroke a long recompute) goes to the app after a 300 ms pause in typing; the
+    // input shows it is waiting (class "pending")
+    el.addEventListener("input", function(e) {
+      if (e.isComposing) return;
+      if (el.value.length < 2000) return send(false);
+      clearTimeout(el.wait);
+      el.classList.add("pending");
+      el.wait = setTimeout(send, 300, false);
+    });
     el.addEventListener("compositionstart", function() { el.composing = true; });
     el.addEventListener("compositionend", function() { el.composing = false; send(false); });
     el.addEventListener("keydown", function(e) {
@@ -68,7 +79,7 @@ EM_JS(void, js_field, (unsigned id, const char* label_utf8, const char* hint_utf
   }
   Module.attnFieldsSeen[id] = 1;
   var value = UTF8ToString(value_utf8), st = Module.attnFieldStyle, s = el.style;
-  if (el.value !== value && !el.composing) el.value = value;
+  if (el.value !== value && !el.composing && !el.wait) el.value = value;
   el.placeholder = UTF8ToString(hint_utf8);
   el.setAttribute("aria-label", UTF8ToString(label_utf8));
   el.maxLength = 100000;

@@ -73,6 +73,35 @@ describe('text fields', () => {
     await context.close();
   });
 
+  test('a long text reaches the app after a pause in typing: one recompute for a burst of keys', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await openDemo(page, 'scene=mha');
+    const long = Array.from({ length: 600 }, (_, i) => ['refund', 'the', 'cake', 'not', 'fee'][i % 5]).join(' ');  // > 2000 characters
+    await page.evaluate((t) => window.attentionDemo.set({ text: t }), long);
+    await waitFrames(page, 3);
+    // what one change of the text costs in recomputes (the counter counts every cached stage)
+    let before = (await api(page, 'frameStats')).recomputes;
+    await page.evaluate((t) => window.attentionDemo.set({ text: t + ' x' }), long);
+    await waitFrames(page, 3);
+    const one = (await api(page, 'frameStats')).recomputes - before;
+    await page.evaluate((t) => window.attentionDemo.set({ text: t }), long);
+    await waitFrames(page, 3);
+    const input = field(page, 'text');
+    await input.click();
+    await page.keyboard.press('End');
+    before = (await api(page, 'frameStats')).recomputes;
+    await page.keyboard.type(' cold late', { delay: 15 });
+    assert.equal(await input.evaluate((el) => el.classList.contains('pending')), true, 'the input shows it waits');
+    assert.equal((await api(page, 'state')).settings.text, long, 'nothing sent while typing');
+    await page.waitForTimeout(450);
+    await waitFrames(page, 3);
+    assert.equal((await api(page, 'state')).settings.text, long + ' cold late', 'the whole burst arrived');
+    const recomputes = (await api(page, 'frameStats')).recomputes - before;
+    assert.ok(one >= 1 && recomputes === one, `ten keys cost what one change costs: ${recomputes} vs ${one}`);
+    assert.equal(await input.evaluate((el) => el.classList.contains('pending')), false);
+    await page.close();
+  });
+
   test('the input follows its field and goes when the scene has none', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await openDemo(page, 'scene=mha');
