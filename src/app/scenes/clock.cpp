@@ -11,6 +11,7 @@
 #include "app/logic/memo.hpp"
 #include "app/logic/text.hpp"
 #include "app/scenes/scenes.hpp"
+#include "app/widgets/table.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 
@@ -136,41 +137,30 @@ void draw_dials(const ClockData& c) {
 
 void draw_readings(const ClockData& c) {
   const int d = c.d_model;
-  // Up to 10 dimensions the table fits them all (no empty row); more scroll under the header, with half a
-  // row showing that there is more.
-  const bool scroll = d > 10;
-  const float row_h = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
-  if (!ImGui::BeginTable("readings", 5,
-                         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
-                             (scroll ? ImGuiTableFlags_ScrollY : 0),
-                         ImVec2(0.0f, scroll ? 10.5f * row_h : 0.0f))) {
+  // Up to 10 dimensions the table shows them all (no empty row); more scroll under the header.
+  const std::string at_a = "position " + std::to_string(c.pos), at_b = "position " + std::to_string(c.pos2);
+  if (!begin_table("readings", {{"dimension"}, {"hand"}, {"wave"}, {at_a.c_str()}, {at_b.c_str()}},
+                   d > 10 ? 10 : 0)) {
     return;
   }
-  ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("dimension");
-  ImGui::TableSetupColumn("hand");
-  ImGui::TableSetupColumn("wave");
-  ImGui::TableSetupColumn(("position " + std::to_string(c.pos)).c_str());
-  ImGui::TableSetupColumn(("position " + std::to_string(c.pos2)).c_str());
-  ImGui::TableHeadersRow();
   ImGuiListClipper clip;
-  clip.Begin(d);
+  clip.Begin(d, table_row_height());
   while (clip.Step()) {
     for (int dim = clip.DisplayStart; dim < clip.DisplayEnd; ++dim) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
+      table_row(dim);
+      table_cell();
       ImGui::Text("%d", dim);
-      ImGui::TableNextColumn();
+      table_cell();
       ImGui::Text("%d", dim / 2);
-      ImGui::TableNextColumn();
+      table_cell();
       ImGui::TextUnformatted(dim % 2 == 0 ? "sin" : "cos");
-      ImGui::TableNextColumn();
+      table_cell();
       ImGui::Text("%.3f", static_cast<double>(c.readings(0, dim)));
-      ImGui::TableNextColumn();
+      table_cell();
       ImGui::Text("%.3f", static_cast<double>(c.readings(1, dim)));
     }
   }
-  ImGui::EndTable();
+  end_table();
 }
 
 // What the comparison shows, said for these two positions: which end of the clock tells them apart.
@@ -197,27 +187,21 @@ std::string compare_sentence(const ClockData& c) {
 void draw_compare(const ClockData& c) {
   paragraph(compare_sentence(c));
   const int n = std::min<int>(static_cast<int>(c.compare.size()), 8);
-  if (!ImGui::BeginTable("compare", 4,
-                         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
+  if (!begin_table("compare", {{"hand"}, {"phase difference (rad)"}, {"reading distance"}, {"verdict"}}))
     return;
-  ImGui::TableSetupColumn("hand");
-  ImGui::TableSetupColumn("phase difference (rad)");
-  ImGui::TableSetupColumn("reading distance");
-  ImGui::TableSetupColumn("verdict");
-  ImGui::TableHeadersRow();
   for (int i = 0; i < n; ++i) {
     const attn::HandReading& h = c.compare[static_cast<size_t>(i)];
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
+    table_row();
+    table_cell();
     ImGui::Text("%d", h.hand);
-    ImGui::TableNextColumn();
+    table_cell();
     ImGui::Text("%+.3f", h.phase_diff);
-    ImGui::TableNextColumn();
+    table_cell();
     ImGui::Text("%.3f", h.distance);
-    ImGui::TableNextColumn();
+    table_cell();
     ImGui::TextUnformatted(h.distance < attn::kNearlyRepeats ? "nearly repeats" : "differs");
   }
-  ImGui::EndTable();
+  end_table();
   if (static_cast<int>(c.compare.size()) > n)
     ImGui::TextDisabled("(first %d of %zu hands)", n, c.compare.size());
 }

@@ -4,6 +4,7 @@
 #include "app/logic/captions.hpp"
 #include "app/logic/text.hpp"
 #include "app/scenes/mha/panels.hpp"
+#include "app/widgets/table.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/attention.hpp"
 #include "core/error.hpp"
@@ -13,26 +14,21 @@ namespace {
 
 // d_k and the layer's weights for every head count up to 16 that divides d_model.
 void draw_width_table(const Settings& s) {
-  if (!ImGui::BeginTable("head_widths", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg, ImVec2(420, 0)))
-    return;
-  ImGui::TableSetupColumn("heads");
-  ImGui::TableSetupColumn("d_k per head");
-  ImGui::TableSetupColumn("weights of the layer");
-  ImGui::TableHeadersRow();
+  if (!begin_table("head_widths", {{"heads"}, {"d_k per head"}, {"weights of the layer"}})) return;
   for (int h = 1; h <= 16; ++h) {
     if (s.d_model % h != 0) continue;
     const attn::ParameterCount pc = attn::count_parameters(s.d_model, h);
     const ImVec4 col =
         h == s.heads ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text);
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
+    table_row();
+    table_cell();
     ImGui::TextColored(col, "%d%s", h, h == s.heads ? " (now)" : "");
-    ImGui::TableNextColumn();
+    table_cell();
     ImGui::TextColored(col, "%d", pc.d_k);
-    ImGui::TableNextColumn();
+    table_cell();
     ImGui::TextColored(col, "%s", grouped(pc.fused).c_str());
   }
-  ImGui::EndTable();
+  end_table();
 }
 
 }  // namespace

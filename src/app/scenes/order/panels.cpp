@@ -10,6 +10,7 @@
 #include "app/platform_io.hpp"
 #include "app/widgets/attention_controls.hpp"
 #include "app/widgets/heatmap_view.hpp"
+#include "app/widgets/table.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/analysis.hpp"
 
@@ -40,37 +41,32 @@ std::string joined(const std::vector<std::string>& tokens, size_t limit = 32) {
 
 void draw_router_table(const RouterData& r) {
   const std::string with = "with " + attn::scheme_name(r.positioned.scheme);
-  if (!ImGui::BeginTable("refund", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg, ImVec2(760, 0)))
-    return;
-  ImGui::TableSetupColumn("email", ImGuiTableColumnFlags_WidthFixed, 300);
-  ImGui::TableSetupColumn("no positions");
-  ImGui::TableSetupColumn(with.c_str());
-  ImGui::TableHeadersRow();
+  if (!begin_table("refund", {{"email", 300}, {"no positions"}, {with.c_str()}})) return;
   for (size_t i = 0; i < 2; ++i) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
+    table_row();
+    table_cell();
     ImGui::TextUnformatted(refund_emails()[i].c_str());
     for (const RouterColumn* col : {&r.plain, &r.positioned}) {
-      ImGui::TableNextColumn();
+      table_cell();
       if (col->error.empty()) email_cell(col->emails[i]);
     }
   }
-  ImGui::TableNextRow();
-  ImGui::TableNextColumn();
+  table_row();
+  table_cell();
   ImGui::TextUnformatted("difference of the probabilities");
   for (const RouterColumn* col : {&r.plain, &r.positioned}) {
-    ImGui::TableNextColumn();
+    table_cell();
     if (col->error.empty()) ImGui::Text("difference: %.3g", col->difference);
   }
-  ImGui::TableNextRow();
-  ImGui::TableNextColumn();
+  table_row();
+  table_cell();
   ImGui::TextUnformatted("same label for both?");
   for (const RouterColumn* col : {&r.plain, &r.positioned}) {
-    ImGui::TableNextColumn();
+    table_cell();
     if (col->error.empty())
       ImGui::TextUnformatted(col->emails[0].label == col->emails[1].label ? "yes" : "no");
   }
-  ImGui::EndTable();
+  end_table();
 }
 
 // A heatmap of one (T, D) output with rows labelled by tokens, on the shared colour scale.

@@ -10,6 +10,7 @@
 #include "app/logic/pipeline_cache.hpp"
 #include "app/scenes/schemes/panels.hpp"
 #include "app/widgets/attention_controls.hpp"
+#include "app/widgets/table.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 #include "core/scheme_probe.hpp"
@@ -81,10 +82,10 @@ LimitsData compute_limits(const SchemesData& d, const Settings& s) {
 }
 
 void limit_row(const char* name, const LimitRun& run, const LimitsData& l, int head) {
-  ImGui::TableNextRow();
-  ImGui::TableNextColumn();
+  table_row();
+  table_cell();
   ImGui::TextUnformatted(name);
-  ImGui::TableNextColumn();
+  table_cell();
   if (!run.error.empty()) {
     error_box(run.error);
     return;
@@ -163,14 +164,11 @@ void draw_limits(Settings& s, const std::shared_ptr<const SchemesData>& kept, bo
     text_wrapped("The core takes at most %d tokens, so the %d-token email runs as its first %d tokens.",
                  attn::kMaxTokens, s.length, l.tokens);
   }
-  if (!ImGui::BeginTable("limits", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) return;
-  ImGui::TableSetupColumn("scheme", ImGuiTableColumnFlags_WidthFixed, 110.0f);
-  ImGui::TableSetupColumn("the long email");
-  ImGui::TableHeadersRow();
+  if (!begin_table("limits", {{"scheme", 110.0f}, {"the long email"}})) return;
   limit_row("learned", l.learned, l, d.head);
   limit_row("sinusoidal", l.sinusoidal, l, d.head);
   limit_row("rope", l.rope, l, d.head);
-  ImGui::EndTable();
+  end_table();
   text_wrapped_colored(ImVec4(1.0f, 0.55f, 0.45f, 1.0f),
                        "The learned table asked for position %d, the first "
                        "one past its end: %s",

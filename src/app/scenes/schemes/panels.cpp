@@ -14,6 +14,7 @@
 #include "app/widgets/attention_controls.hpp"
 #include "app/widgets/heatmap_view.hpp"
 #include "app/widgets/line_plot.hpp"
+#include "app/widgets/table.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 #include "core/scheme_probe.hpp"
@@ -188,27 +189,24 @@ RopeData compute_rope(const SchemesData& d, int pos, int pos2) {
 }
 
 void rope_table(const RopeData& r) {
-  if (!ImGui::BeginTable("rope_shifts", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg, ImVec2(560, 0)))
+  if (!begin_table("rope_shifts", {{"query position"}, {"key position"}, {"gap"}, {"score"}, {"difference"}}))
     return;
-  for (const char* h : {"query position", "key position", "gap", "score", "difference"})
-    ImGui::TableSetupColumn(h);
-  ImGui::TableHeadersRow();
   auto row = [&](int p, int p2, float score) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
+    table_row();
+    table_cell();
     ImGui::Text("%d", p);
-    ImGui::TableNextColumn();
+    table_cell();
     ImGui::Text("%d", p2);
-    ImGui::TableNextColumn();
+    table_cell();
     ImGui::Text("%d", p - p2);
-    ImGui::TableNextColumn();
+    table_cell();
     ImGui::Text("%.4f", static_cast<double>(score));
-    ImGui::TableNextColumn();
+    table_cell();
     ImGui::Text("%.1e", static_cast<double>(std::fabs(score - r.score)));
   };
   row(r.pos, r.pos2, r.score);
   for (const ShiftedPair& p : r.shifted) row(p.pos, p.pos2, p.score);
-  ImGui::EndTable();
+  end_table();
 }
 
 // state().shown["rope"]: the pair's score, the shifted pairs and the unrotated score (or the error).

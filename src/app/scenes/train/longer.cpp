@@ -8,6 +8,7 @@
 #include "app/logic/text.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/scenes/train/train.hpp"
+#include "app/widgets/table.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 #include "core/tokenizer.hpp"
@@ -76,38 +77,35 @@ void draw_longer(const TrainedModel& m, bool training, nlohmann::json& shown) {
   }
   nlohmann::json list = nlohmann::json::array();
   if (!training && d.version == m.version &&
-      ImGui::BeginTable("longer", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg, ImVec2(720, 0))) {
-    ImGui::TableSetupColumn("email length", ImGuiTableColumnFlags_WidthFixed, 190);
-    ImGui::TableSetupColumn("held-out accuracy", ImGuiTableColumnFlags_WidthFixed, 150);
-    ImGui::TableSetupColumn("both orders of a twin right");
-    ImGui::TableHeadersRow();
+      begin_table("longer",
+                  {{"email length", 190}, {"held-out accuracy", 150}, {"both orders of a twin right"}})) {
     for (size_t i = 0; i < kExtra.size(); ++i) {
       const LongerRun& run = d.runs[i];
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
+      table_row();
+      table_cell();
       ImGui::Text("+%d tokens", kExtra[i]);
       if (!run.done) {
-        ImGui::TableNextColumn();
+        table_cell();
         ImGui::TextDisabled("measuring ...");
         continue;
       }
       nlohmann::json item = {{"extra_tokens", kExtra[i]}};
       if (!run.error.empty()) {
-        ImGui::TableNextColumn();
-        ImGui::TableNextColumn();
+        table_cell();
+        table_cell();
         text_wrapped_colored(ImVec4(1.0f, 0.55f, 0.45f, 1.0f), "%s", run.error.c_str());
         item["error"] = run.error;
       } else {
-        ImGui::TableNextColumn();
+        table_cell();
         ImGui::Text("%.1f%%", 100.0 * static_cast<double>(run.metrics.accuracy));
-        ImGui::TableNextColumn();
+        table_cell();
         ImGui::Text("%.1f%%", 100.0 * static_cast<double>(run.metrics.pair_accuracy));
         item["test_accuracy"] = run.metrics.accuracy;
         item["flipped_pair_accuracy"] = run.metrics.pair_accuracy;
       }
       list.push_back(item);
     }
-    ImGui::EndTable();
+    end_table();
   }
   shown["longer"] = list;
   text_wrapped(

@@ -10,6 +10,7 @@
 #include "app/platform_io.hpp"
 #include "app/scenes/train/train.hpp"
 #include "app/widgets/line_plot.hpp"
+#include "app/widgets/table.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 
@@ -38,28 +39,28 @@ const std::string& label_name(const TrainedModel& m, int label) {
                                                                  : unknown;
 }
 
-// One bar per class, the predicted one in green, in two columns.
+// One bar per class, the predicted one in green, in two columns (label, bar) of `rows` lines.
 void probability_bars(const TrainedModel& m, const attn::train::Prediction& p) {
   const int n = static_cast<int>(p.probabilities.size()), rows = (n + 1) / 2;
-  if (!ImGui::BeginTable("probabilities", 4, ImGuiTableFlags_SizingFixedFit)) return;
+  float label_w = 0.0f;
+  for (int c = 0; c < n; ++c) label_w = std::max(label_w, ImGui::CalcTextSize(label_name(m, c).c_str()).x);
+  const float spacing = ImGui::GetStyle().ItemSpacing.x, bar_w = 220.0f;
   for (int r = 0; r < rows; ++r) {
-    ImGui::TableNextRow();
-    for (int c = r; c < n; c += rows) {
+    for (int c = r, k = 0; c < n; c += rows, ++k) {
       const bool top = c == p.label;
-      ImGui::TableNextColumn();
+      if (k > 0) ImGui::SameLine(static_cast<float>(k) * (label_w + bar_w + 3.0f * spacing));
       ImGui::TextColored(top ? kGood : ImGui::GetStyleColorVec4(ImGuiCol_Text), "%s",
                          label_name(m, c).c_str());
-      ImGui::TableNextColumn();
+      ImGui::SameLine(static_cast<float>(k) * (label_w + bar_w + 3.0f * spacing) + label_w + spacing);
       char overlay[16];
       std::snprintf(overlay, sizeof overlay, "%.3f",
                     static_cast<double>(p.probabilities[static_cast<size_t>(c)]));
       if (top) ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImVec4(0.3f, 0.7f, 0.35f, 1.0f));
-      ImGui::ProgressBar(p.probabilities[static_cast<size_t>(c)], ImVec2(220, ImGui::GetTextLineHeight()),
+      ImGui::ProgressBar(p.probabilities[static_cast<size_t>(c)], ImVec2(bar_w, ImGui::GetTextLineHeight()),
                          overlay);
       if (top) ImGui::PopStyleColor();
     }
   }
-  ImGui::EndTable();
 }
 
 // The first held-out twin about the cake with the first template ("Refund the X, not the Y."), both orders.
@@ -201,24 +202,19 @@ void draw_pair(const TrainedModel& m, nlohmann::json& shown) {
   const auto& pa = a.value().prediction.probabilities;
   const auto& pb = b.value().prediction.probabilities;
   for (size_t c = 0; c < pa.size() && c < pb.size(); ++c) diff = std::max(diff, std::fabs(pa[c] - pb[c]));
-  if (ImGui::BeginTable("pair", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg, ImVec2(720, 0))) {
-    ImGui::TableSetupColumn("email (held out)", ImGuiTableColumnFlags_WidthFixed, 300);
-    ImGui::TableSetupColumn("should refund");
-    ImGui::TableSetupColumn("model says");
-    ImGui::TableSetupColumn("confidence");
-    ImGui::TableHeadersRow();
+  if (begin_table("pair", {{"email (held out)", 300}, {"should refund"}, {"model says"}, {"confidence"}})) {
     for (size_t i = 0; i < 2; ++i) {
       const attn::train::Prediction& p = (i ? b : a).value().prediction;
       const bool right = p.label == pair[i].label;
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
+      table_row();
+      table_cell();
       ImGui::TextUnformatted(pair[i].text.c_str());
-      ImGui::TableNextColumn();
+      table_cell();
       ImGui::TextUnformatted(label_name(m, pair[i].label).c_str());
-      ImGui::TableNextColumn();
+      table_cell();
       ImGui::TextColored(right ? kGood : kBad, "%s %s", label_name(m, p.label).c_str(),
                          right ? "(right)" : "(wrong)");
-      ImGui::TableNextColumn();
+      table_cell();
       ImGui::Text("%.6f", static_cast<double>(p.confidence));
       list.push_back({{"text", pair[i].text},
                       {"label", label_name(m, p.label)},
@@ -226,7 +222,7 @@ void draw_pair(const TrainedModel& m, nlohmann::json& shown) {
                       {"expected", label_name(m, pair[i].label)},
                       {"correct", right}});
     }
-    ImGui::EndTable();
+    end_table();
   }
   ImGui::Text("largest difference between their probabilities: %.3g", static_cast<double>(diff));
   if (diff < 1e-6f) {
