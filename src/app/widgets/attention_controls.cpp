@@ -22,12 +22,12 @@ bool attention_controls(Settings& s, const ControlSet& show) {
   ImGui::SetNextItemWidth(180);
   ImGui::SliderInt("d_model", &s.d_model, 2, 1024, "%d",
                    ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  ImGui::SameLine();
+  same_line_if_fits(120, "heads (?)");
   ImGui::SetNextItemWidth(120);
   ImGui::SliderInt("heads", &s.heads, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
   help_marker("Each head works in d_k = d_model / heads dimensions, so the head count must divide d_model.");
   if (show.positions) {
-    ImGui::SameLine();
+    same_line_if_fits(130, "positions");
     ImGui::SetNextItemWidth(130);
     if (ImGui::BeginCombo("positions", s.positions.c_str())) {
       for (const char* name : kSchemes) {
@@ -37,12 +37,12 @@ bool attention_controls(Settings& s, const ControlSet& show) {
     }
   }
   if (show.causal) {
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::GetFrameHeight(), "causal (?)");
     ImGui::Checkbox("causal", &s.causal);
     help_marker(
         "A causal mask hides every key after the query: each token sees only itself and earlier tokens.");
   }
-  ImGui::SameLine();
+  same_line_if_fits(110, "seed");
   ImGui::SetNextItemWidth(110);
   ImGui::InputInt("seed", &s.seed);
   s.seed = std::max(0, s.seed);

@@ -25,9 +25,9 @@ std::vector<Widths> g_widths;  // by table id
 // The table being drawn (tables do not nest).
 struct Current {
   Widths* w = nullptr;
-  std::vector<float> x;      // (columns + 1,) column edges from the table's left
-  std::vector<bool> fixed;   // (columns,) given a width: its text wraps inside it
-  ImVec2 origin;         // the rows' top left
+  std::vector<float> x;     // (columns + 1,) column edges from the table's left
+  std::vector<bool> fixed;  // (columns,) given a width: its text wraps inside it
+  ImVec2 origin;            // the rows' top left
   float rows_top = 0.0f;
   float row_y = 0.0f, row_h = 0.0f;
   int row = -1, cell = -1, next_cell = 0;
@@ -112,8 +112,8 @@ bool begin_table(const char* id, std::initializer_list<TableColumn> columns, int
   ImGui::PushID(id);
   if (g.scroll) {  // the header stays; the rows scroll under it
     draw_header(columns);
-    g.child = ImGui::BeginChild(
-        "rows", ImVec2(std::min(g.x.back() + bar, avail), static_cast<float>(scroll_rows) * table_row_height()));
+    g.child = ImGui::BeginChild("rows", ImVec2(std::min(g.x.back() + bar, avail),
+                                               static_cast<float>(scroll_rows) * table_row_height()));
   } else if (g.x.back() > avail) {  // too wide: the whole table scrolls sideways
     g.child = ImGui::BeginChild("wide", ImVec2(avail, table_row_height() + g.w->height + bar), false,
                                 ImGuiWindowFlags_HorizontalScrollbar);
@@ -137,7 +137,8 @@ void table_row(int index) {
   close_row();
   g.row = index >= 0 ? index : g.row + 1;
   g.indexed = g.indexed || index >= 0;
-  g.row_y = index >= 0 ? g.rows_top + static_cast<float>(index) * table_row_height() : ImGui::GetCursorScreenPos().y;
+  g.row_y = index >= 0 ? g.rows_top + static_cast<float>(index) * table_row_height()
+                       : ImGui::GetCursorScreenPos().y;
   g.row_h = table_row_height();
   g.next_cell = 0;
   g.in_row = true;
@@ -152,11 +153,13 @@ void table_cell() {
   ImGui::BeginGroup();
   const ImGuiWindow* window = ImGui::GetCurrentWindow();
   const float right = g.origin.x + g.x[c + 1] - pad().x;
-  ImGui::PushTextWrapPos(g.fixed[c] ? right - window->Pos.x + window->Scroll.x : 0.0f);
+  // text wraps inside a column of a given width; elsewhere it stays on one line and the column grows
+  ImGui::PushTextWrapPos(g.fixed[c] ? right - window->Pos.x + window->Scroll.x : 1e6f);
 }
 
 void end_table() {
-  const float clipper_end = ImGui::GetCursorScreenPos().y;  // where a clipper left the cursor: after every row
+  const float clipper_end =
+      ImGui::GetCursorScreenPos().y;  // where a clipper left the cursor: after every row
   close_row();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float bottom = std::max(ImGui::GetCursorScreenPos().y, g.indexed ? clipper_end : 0.0f);

@@ -2,7 +2,8 @@
 // widgets, each column as wide as its widest cell (or a given width), borders and alternating row colours.
 // Wider than its panel it scrolls sideways; with scroll_rows it shows that many rows under a fixed header
 // and scrolls the rest. Usage mirrors ImGui's tables:
-//   if (begin_table("id", {{"a"}, {"b", 300}})) { table_row(); table_cell(); ImGui::Text(...); ... end_table(); }
+//   if (begin_table("id", {{"a"}, {"b", 300}})) { table_row(); table_cell(); ImGui::Text(...); ...
+//   end_table(); }
 #pragma once
 
 #include <initializer_list>

@@ -30,6 +30,13 @@ bool narrow_screen() {
   return ImGui::GetMainViewport()->WorkSize.x < kNarrowWidth;
 }
 
+void same_line_if_fits(float width, const char* label) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float label_w = label ? style.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x : 0.0f;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width + label_w <= right) ImGui::SameLine();
+}
+
 void paragraph(const std::string& text) {
   frame_texts().push_back(text);
   ImGuiWindow* window = ImGui::GetCurrentWindow();

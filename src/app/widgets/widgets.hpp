@@ -35,6 +35,9 @@ void mark_item(const char* name);
 // folds into a menu and text fields put their label above a full-width box.
 inline constexpr float kNarrowWidth = 900.0f;
 bool narrow_screen();
+// Puts the next item on the same line if it fits there (`width` wide, then its label), else on a new line:
+// a row of controls wraps on a narrow screen instead of running off its edge.
+void same_line_if_fits(float width, const char* label = nullptr);
 // A "(?)" marker with a wrapped tooltip.
 void help_marker(const char* text);
 // A red message shown in place of what could not be computed (also listed in frame_messages()).
