@@ -1,6 +1,6 @@
 // A phone (390 x 844 CSS pixels, touch, device scale 3): the scene list is a menu, the text box takes the
 // full width, a vertical swipe scrolls without changing any setting, a tap on a heatmap cell shows that
-// cell, and a sideways drag moves a slider.
+// cell in a tooltip inside the screen, and a slider moves with a sideways drag, not with a tap.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { api, heatmapById, launchBrowser, openDemo, waitFrames, watchErrors } from './harness.mjs';
@@ -57,6 +57,10 @@ test('phone: menu instead of the scene list, full-width text box, swipe scrolls,
   assert.deepEqual([hover?.id, hover?.row, hover?.col], ['mha/head0', 2, 1], JSON.stringify(hover));
   assert.ok(hover.lines.some((l) => /^value /.test(l)), 'the tooltip holds the value');
   assert.ok(!hover.lines.some((l) => /right-click/.test(l)), 'no right-click wording on a touch screen');
+  await waitFrames(page, 3);
+  const tip = (await state(page)).rects['tooltip/heatmap'];
+  assert.ok(tip && tip[0] >= 0 && tip[0] + tip[2] <= 390 && tip[1] >= 0 && tip[1] + tip[3] <= 844,
+    `the tooltip lies inside the screen: ${JSON.stringify(tip)}`);
   assert.deepEqual((await state(page)).settings, settings, 'a tap on a cell changes no setting');
   assert.deepEqual(errors, []);
   await context.close();
@@ -72,6 +76,9 @@ test('phone: a sideways drag moves a slider; 800 x 600 keeps the scene list', as
   const r = (await state(page)).rects['clock/position'];
   assert.ok(r, 'the position slider is reported');
   const y = r[1] + r[3] / 2;
+  await page.touchscreen.tap(r[0] + r[2] * 0.8, y);
+  await waitFrames(page, 3);
+  assert.equal((await state(page)).settings.pos, '1', 'a tap on the slider leaves it alone');
   await touchPath(page, cdp, [[r[0] + 5, y], [r[0] + 20, y], [r[0] + 60, y], [r[0] + 100, y]]);
   const pos = Number((await state(page)).settings.pos);
   assert.ok(pos > 1, `the drag moved the position: ${pos}`);

@@ -90,18 +90,18 @@ void draw_dial(const attn::HandReading& h, float size) {
 
 void draw_controls(Settings& s) {
   ImGui::SetNextItemWidth(220);
-  ImGui::SliderInt("d_model", &s.d_model, 2, 1024, "%d",
-                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  slider_int("d_model", &s.d_model, 2, 1024, "%d",
+             ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   help_marker("Width of the position vector: d_model numbers make d_model / 2 hands (sine, cosine pairs).");
   ImGui::SetNextItemWidth(220);
   ImGui::InputDouble("base", &s.base, 0, 0, "%.0f");
   help_marker("Hand i turns base^(-2i / d_model) radians per token. The original transformer used 10000.");
   s.base = std::max(2.0, std::min(1e9, s.base));
   ImGui::SetNextItemWidth(220);
-  ImGui::SliderInt("position", &s.pos, 0, 2047, "%d", ImGuiSliderFlags_AlwaysClamp);
+  slider_int("position", &s.pos, 0, 2047, "%d", ImGuiSliderFlags_AlwaysClamp);
   mark_item("clock/position");
   ImGui::SetNextItemWidth(220);
-  ImGui::SliderInt("compare with", &s.pos2, 0, 2047, "%d", ImGuiSliderFlags_AlwaysClamp);
+  slider_int("compare with", &s.pos2, 0, 2047, "%d", ImGuiSliderFlags_AlwaysClamp);
   help_marker("Orange hands show this second position. Try 0 and 44 at d_model 4.");
 }
 

@@ -55,11 +55,11 @@ TableData compute(const Settings& s) {
 
 void draw_controls(Settings& s) {
   ImGui::SetNextItemWidth(220);
-  ImGui::SliderInt("positions", &s.count, 1, 2048, "%d",
-                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  slider_int("positions", &s.count, 1, 2048, "%d",
+             ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   ImGui::SetNextItemWidth(220);
-  ImGui::SliderInt("d_model", &s.d_model, 2, 1024, "%d",
-                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  slider_int("d_model", &s.d_model, 2, 1024, "%d",
+             ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   ImGui::SetNextItemWidth(220);
   ImGui::InputDouble("base", &s.base, 0, 0, "%.0f");
   s.base = std::max(2.0, std::min(1e9, s.base));
@@ -68,7 +68,7 @@ void draw_controls(Settings& s) {
 void draw_naive(Settings& s, const TableData& t, std::uint64_t version) {
   text_wrapped("Attempt 1: write the position number itself. Embedding values sit roughly between -1 and 1.");
   ImGui::SetNextItemWidth(220);
-  ImGui::SliderInt("email length (tokens)", &s.length, 1, 2000, "%d", ImGuiSliderFlags_AlwaysClamp);
+  slider_int("email length (tokens)", &s.length, 1, 2000, "%d", ImGuiSliderFlags_AlwaysClamp);
   const float last = t.raw(t.raw.rows() - 1, 0);
   ImGui::Text("The last token carries %.0f, against embedding values of about 1: it drowns them out.",
               static_cast<double>(last));

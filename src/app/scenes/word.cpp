@@ -79,9 +79,9 @@ void draw_controls(Settings& s, const WordData& w) {
   if (ImGui::SmallButton("Lesson's values")) s.emb = defaults_for("word").emb;
   if (changed) s.emb = format_embedding(e);
   ImGui::SetNextItemWidth(220);
-  ImGui::SliderInt("position", &s.pos, 0, 512, "%d", ImGuiSliderFlags_AlwaysClamp);
+  slider_int("position", &s.pos, 0, 512, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::SetNextItemWidth(220);
-  ImGui::SliderInt("second position", &s.pos2, 0, 512, "%d", ImGuiSliderFlags_AlwaysClamp);
+  slider_int("second position", &s.pos2, 0, 512, "%d", ImGuiSliderFlags_AlwaysClamp);
 }
 
 void draw_column(const char* id, int pos, const WordData& w, int row) {

@@ -20,11 +20,11 @@ bool attention_controls(Settings& s, const ControlSet& show) {
   ImGui::SetNextItemWidth(-180);
   text_field("text", "type an email", s.text);
   ImGui::SetNextItemWidth(180);
-  ImGui::SliderInt("d_model", &s.d_model, 2, 1024, "%d",
-                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  slider_int("d_model", &s.d_model, 2, 1024, "%d",
+             ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   same_line_if_fits(120, "heads (?)");
   ImGui::SetNextItemWidth(120);
-  ImGui::SliderInt("heads", &s.heads, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
+  slider_int("heads", &s.heads, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
   help_marker("Each head works in d_k = d_model / heads dimensions, so the head count must divide d_model.");
   if (show.positions) {
     same_line_if_fits(130, "positions");

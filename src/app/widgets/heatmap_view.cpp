@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "app/widgets/heatmap_export.hpp"
+#include "app/widgets/widgets.hpp"
 #include "gfx/heatmap_renderer.hpp"
 
 namespace app {
@@ -274,13 +275,16 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
     }
     if (!touch) g_hover.lines.push_back("right-click: copy or save as CSV or PNG");
     ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(tooltip_wrap_width());  // lines wrap: the tooltip stays on a phone's screen
     for (size_t i = 0; i < g_hover.lines.size(); ++i) {
       if (!touch && i + 1 == g_hover.lines.size()) {  // the right-click hint
         ImGui::TextDisabled("%s", g_hover.lines[i].c_str());
       } else {
-        ImGui::TextUnformatted(g_hover.lines[i].c_str());
+        ImGui::TextWrapped("%s", g_hover.lines[i].c_str());
       }
     }
+    ImGui::PopTextWrapPos();
+    mark_window("tooltip/heatmap");
     ImGui::EndTooltip();
   }
 

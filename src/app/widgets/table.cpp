@@ -33,9 +33,9 @@ struct Current {
   int row = -1, cell = -1, next_cell = 0;
   bool in_row = false, child = false, scroll = false;
   bool indexed = false;  // rows placed by index (an ImGuiListClipper skips some)
-  ImDrawListSplitter split;
 };
 Current g;
+ImDrawListSplitter g_split;  // channel 0: row backgrounds and lines, 1: the cells (reused by every table)
 
 ImVec2 pad() {
   return ImGui::GetStyle().CellPadding;
@@ -62,12 +62,12 @@ void close_row() {
   close_cell();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float right = g.origin.x + g.x.back();
-  g.split.SetCurrentChannel(dl, 0);
+  g_split.SetCurrentChannel(dl, 0);
   dl->AddRectFilled(ImVec2(g.origin.x, g.row_y), ImVec2(right, g.row_y + g.row_h),
                     ImGui::GetColorU32(g.row % 2 ? ImGuiCol_TableRowBgAlt : ImGuiCol_TableRowBg));
   dl->AddLine(ImVec2(g.origin.x, g.row_y + g.row_h), ImVec2(right, g.row_y + g.row_h),
               ImGui::GetColorU32(ImGuiCol_TableBorderLight));
-  g.split.SetCurrentChannel(dl, 1);
+  g_split.SetCurrentChannel(dl, 1);
   ImGui::SetCursorScreenPos(ImVec2(g.origin.x, g.row_y + g.row_h));
   g.in_row = false;
 }
@@ -110,26 +110,30 @@ bool begin_table(const char* id, std::initializer_list<TableColumn> columns, int
   const float avail = ImGui::GetContentRegionAvail().x, bar = ImGui::GetStyle().ScrollbarSize;
   g.scroll = scroll_rows > 0;
   ImGui::PushID(id);
+  const bool wide = !g.scroll && g.x.back() > avail;
+  bool open = true;
   if (g.scroll) {  // the header stays; the rows scroll under it
     draw_header(columns);
-    g.child = ImGui::BeginChild("rows", ImVec2(std::min(g.x.back() + bar, avail),
-                                               static_cast<float>(scroll_rows) * table_row_height()));
-  } else if (g.x.back() > avail) {  // too wide: the whole table scrolls sideways
-    g.child = ImGui::BeginChild("wide", ImVec2(avail, table_row_height() + g.w->height + bar), false,
-                                ImGuiWindowFlags_HorizontalScrollbar);
-    draw_header(columns);
+    open = ImGui::BeginChild("rows", ImVec2(std::min(g.x.back() + bar, avail),
+                                            static_cast<float>(scroll_rows) * table_row_height()));
+  } else if (wide) {  // too wide: the whole table scrolls sideways
+    open = ImGui::BeginChild("wide", ImVec2(avail, table_row_height() + g.w->height + bar), false,
+                             ImGuiWindowFlags_HorizontalScrollbar);
+    if (open) draw_header(columns);
   } else {
     draw_header(columns);
   }
-  if (g.scroll && !g.child) {
+  g.child = g.scroll || wide;
+  if (!open) {  // the box is out of sight: nothing in it is drawn
     ImGui::EndChild();
     ImGui::PopID();
+    g = Current();
     return false;
   }
   g.origin = ImGui::GetCursorScreenPos();
   g.rows_top = g.origin.y;
-  g.split.Split(ImGui::GetWindowDrawList(), 2);
-  g.split.SetCurrentChannel(ImGui::GetWindowDrawList(), 1);
+  g_split.Split(ImGui::GetWindowDrawList(), 2);
+  g_split.SetCurrentChannel(ImGui::GetWindowDrawList(), 1);
   return true;
 }
 
@@ -163,7 +167,7 @@ void end_table() {
   close_row();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float bottom = std::max(ImGui::GetCursorScreenPos().y, g.indexed ? clipper_end : 0.0f);
-  g.split.SetCurrentChannel(dl, 0);
+  g_split.SetCurrentChannel(dl, 0);
   const ImU32 line = ImGui::GetColorU32(ImGuiCol_TableBorderStrong);
   for (size_t c = 1; c + 1 < g.x.size(); ++c) {
     dl->AddLine(ImVec2(g.origin.x + g.x[c], g.rows_top - (g.scroll ? 0.0f : table_row_height())),
@@ -171,7 +175,7 @@ void end_table() {
   }
   dl->AddRect(ImVec2(g.origin.x, g.rows_top - (g.scroll ? 0.0f : table_row_height())),
               ImVec2(g.origin.x + g.x.back(), bottom), line);
-  g.split.Merge(dl);
+  g_split.Merge(dl);
   if (std::fabs(g.w->height - (bottom - g.rows_top)) > 0.5f && !g.scroll) {
     g.w->height = bottom - g.rows_top;
     if (g.child) request_next_frame();

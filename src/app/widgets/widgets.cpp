@@ -4,6 +4,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 
@@ -26,8 +27,33 @@ void mark_item(const char* name) {
   frame_rects().push_back({name, a.x, a.y, b.x - a.x, b.y - a.y});
 }
 
+void mark_window(const char* name) {
+  const ImVec2 a = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  frame_rects().push_back({name, a.x, a.y, size.x, size.y});
+}
+
+float tooltip_wrap_width() {
+  const float margin = 2.0f * ImGui::GetStyle().WindowPadding.x + 16.0f;
+  return std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetMainViewport()->WorkSize.x - margin);
+}
+
 bool narrow_screen() {
   return ImGui::GetMainViewport()->WorkSize.x < kNarrowWidth;
+}
+
+bool slider_int(const char* label, int* v, int lo, int hi, const char* format, int flags) {
+  static int held = 0;  // the value when the active slider was pressed
+  const int before = *v;
+  bool changed = ImGui::SliderInt(label, v, lo, hi, format, flags);
+  if (ImGui::IsItemActivated()) held = before;
+  const ImGuiIO& io = ImGui::GetIO();
+  const float drag = ImGui::GetStyle().TouchExtraPadding.x + 6.0f;  // a finger's slack, CSS pixels
+  if (ImGui::IsItemActive() && io.MouseSource == ImGuiMouseSource_TouchScreen &&
+      io.MouseDragMaxDistanceSqr[0] < drag * drag) {
+    *v = held;  // the finger has not moved yet: the value stays
+    changed = before != held;
+  }
+  return changed;
 }
 
 void same_line_if_fits(float width, const char* label) {
@@ -90,7 +116,7 @@ void help_marker(const char* text) {
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");
   if (ImGui::BeginItemTooltip()) {
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+    ImGui::PushTextWrapPos(tooltip_wrap_width());
     paragraph(text);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();

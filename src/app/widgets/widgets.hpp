@@ -30,11 +30,20 @@ struct NamedRect {
 };
 std::vector<NamedRect>& frame_rects();
 void mark_item(const char* name);
+// Records the current window (a tooltip, a popup) the same way.
+void mark_window(const char* name);
+// How wide a tooltip's text may run before it wraps: 30 lines' height, or less on a narrow screen, so
+// the tooltip fits on the screen.
+float tooltip_wrap_width();
 
 // Whether the window is narrower than kNarrowWidth CSS pixels (a phone, a small embed): the scene list
 // folds into a menu and text fields put their label above a full-width box.
 inline constexpr float kNarrowWidth = 900.0f;
 bool narrow_screen();
+// ImGui::SliderInt that a tap on a touch screen leaves alone: with a finger only a drag moves it (a mouse
+// click still jumps to the clicked value).
+bool slider_int(const char* label, int* v, int lo, int hi, const char* format = "%d", int flags = 0);
+
 // Puts the next item on the same line if it fits there (`width` wide, then its label), else on a new line:
 // a row of controls wraps on a narrow screen instead of running off its edge.
 void same_line_if_fits(float width, const char* label = nullptr);

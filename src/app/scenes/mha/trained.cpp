@@ -70,7 +70,7 @@ bool draw_model_switch(Settings& s) {
   text_field("text", "type an email", s.text);
   if (m && m->model.config.layers > 1) {
     ImGui::SetNextItemWidth(160);
-    ImGui::SliderInt("layer", &s.layer, 0, m->model.config.layers - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
+    slider_int("layer", &s.layer, 0, m->model.config.layers - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
   }
   if (m) {
     s.layer = std::clamp(s.layer, 0, m->model.config.layers - 1);

@@ -219,8 +219,7 @@ void draw_controls(Settings& s) {
   attention_controls(s, show);
   if (s.positions == "learned") {
     ImGui::SetNextItemWidth(180);
-    ImGui::SliderInt("slots", &s.slots, 1, 4096, "%d",
-                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    slider_int("slots", &s.slots, 1, 4096, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
     help_marker(
         "Slots of the learned position table: a text longer than this has no position vector for its "
         "last tokens.");

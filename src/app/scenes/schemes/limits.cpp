@@ -139,12 +139,12 @@ void draw_limits(Settings& s, const std::shared_ptr<const SchemesData>& kept, bo
         "learned 128 slots on short emails; the first 400-token complaint crashed it. Here the "
         "email is the text above, repeated until it is long enough.");
     ImGui::SetNextItemWidth(220);
-    ImGui::SliderInt("learned slots##limits", &s.slots, 1, 4096, "%d",
-                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    slider_int("learned slots##limits", &s.slots, 1, 4096, "%d",
+               ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
     ImGui::SameLine(0, 30);
     ImGui::SetNextItemWidth(220);
-    ImGui::SliderInt("email length (tokens)", &s.length, 1, 4096, "%d",
-                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    slider_int("email length (tokens)", &s.length, 1, 4096, "%d",
+               ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   }
   if (open) draw_presets(s);
   memo.get({d.version, s.length}, [&] { return compute_limits(d, s); });

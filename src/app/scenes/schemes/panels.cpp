@@ -245,10 +245,10 @@ void draw_rope(Settings& s, const std::shared_ptr<const SchemesData>& kept, bool
       "each). Move them anywhere:",
       qt.c_str(), d.k_index, kt.c_str(), d.head, static_cast<int>(d.q.size()));
   ImGui::SetNextItemWidth(260);
-  ImGui::SliderInt("query position", &s.pos, 0, 2048, "%d", ImGuiSliderFlags_AlwaysClamp);
+  slider_int("query position", &s.pos, 0, 2048, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::SameLine(0, 30);
   ImGui::SetNextItemWidth(260);
-  ImGui::SliderInt("key position", &s.pos2, 0, 2048, "%d", ImGuiSliderFlags_AlwaysClamp);
+  slider_int("key position", &s.pos2, 0, 2048, "%d", ImGuiSliderFlags_AlwaysClamp);
   if (!r.error.empty()) {
     error_box(r.error);
     return;

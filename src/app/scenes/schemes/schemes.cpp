@@ -104,15 +104,15 @@ void draw_controls(Settings& s) {
   attention_controls(s, show);
   ImGui::SetNextItemWidth(180);
   int head = schemes::shown_head(s);
-  ImGui::SliderInt("head", &head, 0, std::max(0, s.heads - 1), "%d", ImGuiSliderFlags_AlwaysClamp);
+  slider_int("head", &head, 0, std::max(0, s.heads - 1), "%d", ImGuiSliderFlags_AlwaysClamp);
   s.head = head;
   help_marker(
       "Which head every scheme's grid shows. All five runs use the same seeded weights; only the "
       "position signal differs.");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(180);
-  ImGui::SliderInt("learned slots", &s.slots, 1, 4096, "%d",
-                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  slider_int("learned slots", &s.slots, 1, 4096, "%d",
+             ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   help_marker(
       "The learned table has one vector per slot: positions 0 to slots - 1. A longer text has no "
       "vector for its later positions.");

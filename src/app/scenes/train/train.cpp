@@ -124,14 +124,14 @@ void draw_controls(Settings& s) {
       "turned by their position).");
   ImGui::SameLine(0, 20);
   ImGui::SetNextItemWidth(150);
-  ImGui::SliderInt("d_model", &s.d_model, 4, kMaxTrainWidth, "%d",
-                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  slider_int("d_model", &s.d_model, 4, kMaxTrainWidth, "%d",
+             ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   ImGui::SameLine(0, 20);
   ImGui::SetNextItemWidth(100);
-  ImGui::SliderInt("heads", &s.heads, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
+  slider_int("heads", &s.heads, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::SameLine(0, 20);
   ImGui::SetNextItemWidth(80);
-  ImGui::SliderInt("layers", &s.layers, 1, 4, "%d", ImGuiSliderFlags_AlwaysClamp);
+  slider_int("layers", &s.layers, 1, 4, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::SetNextItemWidth(130);
   ImGui::InputInt("seed", &s.seed);
   s.seed = std::max(0, s.seed);
