@@ -68,7 +68,7 @@ EM_JS(void, js_field, (unsigned id, const char* label_utf8, const char* hint_utf
     el.addEventListener("compositionend", function() { el.composing = false; send(false); });
     el.addEventListener("keydown", function(e) {
       if (e.key === "Enter" && !e.isComposing) send(true);
-      if (e.key === "Escape") el.blur();
+      if (e.key === "Escape") document.getElementById("canvas").focus();  // keys go back to the app
     });
     // the wheel over a field scrolls the app's panel under it
     el.addEventListener("wheel", function(e) {
@@ -90,7 +90,7 @@ EM_JS(void, js_field, (unsigned id, const char* label_utf8, const char* hint_utf
   s.fontSize = st.px + "px";
   s.padding = "0 " + st.pad + "px";
   s.borderRadius = st.radius + "px";
-  el.hidden = !shown;
+  el.hidden = !shown && document.activeElement !== el;  // never taken away while the learner types
 });
 
 EM_JS(void, js_fields_end, (), {
