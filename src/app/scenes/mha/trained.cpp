@@ -61,11 +61,7 @@ bool draw_model_switch(Settings& s) {
     open_linked_model(s.model);
   }
   const TrainedModel* m = trained_model();
-  if (m) {  // the settings (and so the URL) say the model's true sizes
-    const attn::train::ModelConfig& c = m->model.config;
-    s.d_model = c.d_model, s.heads = c.heads, s.positions = attn::scheme_name(c.positions),
-    s.causal = c.causal;
-  }
+  if (m) apply_model_sizes(s, *m);  // the settings (and so the URL) say the model's true sizes
   ImGui::SetNextItemWidth(-180);
   text_field("text", "type an email", s.text);
   if (m && m->model.config.layers > 1) {
@@ -94,15 +90,19 @@ void draw_no_model_note(Settings& s) {
   if (ImGui::Button("Open the Train scene")) open_train_scene(s);
 }
 
+void apply_model_sizes(Settings& s, const TrainedModel& m) {
+  const attn::train::ModelConfig& c = m.model.config;
+  s.d_model = c.d_model;
+  s.heads = c.heads;
+  s.positions = attn::scheme_name(c.positions);
+  s.causal = c.causal;
+}
+
 Settings with_model_sizes(const Settings& s) {
   const TrainedModel* m = trained_model();
   if (!uses_trained_model(s) || !m) return s;
   Settings v = s;
-  const attn::train::ModelConfig& c = m->model.config;
-  v.d_model = c.d_model;
-  v.heads = c.heads;
-  v.positions = attn::scheme_name(c.positions);
-  v.causal = c.causal;
+  apply_model_sizes(v, *m);
   return v;
 }
 

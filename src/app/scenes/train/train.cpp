@@ -188,9 +188,7 @@ void look_inside_button(Settings& s, const TrainedModel* shown_model) {
       next.model = "trained";
       remember_trained_model(trained_model_file_text());
     }
-    const attn::train::ModelConfig& c = shared->model.config;
-    next.d_model = c.d_model, next.heads = c.heads, next.positions = attn::scheme_name(c.positions);
-    next.causal = c.causal;
+    apply_model_sizes(next, *shared);
     next.text = s.text;
     s = next;
   }

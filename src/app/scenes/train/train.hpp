@@ -33,6 +33,8 @@ bool draw_model_file(const TrainedModel* m);
 bool draw_model_switch(Settings& s);
 // A note with a button to the Train scene, for when no model has been trained yet.
 void draw_no_model_note(Settings& s);
+// Sets s's d_model, heads, positions and causal to the model's own.
+void apply_model_sizes(Settings& s, const TrainedModel& m);
 // Settings with the trained model's d_model and heads (for the parameter panel), or `s` itself.
 Settings with_model_sizes(const Settings& s);
 // state().shown["trained_model"]: the model's sizes, scheme, steps and source (null when there is none).
