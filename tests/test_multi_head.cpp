@@ -6,6 +6,7 @@
 
 #include "allclose.hpp"
 #include "core/attention.hpp"
+#include "core/error.hpp"
 #include "reference.hpp"
 
 namespace {
@@ -123,4 +124,38 @@ TEST(MhaWeights, RandomHasTheDocumentedShapesAndScale) {
                          other = attn::MhaWeights::random(64, 8, 10);
   EXPECT_TRUE(same.w_qkv == w.w_qkv && same.w_o == w.w_o);
   EXPECT_FALSE(other.w_qkv == w.w_qkv);
+}
+
+TEST(MhaSteps, ALongTextInRowBlocksMatchesTheReferenceStepByStep) {
+  // 300 tokens: three 128-row blocks of the QKV projection and of W_O, one head per step
+  const int t = 300, d = 16, heads = 4;
+  const ref::MatD x = ref::random_matrix(t, d, 71);
+  const attn::MhaWeights w = random_weights(d, heads, 72);
+  attn::AttentionOptions opt;
+  opt.causal = true;
+  const attn::Mat xf = ref::to_float(x);
+  attn::MhaSteps steps(xf, w, opt);
+  EXPECT_EQ(steps.steps_total(), 2 * 3 + heads);
+  int taken = 0;
+  while (!steps.done()) {
+    steps.step();
+    EXPECT_EQ(steps.steps_done(), ++taken);
+  }
+  const attn::MhaResult got = steps.take();
+  const ref::Mha want = ref::multi_head(x, ref::to_double(w.w_qkv), ref::to_double(w.w_o), heads, opt);
+  EXPECT_ALLCLOSE(got.output, want.output);
+  EXPECT_ALLCLOSE(got.concat, want.concat);
+  for (int h = 0; h < heads; ++h)
+    EXPECT_ALLCLOSE(got.head[static_cast<size_t>(h)].weights, want.heads[static_cast<size_t>(h)].weights);
+  // multi_head runs the same steps: the same bits
+  const attn::MhaResult whole = attn::multi_head(xf, w, opt);
+  EXPECT_TRUE((whole.output.array() == got.output.array()).all());
+}
+
+TEST(MhaSteps, TakingBeforeTheLastStepIsAnError) {
+  const attn::Mat x = ref::to_float(ref::random_matrix(4, 8, 81));
+  const attn::MhaWeights w = random_weights(8, 2, 82);
+  attn::MhaSteps steps(x, w, attn::AttentionOptions{});
+  steps.step();
+  EXPECT_THROW(steps.take(), attn::InputError);
 }

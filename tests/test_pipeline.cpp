@@ -41,6 +41,32 @@ TEST(Pipeline, EqualsTheLayerComposedByHand) {
   }
 }
 
+TEST(Pipeline, StepsAdvanceTheProgressAndGiveTheSameResult) {
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += i % 3 ? "cake " : "refund ";
+  attn::PipelineConfig c;
+  c.d_model = 16;
+  c.heads = 4;
+  c.positions = attn::Scheme::Sinusoidal;
+  attn::PipelineSteps steps(text, c, nullptr);
+  float last = steps.progress();
+  EXPECT_EQ(last, 0.0f);
+  int n = 0;
+  while (!steps.done()) {
+    steps.step();
+    EXPECT_GT(steps.progress(), last) << "step " << n;
+    last = steps.progress();
+    ++n;
+  }
+  EXPECT_EQ(last, 1.0f);
+  EXPECT_EQ(n, 2 * 2 + 4 + 4);  // QKV and W_O in two row blocks each, 4 heads, 4 heads' statistics
+  const attn::PipelineResult got = steps.take(), whole = attn::run_pipeline(text, c);
+  ASSERT_EQ(got.tokens.size(), 200u);
+  EXPECT_TRUE(ref::allclose(got.mha.output, whole.mha.output, 0, 0));
+  ASSERT_EQ(got.stats.size(), 4u);
+  EXPECT_EQ(got.stats[3].entropy, whole.stats[3].entropy);
+}
+
 TEST(Pipeline, CutsLongTextAndRejectsBadInput) {
   std::string long_text;
   for (int i = 0; i < 1100; ++i) long_text += "cake ";

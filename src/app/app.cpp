@@ -2,10 +2,12 @@
 #include "app/app.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <nlohmann/json.hpp>
 
 #include "app/logic/memo.hpp"
+#include "app/logic/pipeline_cache.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/widgets/heatmap_view.hpp"
 #include "app/widgets/widgets.hpp"
@@ -81,6 +83,7 @@ bool App::wants_next_frame() const {
 
 void App::frame() {
   take_next_frame_request();  // a request from a frame that failed half-way is dropped
+  take_pipeline_pending();
   // A frame that fails half-way reports nothing rather than the writers of an older frame.
   shown_fills_.clear();
   shown_error_.clear();
@@ -133,19 +136,25 @@ void App::frame() {
   if (settings_.scene != scroll_scene_)
     ImGui::SetNextWindowScroll(ImVec2(0.0f, 0.0f));  // a scene opens at its top
   scroll_scene_ = settings_.scene;
-  ImGui::BeginChild("scene", ImVec2(0, 0), false);
+  // Ctrl + wheel zooms a grid (mha) and does not scroll the scene
+  ImGui::BeginChild("scene", ImVec2(0, 0), false,
+                    ImGui::GetIO().KeyCtrl ? ImGuiWindowFlags_NoScrollWithMouse : ImGuiWindowFlags_None);
   if (!settings_.embed) draw_path_bar(settings_);
   draw_notes(notes_, notes_dropped_);
   std::vector<ShownFill> fills;
   std::string error;
   SceneContext ctx{settings_, fills, error};
   if (SceneDraw draw = find_scene(settings_.scene)) draw(ctx);
+  mark_window("scene/view");  // what the scene shows, and how far what it laid out reaches
+  const ImVec2 at = ImGui::GetWindowPos(), reach = ImGui::GetCurrentWindow()->DC.CursorMaxPos;
+  frame_rects().push_back({"scene/content", at.x, at.y, reach.x - at.x, reach.y - at.y});
   ImGui::EndChild();
   ImGui::End();
   // What state() reports: this frame's settings and scene output (set() may change settings_ before the
   // next frame draws them).
   shown_settings_ = settings_;
-  next_frame_requested_ = take_next_frame_request();
+  computing_ = take_pipeline_pending();  // a long input is computed over the next frames
+  next_frame_requested_ = take_next_frame_request() || computing_;
   shown_fills_ = std::move(fills);
   shown_error_ = std::move(error);
 }
@@ -200,6 +209,8 @@ std::string App::heatmaps_json(bool with_values, const std::string& only_id) con
                  {"colormap", gfx::colormap_name(h.colormap)},
                  {"row_labels", *h.row_labels},
                  {"col_labels", *h.col_labels},
+                 {"window", {h.row0, h.col0, h.shown_rows, h.shown_cols}},
+                 {"label_rects", h.label_rects},
                  {"visible", h.visible}};
     if (with_values) {
       json values = json::array();
@@ -231,6 +242,7 @@ std::string App::frame_stats_json() const {
               {"draw_calls", stats_.draw_calls},
               {"vertices", stats_.vertices},
               {"frame", stats_.frame},
+              {"computing", computing_},
               {"recomputes", versions_issued()},
               {"uploads", gfx::renderer_stats().uploads}}
       .dump(-1, ' ', false, json::error_handler_t::replace);

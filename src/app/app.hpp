@@ -69,6 +69,7 @@ class App {
   std::string shown_error_;
   std::vector<ShownFill> shown_fills_;
   FrameStats stats_;
+  bool computing_ = false;  // the last frame left a long computation pending (frameStats().computing)
   bool next_frame_requested_ = false;  // a scene called request_next_frame() in the last frame
 };
 

@@ -50,6 +50,30 @@ struct MhaResult {
 
 // x (T, D) -> MhaResult. Throws InputError on bad shapes, non-finite input, or heads not dividing D.
 MhaResult multi_head(const Mat& x, const MhaWeights& w, const AttentionOptions& opt);
+
+// multi_head cut into pieces of work small enough to run between two frames: the QKV projection a block of
+// rows at a time, one head at a time, W_O a block of rows at a time. Every row is computed as multi_head
+// computes it (multi_head runs these steps), so the result is the same to the bit. x and w must outlive it.
+class MhaSteps {
+ public:
+  // x (T, D): checks what multi_head checks (throws InputError).
+  MhaSteps(const Mat& x, const MhaWeights& w, const AttentionOptions& opt);
+  MhaSteps(const MhaSteps&) = delete;
+  MhaSteps& operator=(const MhaSteps&) = delete;
+  bool done() const { return next_ == total_; }
+  void step();  // the next piece; the last one checks the output is finite (throws InputError)
+  int steps_done() const { return next_; }
+  int steps_total() const { return total_; }
+  MhaResult take();  // once done(): output (T, D), concat (T, D), H heads
+
+ private:
+  const Mat& x_;
+  const MhaWeights& w_;
+  AttentionOptions opt_;
+  int d_ = 0, d_k_ = 0, blocks_ = 0, next_ = 0, total_ = 0;
+  Mat qkv_;  // (T, 3D)
+  MhaResult r_;
+};
 // x (B, T, D) -> B results, the same weights for every item.
 std::vector<MhaResult> multi_head(const Batch& x, const MhaWeights& w, const AttentionOptions& opt);
 

@@ -53,11 +53,24 @@ MhaWeights scene_weights(const PipelineConfig& c) {
   return MhaWeights::random(c.d_model, c.heads, mix_seed(c.seed, 22), kSceneWeightGain);
 }
 
-PipelineResult run_pipeline(const std::vector<std::string>& tokens, const PipelineConfig& c,
-                            const MhaWeights* weights) {
+PipelineSteps::PipelineSteps(const std::vector<std::string>& tokens, const PipelineConfig& c,
+                             std::shared_ptr<const MhaWeights> weights)
+    : weights_(std::move(weights)) {
+  start(tokens, c);
+}
+
+PipelineSteps::PipelineSteps(const std::string& text, const PipelineConfig& c,
+                             std::shared_ptr<const MhaWeights> weights)
+    : weights_(std::move(weights)) {
+  std::size_t total = 0;
+  start(tokenize(text, kMaxTokens, &total), c);
+  result_.dropped_tokens = static_cast<int>(std::min<std::size_t>(total - result_.tokens.size(), INT32_MAX));
+}
+
+void PipelineSteps::start(const std::vector<std::string>& tokens, const PipelineConfig& c) {
   parse_scheme(scheme_name(c.positions), pipeline_schemes());
   head_dim(c.d_model, c.heads);
-  PipelineResult r;
+  PipelineResult& r = result_;
   r.tokens = tokens;
   r.dropped_tokens = cut_tokens(r.tokens);
   const auto t = static_cast<int>(r.tokens.size());
@@ -66,18 +79,51 @@ PipelineResult run_pipeline(const std::vector<std::string>& tokens, const Pipeli
   r.position_table = additive_positions(c, t);
   r.inputs = add_positions(r.embeddings, r.position_table);
   // 2. attention; RoPE and ALiBi act inside it
-  const MhaWeights drawn = weights ? MhaWeights{} : scene_weights(c);
-  r.mha = multi_head(r.inputs, weights ? *weights : drawn, attention_options(c));
+  if (!weights_) weights_ = std::make_shared<const MhaWeights>(scene_weights(c));
+  mha_ = std::make_unique<MhaSteps>(r.inputs, *weights_, attention_options(c));
+  mha_total_ = mha_->steps_total();
+}
+
+void PipelineSteps::step() {
+  if (mha_) {
+    mha_->step();
+    if (mha_->done()) {
+      result_.mha = mha_->take();
+      mha_.reset();
+    }
+    return;
+  }
   // 3. what each head does
-  for (const HeadResult& h : r.mha.head) r.stats.push_back(head_stats(h.weights));
-  return r;
+  if (stats_done_ < static_cast<int>(result_.mha.head.size())) {
+    result_.stats.push_back(head_stats(result_.mha.head[static_cast<size_t>(stats_done_++)].weights));
+  }
+}
+
+float PipelineSteps::progress() const {
+  const int heads = weights_->heads;
+  const int done = mha_ ? mha_->steps_done() : mha_total_ + stats_done_;
+  return static_cast<float>(done) / static_cast<float>(mha_total_ + heads);
+}
+
+PipelineResult PipelineSteps::take() {
+  if (!done()) throw InputError("the pipeline has not finished its steps");
+  return std::move(result_);
+}
+
+PipelineResult run_pipeline(const std::vector<std::string>& tokens, const PipelineConfig& c,
+                            const MhaWeights* weights) {
+  // a given weights object is borrowed (an owner-less pointer), not copied
+  PipelineSteps steps(
+      tokens, c, weights ? std::shared_ptr<const MhaWeights>(std::shared_ptr<void>(), weights) : nullptr);
+  while (!steps.done()) steps.step();
+  return steps.take();
 }
 
 PipelineResult run_pipeline(const std::string& text, const PipelineConfig& c, const MhaWeights* weights) {
-  std::size_t total = 0;
-  PipelineResult r = run_pipeline(tokenize(text, kMaxTokens, &total), c, weights);
-  r.dropped_tokens = static_cast<int>(std::min<std::size_t>(total - r.tokens.size(), INT32_MAX));
-  return r;
+  PipelineSteps steps(
+      text, c, weights ? std::shared_ptr<const MhaWeights>(std::shared_ptr<void>(), weights) : nullptr);
+  while (!steps.done()) steps.step();
+  return steps.take();
 }
 
 }  // namespace attn

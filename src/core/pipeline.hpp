@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,32 @@ PipelineResult run_pipeline(const std::string& text, const PipelineConfig& confi
 // must be scene_weights(config) (drawing them is most of the work for short texts in wide models).
 PipelineResult run_pipeline(const std::vector<std::string>& tokens, const PipelineConfig& config,
                             const MhaWeights* weights = nullptr);
+
+// run_pipeline in pieces small enough to run between two frames: the tokens, embeddings and positions at
+// once (construction), then MhaSteps' pieces, then one head's statistics per step. The result is the one
+// run_pipeline gives (run_pipeline runs these steps). `weights`: scene_weights(config), or null to draw them.
+class PipelineSteps {
+ public:
+  // Throws InputError for what run_pipeline rejects.
+  PipelineSteps(const std::vector<std::string>& tokens, const PipelineConfig& config,
+                std::shared_ptr<const MhaWeights> weights);
+  PipelineSteps(const std::string& text, const PipelineConfig& config,
+                std::shared_ptr<const MhaWeights> weights);
+  PipelineSteps(const PipelineSteps&) = delete;
+  PipelineSteps& operator=(const PipelineSteps&) = delete;
+  bool done() const { return stats_done_ == static_cast<int>(result_.mha.head.size()) && !mha_; }
+  void step();
+  float progress() const;  // 0 .. 1
+  PipelineResult take();   // once done()
+
+ private:
+  void start(const std::vector<std::string>& tokens, const PipelineConfig& config);
+  PipelineResult result_;
+  std::shared_ptr<const MhaWeights> weights_;
+  std::unique_ptr<MhaSteps> mha_;  // reads result_.inputs and *weights_; null once the layer is done
+  int mha_total_ = 0;              // MhaSteps' pieces
+  int stats_done_ = 0;
+};
 
 // The options for attention: the causal mask, and RoPE or ALiBi (which act inside attention).
 AttentionOptions attention_options(const PipelineConfig& config);

@@ -97,13 +97,14 @@ namespace {
 // The page's sans-serif stack; headless Debian Chromium (fonts-dejavu-core) draws DejaVu Sans, like desktop.
 constexpr const char* kFamily = R"("DejaVu Sans", "Noto Sans", system-ui, sans-serif)";
 
-// Always in the atlas (first, last; inclusive): the desktop font's ranges plus Greek, super/subscripts,
-// arrows, mathematical operators and the replacement character (ImGui's fallback glyph).
+// Always in the atlas (first, last; inclusive): the desktop font's ranges plus Greek, all of the
+// super/subscripts, arrows and mathematical operators.
 constexpr ImWchar kBaseRanges[][2] = {
     {0x0020, 0x007E},  // Basic Latin
-    {0x00A0, 0x00FF},  // Latin-1 Supplement (accents, x, middle dot)
+    {0x00A0, 0x00FF},  // Latin-1 Supplement (accents, times sign, middle dot)
     {0x0100, 0x017F},  // Latin Extended-A
     {0x0370, 0x03FF},  // Greek and Coptic
+    {0x1D40, 0x1D40},  // modifier letter capital T (K with superscript T: transposed)
     {0x2000, 0x206F},  // General Punctuation (curly quotes, dashes, ellipsis)
     {0x2070, 0x209F},  // Superscripts and Subscripts
     {0x20B9, 0x20B9},  // Indian rupee sign

@@ -61,7 +61,8 @@ export async function waitReady(page, timeout = 60000) {
 }
 
 // Asks the app for n frames and waits until it has drawn them (frameStats().frame advances by n) and used
-// all input so far (ImGui spreads fast typing over frames). The app draws only on input, animation or
+// all input so far (ImGui spreads fast typing over frames) and finished any long computation (spread over
+// frames too). The app draws only on input, animation or
 // request, so without the request an idle page would never advance.
 export async function waitFrames(page, n = 3, timeout = 30000) {
   const start = await page.evaluate((count) => {
@@ -72,7 +73,7 @@ export async function waitFrames(page, n = 3, timeout = 30000) {
   await page.waitForFunction(
     (target) => {
       const fs = window.attentionDemo.frameStats();
-      return fs.frame >= target && !fs.input_pending;
+      return fs.frame >= target && !fs.input_pending && !fs.computing;
     }, start + n, { timeout, polling: 'raf' });
   return start + n;
 }
@@ -130,8 +131,9 @@ export async function canvasInfo(page) {
 
 // The centre of cell (row, col) of heatmap h in page CSS px (what page.mouse.move takes).
 export function cellCentre(info, h, row, col) {
-  return { x: info.left + h.rect.x + (col + 0.5) * h.rect.w / h.cols,
-           y: info.top + h.rect.y + (row + 0.5) * h.rect.h / h.rows };
+  const [row0, col0, rows, cols] = h.window ?? [0, 0, h.rows, h.cols];  // the part of the matrix drawn
+  return { x: info.left + h.rect.x + (col - col0 + 0.5) * h.rect.w / cols,
+           y: info.top + h.rect.y + (row - row0 + 0.5) * h.rect.h / rows };
 }
 
 // The heatmap with this id from a heatmaps() list; fails naming the ids that were drawn.

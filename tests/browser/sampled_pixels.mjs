@@ -1,5 +1,5 @@
-// The hardening tests' pixel check: the colour on screen at sampled heatmap cells equals the colormap
-// colour of the cell's value (the page still draws what it computed after a CSP or a context restore).
+// The pixel check of the hardening and long-text tests: the colour on screen at sampled cells (of the part
+// drawn) equals the colormap colour of the cell's value (after a CSP, a context restore, in a token window).
 import assert from 'node:assert/strict';
 import { api, screenshot, canvasInfo, cellCentre, heatmapById, rng } from './harness.mjs';
 import { parseColormapTables, expectedColor } from './colormap.mjs';
@@ -18,15 +18,17 @@ export async function assertHeatmapPixels(page, ids, seed = 1) {
   for (const id of ids) {
     const h = heatmapById(maps, id);
     const cells = [];
+    const [row0, col0, rows, cols] = h.window ?? [0, 0, h.rows, h.cols];  // the part drawn
     let lo = null, hi = null;
     h.values.forEach((row, r) => row.forEach((v, c) => {
+      if (r < row0 || r >= row0 + rows || c < col0 || c >= col0 + cols) return;
       if (!lo || v < lo.v) lo = { r, c, v };
       if (!hi || v > hi.v) hi = { r, c, v };
     }));
     cells.push(lo, hi);
     const next = rng(seed);
     for (let i = 0; i < 6; i++) {
-      const r = Math.floor(next() * h.rows), c = Math.floor(next() * h.cols);
+      const r = row0 + Math.floor(next() * rows), c = col0 + Math.floor(next() * cols);
       cells.push({ r, c, v: h.values[r][c] });
     }
     for (const cell of cells) {

@@ -73,7 +73,7 @@ Question head_dim_question() {
   q.answer = dk;
   q.hint = "The heads do not each get the whole vector: they split d_model between them.";
   q.why = format(
-      "d_k = d_model / heads = 768 / 12 = %d. Each head works on its own slice of %d numbers, so twelve "
+      "dₖ = d_model / heads = 768 / 12 = %d. Each head works on its own slice of %d numbers, so twelve "
       "heads "
       "cost no more than one full-width head.",
       dk, dk);
@@ -100,19 +100,19 @@ Question parameters_question() {
       "and W_V of every head and the output matrix W_O (no biases).";
   q.answer = pc.fused;
   q.hint =
-      "Each head's W_Q, W_K and W_V are 512 x d_k, with d_k = 512 / 8. Do not forget W_O, which is 512 x "
+      "Each head's W_Q, W_K and W_V are 512 × dₖ, with dₖ = 512 / 8. Do not forget W_O, which is 512 × "
       "512.";
   q.why = format(
-      "8 heads x 3 matrices x 512 x %d = %s for queries, keys and values, plus W_O = 512 x 512 = %s: %s in "
+      "8 heads × 3 matrices × 512 × %d = %s for queries, keys and values, plus W_O = 512 × 512 = %s: %s in "
       "all. "
       "One full-width head costs the same (%s): eight viewpoints for the price of one.",
       pc.d_k, grouped(qkv).c_str(), grouped(wo).c_str(), grouped(pc.fused).c_str(),
       grouped(pc.single_head).c_str());
   q.wrong_note = [qkv, pc](long long given) -> std::string {  // wo: a constant, not captured
-    if (given == qkv) return "That counts the queries, keys and values; W_O (512 x 512) comes on top.";
+    if (given == qkv) return "That counts the queries, keys and values; W_O (512 × 512) comes on top.";
     if (given == wo) return "That is W_O alone; the heads' W_Q, W_K and W_V come on top.";
     if (given == 8 * pc.fused)
-      return "That gives every head full 512 x 512 matrices; each head is only " + std::to_string(pc.d_k) +
+      return "That gives every head full 512 × 512 matrices; each head is only " + std::to_string(pc.d_k) +
              " wide.";
     if (given == pc.fused / 8) return "That is one eighth; the question asks for the whole layer.";
     return "";

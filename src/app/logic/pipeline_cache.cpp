@@ -41,27 +41,61 @@ attn::PipelineConfig pipeline_config(const Settings& s) {
   return pipeline_config(s, scheme);
 }
 
-const CachedPipeline& cached_pipeline(const std::string& text, const attn::PipelineConfig& config) {
+namespace {
+
+bool g_pending = false;  // a computation was left pending (take_pipeline_pending)
+
+// Runs e's pending steps for about budget_ms; on completion the result replaces the job.
+void advance(CachedPipeline& e, double budget_ms) {
+  if (!e.job) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  try {
+    while (!e.job->done() && elapsed() < budget_ms) e.job->step();
+    if (e.job->done()) {
+      e.result = e.job->take();
+      e.job.reset();
+    }
+  } catch (const attn::InputError& ex) {
+    e.error = ex.what();
+    e.job.reset();
+  } catch (const std::bad_alloc&) {
+    e.error = kTooLargeMessage;
+    e.job.reset();
+  }
+  e.compute_ms += elapsed();
+  if (e.job) g_pending = true;
+}
+
+}  // namespace
+
+const CachedPipeline& cached_pipeline(const std::string& text, const attn::PipelineConfig& config,
+                                      double budget_ms) {
   // A few entries: the schemes scene keeps one per scheme alive at once.
   static std::map<Key, CachedPipeline> cache;
   static std::vector<Key> order;
   const Key key = key_of(text, config);
   auto it = cache.find(key);
-  if (it != cache.end()) return it->second;
+  if (it != cache.end()) {
+    advance(it->second, budget_ms);
+    return it->second;
+  }
   CachedPipeline entry;
   entry.version = next_version();
   const auto t0 = std::chrono::steady_clock::now();
   try {
     // The weights depend on d_model, heads and seed only: editing the text reuses them.
     static std::tuple<int, int, std::uint64_t> weights_key{-1, -1, 0};
-    static attn::MhaWeights weights;
+    static std::shared_ptr<const attn::MhaWeights> weights;
     const std::tuple<int, int, std::uint64_t> wk{config.d_model, config.heads, config.seed};
     if (wk != weights_key) {
       attn::head_dim(config.d_model, config.heads);  // a clear error before drawing any weights
-      weights = attn::scene_weights(config);
+      weights = std::make_shared<const attn::MhaWeights>(attn::scene_weights(config));
       weights_key = wk;
     }
-    entry.result = attn::run_pipeline(text, config, &weights);
+    entry.job = std::make_shared<attn::PipelineSteps>(text, config, weights);
   } catch (const attn::InputError& e) {
     entry.error = e.what();
   } catch (const std::bad_alloc&) {
@@ -73,7 +107,15 @@ const CachedPipeline& cached_pipeline(const std::string& text, const attn::Pipel
     order.erase(order.begin());
   }
   order.push_back(key);
-  return cache.emplace(key, std::move(entry)).first->second;
+  CachedPipeline& stored = cache.emplace(key, std::move(entry)).first->second;
+  advance(stored, budget_ms - stored.compute_ms);
+  return stored;
+}
+
+bool take_pipeline_pending() {
+  const bool p = g_pending;
+  g_pending = false;
+  return p;
 }
 
 std::vector<std::string> token_labels(const std::vector<std::string>& tokens) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,14 +17,24 @@ attn::PipelineConfig pipeline_config(const Settings& s, attn::Scheme scheme);
 
 // The pipeline for these settings, recomputed only when they change (the last 12 inputs are kept). On bad
 // input the entry's `error` holds the core's message (shown in place). `compute_ms`: the recompute's time.
+// A long input is computed over several frames (cached_pipeline's budget): until it is done, `job` holds
+// the steps still to run and the result is empty.
 struct CachedPipeline {
   attn::PipelineResult result;
   std::string error;
-  double compute_ms = 0.0;
+  double compute_ms = 0.0;    // the computation's own time, summed over the frames it took
   std::uint64_t version = 0;  // next_version() of the computation (keys heatmaps and derived caches)
-  bool ok() const { return error.empty(); }
+  std::shared_ptr<attn::PipelineSteps> job;  // the steps still to run, or null when done
+  bool ok() const { return error.empty() && !job; }
+  bool pending() const { return job != nullptr; }
+  float progress() const { return job ? job->progress() : 1.0f; }
 };
-const CachedPipeline& cached_pipeline(const std::string& text, const attn::PipelineConfig& config);
+// With budget_ms, each call runs the pending steps for about that long and returns, pending, when they
+// are not all done: the caller shows the progress and calls again next frame (a frame is requested).
+const CachedPipeline& cached_pipeline(const std::string& text, const attn::PipelineConfig& config,
+                                      double budget_ms = 1e30);
+// Whether a cached_pipeline call left a computation pending since the last call of this (which clears it).
+bool take_pipeline_pending();
 
 // Token labels "Refund", "my", ... made unique for display when a token repeats ("the", "the#2"); a token
 // longer than 48 bytes is shown cut, with "...".

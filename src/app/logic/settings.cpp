@@ -137,6 +137,16 @@ const std::vector<Param>& params() {
       {{"row", "0 to 1023", "mha", "the query token whose row every head shows side by side"},
        [](Settings& s, const std::string& v) { return parse_int(v, 0, 1023, s.row); },
        [](const Settings& s) { return std::to_string(s.row); }},
+      {{"span", "0 (the whole text) or 2 to 1024", "mha",
+        "how many tokens a grid shows: a window that zooms in on a long text"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 0, 1024, s.span) && s.span != 1; },
+       [](const Settings& s) { return std::to_string(s.span); }},
+      {{"from", "0 to 1023", "mha", "the window's first query token (its first row)"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 0, 1023, s.from); },
+       [](const Settings& s) { return std::to_string(s.from); }},
+      {{"key_from", "0 to 1023", "mha", "the window's first key token (its first column)"},
+       [](Settings& s, const std::string& v) { return parse_int(v, 0, 1023, s.key_from); },
+       [](const Settings& s) { return std::to_string(s.key_from); }},
       {{"perm", "empty (random from seed) or a permutation such as 2,0,1", "order",
         "the shuffle test's new order"},
        [](Settings& s, const std::string& v) {
@@ -361,6 +371,8 @@ std::string to_query(const Settings& s) {
     // train=run is an action (a link may start training); the address bar never keeps it, so a reload
     // or a copied link opens the scene paused
     if (n == "train") continue;
+    // the token window appears only when one is chosen
+    if ((n == "span" || n == "from" || n == "key_from") && s.span == 0) continue;
     out += (out.empty() ? "" : "&") + n + "=" + percent_encode(v);
   }
   return out;

@@ -28,6 +28,8 @@ struct Settings {
   int answer = 0;                        // the learner's answer to a scene's exercise (0: none yet)
   int head = -1;                         // the enlarged (mha) or shown (schemes) head; -1: none / head 0
   int row = 0;                           // the query token of the row view
+  int span = 0;                          // mha grids: tokens in the window shown (0: the whole text)
+  int from = 0, key_from = 0;            // mha grids: the window's first query and first key
   std::string perm;                      // the shuffle test's permutation, e.g. "2,0,1"; empty: from seed
   int slots = 128;                       // slots of a learned position table
   int layers = 1;                        // attention layers of the trained router (train scene)

@@ -242,8 +242,8 @@ void draw_rotation(const ClockData& c) {
       "Angles are in radians: one radian is about %.1f degrees, and a full turn is 2 pi = 6.283 radians. "
       "Moving k tokens turns hand i by k times its speed, wherever you start: from position %d to %d (k = "
       "%d) "
-      "hand 0 turns by %d x %.4g = %.3f rad (%.1f degrees, %+.3f once whole turns are taken off). Turning "
-      "every hand of position %d's reading by k x its speed gives position %d's reading, and the same turns "
+      "hand 0 turns by %d × %.4g = %.3f rad (%.1f degrees, %+.3f once whole turns are taken off). Turning "
+      "every hand of position %d's reading by k × its speed gives position %d's reading, and the same turns "
       "take position %d to %d (largest difference %.1g, float rounding). This fixed rotation, the same at "
       "every position, is what lets attention read relative offsets such as \"two tokens back\".",
       kDegrees, c.pos, c.pos2, k, k, fast.speed, k * fast.speed, k * fast.speed * kDegrees, fast.phase_diff,

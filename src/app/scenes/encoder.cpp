@@ -157,7 +157,7 @@ Tile draw_tile(const Step& st, const EncoderData& d, std::uint64_t version, cons
   ImGui::SetCursorScreenPos(pos);
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + L.slot);
-  text_wrapped("%s (%d x %d)", st.title, static_cast<int>(m.rows()), static_cast<int>(m.cols()));
+  text_wrapped("%s (%d × %d)", st.title, static_cast<int>(m.rows()), static_cast<int>(m.cols()));
   ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + L.title_h));
   HeatmapSpec spec;
   spec.id = std::string("encoder/") + st.key;
@@ -282,7 +282,7 @@ void draw_heads(const EncoderData& d, std::uint64_t version, const Settings& s) 
   for (size_t h = 0; h < heads.size(); ++h) {
     if (h > 0 && last_x + 16.0f + side + 130.0f < right) ImGui::SameLine(0, 16);
     ImGui::BeginGroup();
-    ImGui::Text("head %zu (%d x %d)", h, static_cast<int>(heads[h].weights.rows()),
+    ImGui::Text("head %zu (%d × %d)", h, static_cast<int>(heads[h].weights.rows()),
                 static_cast<int>(heads[h].weights.cols()));
     HeatmapSpec spec =
         weight_grid_spec("encoder/head" + std::to_string(h), heads[h].weights, version, d.labels, s, side);
@@ -300,7 +300,7 @@ void draw_norm_check(const EncoderData& d) {
                              static_cast<int>(mo.rows()), worst_mean, mo.col(1).minCoeff(),
                              mo.col(1).maxCoeff()));
   ImGui::TextDisabled(
-      "d_model %d, %d heads of d_k %d, feed-forward width d_ff = 4 x d_model = %d; computed in %.1f ms",
+      "d_model %d, %d heads of dₖ %d, feed-forward width d_ff = 4 × d_model = %d; computed in %.1f ms",
       static_cast<int>(d.r.block.input.cols()), static_cast<int>(d.r.block.mha.head.size()),
       static_cast<int>(d.r.block.mha.head.empty() ? 0 : d.r.block.mha.head[0].output.cols()), d.r.d_ff,
       d.compute_ms);

@@ -123,14 +123,14 @@ void draw_positions_scene(SceneContext& ctx) {
   table.width = side;
   table.height = side;
   ImGui::BeginGroup();
-  ImGui::Text("Sinusoidal table (%d x %d)", s.count, s.d_model);
+  ImGui::Text("Sinusoidal table (%d × %d)", s.count, s.d_model);
   heatmap_view(table);
   ImGui::EndGroup();
   const bool beside = ImGui::GetContentRegionAvail().x > 2.0f * side + 260.0f;
   if (beside) ImGui::SameLine(0, 40);
   if (!hidden(s, "similarity")) {
     ImGui::BeginGroup();
-    ImGui::Text("Similarity PE . PE (%d x %d)", static_cast<int>(data.sim.rows()),
+    ImGui::Text("Similarity PE · PE (%d × %d)", static_cast<int>(data.sim.rows()),
                 static_cast<int>(data.sim.cols()));
     HeatmapSpec sim;
     sim.id = "positions/similarity";

@@ -25,7 +25,7 @@ bool attention_controls(Settings& s, const ControlSet& show) {
   same_line_if_fits(120, "heads (?)");
   ImGui::SetNextItemWidth(120);
   slider_int("heads", &s.heads, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
-  help_marker("Each head works in d_k = d_model / heads dimensions, so the head count must divide d_model.");
+  help_marker("Each head works in dₖ = d_model / heads dimensions, so the head count must divide d_model.");
   if (show.positions) {
     same_line_if_fits(130, "positions");
     ImGui::SetNextItemWidth(130);

@@ -84,10 +84,10 @@ void export_menu(const DrawnHeatmap& h, const std::string& name) {
   ImGui::OpenPopupOnItemClick(popup.c_str(), ImGuiPopupFlags_MouseButtonRight);
   if (!ImGui::BeginPopup(popup.c_str())) return;
   const std::string stem = name.empty() ? export_stem(h.id) : name;
-  ImGui::TextDisabled("%s (%d x %d)", h.id.c_str(), h.rows, h.cols);
+  ImGui::TextDisabled("%s (%d × %d)", h.id.c_str(), h.rows, h.cols);
   if (ImGui::MenuItem("Copy as CSV")) {
     copy_text(heatmap_csv(h));
-    g_last_saved = "copied " + std::to_string(h.rows) + " x " + std::to_string(h.cols) + " values";
+    g_last_saved = "copied " + std::to_string(h.rows) + " × " + std::to_string(h.cols) + " values";
   }
   if (ImGui::MenuItem("Save CSV")) {
     const std::string where = save_text_file(stem + ".csv", heatmap_csv(h));

@@ -36,7 +36,7 @@ struct Range {
 struct Fitted {
   // the inputs
   std::uint64_t version = 0;
-  int rows = 0, cols = 0;
+  int rows = 0, cols = 0, row0 = 0, col0 = 0;             // the part drawn
   float w = 0.0f, h = 0.0f, font = 0.0f, font_px = 0.0f;  // line height; the atlas' pixel size (zoom, DPR)
   gfx::Colormap colormap = gfx::Colormap::Viridis;
   bool auto_range = true;
@@ -50,7 +50,9 @@ struct Fitted {
   std::vector<float> row_text_w;
   std::vector<std::string> col_text;  // (cols,) fitted column labels
   std::vector<float> col_text_w;
-  float left_w = 0.0f;                               // the widest row label (or the row title)
+  bool rotated = false;   // column labels read upwards, one line wide (more of them fit)
+  float header_h = 0.0f;  // height of the column label band
+  float left_w = 0.0f;    // the widest row label (or the row title)
   std::vector<std::pair<float, std::string>> ticks;  // (height fraction from the top, text)
   float tick_w = 0.0f;
 };
@@ -116,26 +118,20 @@ std::string format_value(float v) {
   return buf;
 }
 
-// A label with a background, drawn over the others: the hovered row's or column's full label.
-void highlight_label(ImDrawList* dl, ImVec2 pos, const std::string& text) {
-  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-  dl->AddRectFilled(ImVec2(pos.x - 2, pos.y), ImVec2(pos.x + size.x + 2, pos.y + size.y),
-                    ImGui::GetColorU32(ImGuiCol_PopupBg));
-  dl->AddText(pos, ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
-}
-
-// The fitted labels, range and ticks of `spec` (rows x cols values drawn w x h with text lines line_h high),
-// from the cache when nothing they depend on changed.
-const Fitted& fitted(const HeatmapSpec& spec, int rows, int cols, float w, float h, float line_h) {
+// The fitted labels, range and ticks of `spec` (the rows x cols part from row0, col0 drawn w x h, text
+// lines line_h high), from the cache when nothing they depend on changed.
+const Fitted& fitted(const HeatmapSpec& spec, int row0, int col0, int rows, int cols, float w, float h,
+                     float line_h) {
   Fitted& f = g_fitted[spec.id];
-  if (spec.version != 0 && f.version == spec.version && f.rows == rows && f.cols == cols && f.w == w &&
-      f.h == h && f.font == line_h && f.font_px == ImGui::GetFont()->FontSize &&
+  if (spec.version != 0 && f.version == spec.version && f.rows == rows && f.cols == cols && f.row0 == row0 &&
+      f.col0 == col0 && f.w == w && f.h == h && f.font == line_h && f.font_px == ImGui::GetFont()->FontSize &&
       f.colormap == spec.colormap && f.auto_range == spec.auto_range && f.spec_lo == spec.lo &&
       f.spec_hi == spec.hi && f.row_title == spec.row_title && f.col_title == spec.col_title) {
     return f;
   }
   f = Fitted();
-  f.version = spec.version, f.rows = rows, f.cols = cols, f.w = w, f.h = h, f.font = line_h;
+  f.version = spec.version, f.rows = rows, f.cols = cols, f.row0 = row0, f.col0 = col0;
+  f.w = w, f.h = h, f.font = line_h;
   f.font_px = ImGui::GetFont()->FontSize;
   f.colormap = spec.colormap, f.auto_range = spec.auto_range, f.spec_lo = spec.lo, f.spec_hi = spec.hi;
   f.row_title = spec.row_title, f.col_title = spec.col_title;
@@ -148,17 +144,22 @@ const Fitted& fitted(const HeatmapSpec& spec, int rows, int cols, float w, float
   f.row_step = nice_step(static_cast<int>(std::ceil(line_h / cell_h)));  // labels a line apart
   f.left_w = ImGui::CalcTextSize(spec.row_title.c_str()).x;
   for (int r = 0; r < rows; r += f.row_step) {
-    f.row_text.push_back(fit_text(label_text(*f.row_labels, r), kMaxRowLabelW));
+    f.row_text.push_back(fit_text(label_text(*f.row_labels, row0 + r), kMaxRowLabelW));
     f.row_text_w.push_back(ImGui::CalcTextSize(f.row_text.back().c_str()).x);
     f.left_w = std::max(f.left_w, f.row_text_w.back());
   }
   float col_label_w = 0.0f;
   for (int c = 0; c < cols; ++c) {
-    f.col_text.push_back(fit_text(label_text(*f.col_labels, c), kMaxColLabelW));
+    f.col_text.push_back(fit_text(label_text(*f.col_labels, col0 + c), kMaxColLabelW));
     f.col_text_w.push_back(ImGui::CalcTextSize(f.col_text.back().c_str()).x);
     col_label_w = std::max(col_label_w, f.col_text_w.back());
   }
-  f.col_step = nice_step(static_cast<int>(std::ceil((col_label_w + kLabelGap) / cell_w)));
+  // Side by side, a column label needs its text's width; turned upwards, one line: whichever labels more.
+  const int flat = nice_step(static_cast<int>(std::ceil((col_label_w + kLabelGap) / cell_w)));
+  const int upright = nice_step(static_cast<int>(std::ceil((line_h + 1.0f) / cell_w)));
+  f.rotated = upright < flat;
+  f.col_step = f.rotated ? upright : flat;
+  f.header_h = f.rotated ? std::max(line_h, col_label_w) + 2.0f : line_h;
   // Colour bar ticks: hi at the top, lo at the bottom, 0 between for the diverging map.
   f.ticks = {{0.0f, format_value(f.range.hi)}, {1.0f, format_value(f.range.lo)}};
   if (spec.colormap == gfx::Colormap::Diverging && h >= 3.0f * line_h) {
@@ -166,6 +167,52 @@ const Fitted& fitted(const HeatmapSpec& spec, int rows, int cols, float w, float
   }
   for (const auto& t : f.ticks) f.tick_w = std::max(f.tick_w, ImGui::CalcTextSize(t.second.c_str()).x);
   return f;
+}
+
+using LabelRect = std::array<float, 4>;  // x, y, w, h
+
+bool overlaps(const LabelRect& a, const LabelRect& b) {
+  return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
+}
+
+// Draws `text` in rect r (w x h on screen): across, or turned a quarter left so it reads upwards from the
+// rect's bottom (then r is one line wide). With a background for the hovered row's or column's label.
+void draw_label(ImDrawList* dl, const LabelRect& r, bool upright, bool highlight, const std::string& text) {
+  if (highlight) {
+    dl->AddRectFilled(ImVec2(r[0] - 2, r[1]), ImVec2(r[0] + r[2] + 2, r[1] + r[3]),
+                      ImGui::GetColorU32(ImGuiCol_PopupBg));
+  }
+  const ImU32 col = ImGui::GetColorU32(ImGuiCol_Text);
+  if (!upright) {
+    dl->AddText(ImVec2(r[0], r[1]), col, text.c_str());
+    return;
+  }
+  const ImVec2 p(r[0], r[1] + r[3]);  // the text's start: the rect's bottom left
+  const int first = dl->VtxBuffer.Size;
+  dl->AddText(p, col, text.c_str());
+  for (int i = first; i < dl->VtxBuffer.Size; ++i) {  // (dx, dy) from p -> (dy, -dx)
+    ImVec2& v = dl->VtxBuffer[i].pos;
+    v = ImVec2(p.x + (v.y - p.y), p.y - (v.x - p.x));
+  }
+}
+
+// One axis' labels: `rects[k]` for text[k] (in order along the axis), the hovered one (index `hot`, or -1)
+// drawn last with a background; a label that would overlap one already drawn (or the hovered one) is left
+// out. Appends what was drawn to `drawn`.
+void draw_axis_labels(ImDrawList* dl, const std::vector<LabelRect>& rects,
+                      const std::vector<std::string>& text, bool upright, const LabelRect* hot,
+                      const std::string& hot_text, std::vector<LabelRect>& drawn) {
+  const size_t start = drawn.size();
+  for (size_t k = 0; k < rects.size(); ++k) {
+    if (drawn.size() > start && overlaps(rects[k], drawn.back())) continue;
+    if (hot && overlaps(rects[k], *hot)) continue;
+    draw_label(dl, rects[k], upright, false, text[k]);
+    drawn.push_back(rects[k]);
+  }
+  if (hot) {
+    draw_label(dl, *hot, upright, true, hot_text);
+    drawn.push_back(*hot);
+  }
 }
 
 }  // namespace
@@ -176,14 +223,18 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
     ImGui::TextDisabled("(no values)");
     return hover;
   }
-  const attn::Mat& values = *spec.values;  // (rows, cols), row-major
-  const int rows = static_cast<int>(values.rows()), cols = static_cast<int>(values.cols());
+  const attn::Mat& values = *spec.values;  // (all_rows, all_cols), row-major
+  const int all_rows = static_cast<int>(values.rows()), all_cols = static_cast<int>(values.cols());
+  // the part drawn: rows (row0, rows), columns (col0, cols)
+  const int row0 = std::clamp(spec.row0, 0, all_rows - 1), col0 = std::clamp(spec.col0, 0, all_cols - 1);
+  const int rows = spec.shown_rows > 0 ? std::min(spec.shown_rows, all_rows - row0) : all_rows - row0;
+  const int cols = spec.shown_cols > 0 ? std::min(spec.shown_cols, all_cols - col0) : all_cols - col0;
   const float w = std::max(spec.width, 1.0f), h = std::max(spec.height, 1.0f);
   const float line_h = ImGui::GetTextLineHeight();
   const float cell_w = w / static_cast<float>(cols), cell_h = h / static_cast<float>(rows);
-  const Fitted& fit = fitted(spec, rows, cols, w, h, line_h);
+  const Fitted& fit = fitted(spec, row0, col0, rows, cols, w, h, line_h);
   const Range range = fit.range;
-  const gfx::HeatmapImage img = gfx::render_heatmap(spec.id, spec.version, values.data(), rows, cols,
+  const gfx::HeatmapImage img = gfx::render_heatmap(spec.id, spec.version, values.data(), all_rows, all_cols,
                                                     spec.colormap, range.lo, range.hi);
   if (img.texture == 0) {
     ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "Cannot draw this matrix: %s", img.error.c_str());
@@ -191,13 +242,13 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
   }
   const std::vector<std::string>& row_labels = *fit.row_labels;
   const std::vector<std::string>& col_labels = *fit.col_labels;
-  const int row_step = fit.row_step, col_step = fit.col_step;
   const float left_w = fit.left_w, tick_w = fit.tick_w;
 
-  // 1. layout: label column | image | colour bar + tick values; two text lines above the image.
+  // 1. layout: label column | image | colour bar + tick values; the column title and labels above.
   ImGui::BeginGroup();  // one item for the parent layout (SameLine works), whatever is placed inside
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const ImVec2 img_min(std::floor(origin.x + left_w + kPad), std::floor(origin.y + 2.0f * line_h + 2.0f));
+  const ImVec2 img_min(std::floor(origin.x + left_w + kPad),
+                       std::floor(origin.y + line_h + fit.header_h + 2.0f));
   const ImVec2 img_max(img_min.x + w, img_min.y + h);
   const float total_w = img_max.x - origin.x + (spec.show_colorbar ? kBarGap + kBarW + kPad + tick_w : 0.0f);
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -206,30 +257,71 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
 
   // 2. the image: row 0 at the top, column 0 on the left (texture row 0 = matrix row 0).
   ImGui::SetCursorScreenPos(img_min);
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(img.texture)), ImVec2(w, h));
+  const ImVec2 uv0(static_cast<float>(col0) / static_cast<float>(all_cols),
+                   static_cast<float>(row0) / static_cast<float>(all_rows));
+  const ImVec2 uv1(static_cast<float>(col0 + cols) / static_cast<float>(all_cols),
+                   static_cast<float>(row0 + rows) / static_cast<float>(all_rows));
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(img.texture)), ImVec2(w, h), uv0, uv1);
   const bool hovered = ImGui::IsItemHovered();
   // a tap on a touch screen shows the cell (hover) and selects nothing: clicks are the mouse's
-  const bool touch = ImGui::GetIO().MouseSource == ImGuiMouseSource_TouchScreen;
-  hover.clicked = !touch && ImGui::IsItemClicked(ImGuiMouseButton_Left);
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool touch = io.MouseSource == ImGuiMouseSource_TouchScreen;
+  const bool dragged = io.MouseDragMaxDistanceSqr[0] > io.MouseDragThreshold * io.MouseDragThreshold;
+  hover.clicked = hovered && !touch && ImGui::IsMouseReleased(ImGuiMouseButton_Left) && !dragged;
+  if (hovered && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+    hover.drag_cols = io.MouseDelta.x / cell_w;
+    hover.drag_rows = io.MouseDelta.y / cell_h;
+  }
+  if (hovered && io.KeyCtrl) hover.zoom = io.MouseWheel;
   const ImVec2 rmin = ImGui::GetItemRectMin(), rsize = ImGui::GetItemRectSize();
 
-  // 3. axis titles (line 0) and labels: rows right-aligned left of the image, columns centred above it.
+  // 3. axis titles (line 0) and labels: rows right-aligned left of the image, columns above it (across, or
+  // upwards when that fits more of them); the hovered cell's row and column labels stand out.
   const float title_w = ImGui::CalcTextSize(spec.col_title.c_str()).x;
   dl->AddText(ImVec2(std::max(img_min.x, img_min.x + 0.5f * (w - title_w)), origin.y), dim_col,
               spec.col_title.c_str());
   dl->AddText(ImVec2(img_min.x - kPad - ImGui::CalcTextSize(spec.row_title.c_str()).x, origin.y), dim_col,
               spec.row_title.c_str());
-  for (size_t k = 0; k < fit.row_text.size(); ++k) {
-    const float cy = img_min.y + (static_cast<float>(k) * static_cast<float>(row_step) + 0.5f) * cell_h;
-    const float ty = std::min(std::max(cy - 0.5f * line_h, img_min.y), img_max.y - line_h);  // stay beside
-    dl->AddText(ImVec2(img_min.x - kPad - fit.row_text_w[k], ty), text_col, fit.row_text[k].c_str());
+  if (hovered) {
+    hover.col =
+        col0 + std::clamp(static_cast<int>(std::floor((io.MousePos.x - img_min.x) / cell_w)), 0, cols - 1);
+    hover.row =
+        row0 + std::clamp(static_cast<int>(std::floor((io.MousePos.y - img_min.y) / cell_h)), 0, rows - 1);
   }
-  const float col_y = img_min.y - line_h - 1.0f;
-  for (int c = 0; c < cols; c += col_step) {
-    const auto k = static_cast<size_t>(c);
+  // a label's rect beside row r / above column c (index into the part drawn), kept beside the image
+  auto row_rect = [&](int r, float tw) {
+    const float cy = img_min.y + (static_cast<float>(r) + 0.5f) * cell_h;
+    return LabelRect{img_min.x - kPad - tw, std::clamp(cy - 0.5f * line_h, img_min.y, img_max.y - line_h), tw,
+                     line_h};
+  };
+  auto col_rect = [&](int c, float tw) {
     const float cx = img_min.x + (static_cast<float>(c) + 0.5f) * cell_w;
-    dl->AddText(ImVec2(cx - 0.5f * fit.col_text_w[k], col_y), text_col, fit.col_text[k].c_str());
+    if (fit.rotated) return LabelRect{cx - 0.5f * line_h, img_min.y - 2.0f - tw, line_h, tw};
+    return LabelRect{std::clamp(cx - 0.5f * tw, img_min.x, std::max(img_min.x, img_max.x - tw)),
+                     img_min.y - line_h - 1.0f, tw, line_h};
+  };
+  std::vector<LabelRect> drawn, rects;
+  std::string hot_text;
+  LabelRect hot{};
+  for (size_t k = 0; k < fit.row_text.size(); ++k)
+    rects.push_back(row_rect(static_cast<int>(k) * fit.row_step, fit.row_text_w[k]));
+  if (hovered) {
+    hot_text = fit_text(label_text(row_labels, hover.row), kMaxRowLabelW);
+    hot = row_rect(hover.row - row0, ImGui::CalcTextSize(hot_text.c_str()).x);
   }
+  draw_axis_labels(dl, rects, fit.row_text, false, hovered ? &hot : nullptr, hot_text, drawn);
+  rects.clear();
+  std::vector<std::string> col_text;
+  for (int c = 0; c < cols; c += fit.col_step) {
+    rects.push_back(col_rect(c, fit.col_text_w[static_cast<size_t>(c)]));
+    col_text.push_back(fit.col_text[static_cast<size_t>(c)]);
+  }
+  if (hovered) {
+    const auto k = static_cast<size_t>(hover.col - col0);
+    hot_text = fit.col_text[k];
+    hot = col_rect(hover.col - col0, fit.col_text_w[k]);
+  }
+  draw_axis_labels(dl, rects, col_text, fit.rotated, hovered ? &hot : nullptr, hot_text, drawn);
 
   // 4. the colour bar with the range's values (and 0 for the diverging map).
   if (spec.show_colorbar) {
@@ -246,22 +338,11 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
     }
   }
 
-  // 5. hover: outline the cell, show its full labels, tooltip with titles, labels and the exact value.
+  // 5. hover: outline the cell; a tooltip with titles, labels and the exact value.
   if (hovered) {
-    const ImVec2 mouse = ImGui::GetIO().MousePos;
-    hover.col = std::clamp(static_cast<int>(std::floor((mouse.x - img_min.x) / cell_w)), 0, cols - 1);
-    hover.row = std::clamp(static_cast<int>(std::floor((mouse.y - img_min.y) / cell_h)), 0, rows - 1);
-    const ImVec2 cell_min(img_min.x + static_cast<float>(hover.col) * cell_w,
-                          img_min.y + static_cast<float>(hover.row) * cell_h);
+    const ImVec2 cell_min(img_min.x + static_cast<float>(hover.col - col0) * cell_w,
+                          img_min.y + static_cast<float>(hover.row - row0) * cell_h);
     dl->AddRect(cell_min, ImVec2(cell_min.x + cell_w, cell_min.y + cell_h), IM_COL32(255, 255, 255, 255));
-    const std::string rl = fit_text(label_text(row_labels, hover.row), kMaxRowLabelW);
-    const std::string& cl = fit.col_text[static_cast<size_t>(hover.col)];
-    highlight_label(dl,
-                    ImVec2(img_min.x - kPad - ImGui::CalcTextSize(rl.c_str()).x,
-                           cell_min.y + 0.5f * cell_h - 0.5f * line_h),
-                    rl);
-    highlight_label(dl, ImVec2(cell_min.x + 0.5f * cell_w - 0.5f * ImGui::CalcTextSize(cl.c_str()).x, col_y),
-                    cl);
     char value[64];
     std::snprintf(value, sizeof value, "value %.6g", static_cast<double>(values(hover.row, hover.col)));
     g_hover = {spec.id,
@@ -289,10 +370,27 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
   }
 
   // 6. record what was drawn (screen = CSS pixels in the browser), offer the exports, reserve the space.
-  g_drawn.push_back(DrawnHeatmap{spec.id, rmin.x, rmin.y, rsize.x, rsize.y, rows, cols, range.lo, range.hi,
-                                 spec.colormap, &values, fit.row_labels, fit.col_labels, spec.row_title,
+  g_drawn.push_back(DrawnHeatmap{spec.id,
+                                 rmin.x,
+                                 rmin.y,
+                                 rsize.x,
+                                 rsize.y,
+                                 all_rows,
+                                 all_cols,
+                                 row0,
+                                 col0,
+                                 rows,
+                                 cols,
+                                 range.lo,
+                                 range.hi,
+                                 spec.colormap,
+                                 &values,
+                                 fit.row_labels,
+                                 fit.col_labels,
+                                 spec.row_title,
                                  spec.col_title,
-                                 ImGui::IsRectVisible(rmin, ImVec2(rmin.x + rsize.x, rmin.y + rsize.y))});
+                                 ImGui::IsRectVisible(rmin, ImVec2(rmin.x + rsize.x, rmin.y + rsize.y)),
+                                 std::move(drawn)});
   export_menu(g_drawn.back(), spec.export_name);
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(total_w, img_max.y - origin.y));

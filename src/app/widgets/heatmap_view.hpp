@@ -1,6 +1,7 @@
 // The heatmap widget: one GPU-drawn matrix with axis labels, colour bar and hover tooltip.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -34,11 +35,16 @@ struct HeatmapSpec {
   std::function<std::vector<std::string>(int row, int col)> extra_tooltip;
   // A file name stem for exports ("mha_head0" -> mha_head0.csv / .png); empty: made from the id.
   std::string export_name;
+  // The part drawn (a token window): rows row0 .. row0 + shown_rows - 1, columns col0 .. col0 + shown_cols
+  // - 1; 0 shown rows or columns: to the end. The colour range stays the whole matrix's.
+  int row0 = 0, col0 = 0, shown_rows = 0, shown_cols = 0;
 };
 
 struct HeatmapHover {
-  int row = -1, col = -1;  // the hovered cell, or -1
-  bool clicked = false;    // the image was clicked this frame
+  int row = -1, col = -1;  // the hovered cell of the whole matrix, or -1
+  bool clicked = false;    // the image was clicked (pressed and released without a drag) this frame
+  float zoom = 0.0f;       // Ctrl + mouse wheel over the image this frame (> 0: zoom in)
+  float drag_rows = 0.0f, drag_cols = 0.0f;  // cells the image was dragged by this frame (a pan)
 };
 
 // Draws the heatmap (one texture upload when the values change, one draw). Records it for heatmaps().
@@ -47,14 +53,16 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec);
 // What was drawn in the current frame, for window.attentionDemo.heatmaps() and the tests.
 struct DrawnHeatmap {
   std::string id;
-  float x, y, w, h;  // the matrix image on the canvas, CSS pixels
-  int rows, cols;
-  float lo, hi;  // the value range mapped to the colormap's ends
+  float x, y, w, h;                        // the matrix image on the canvas, CSS pixels
+  int rows, cols;                          // the whole matrix
+  int row0, col0, shown_rows, shown_cols;  // the part drawn in the image
+  float lo, hi;                            // the value range mapped to the colormap's ends
   gfx::Colormap colormap;
   const attn::Mat* values;  // the scene's matrix, valid until the next frame's scene draw
   std::shared_ptr<const std::vector<std::string>> row_labels, col_labels;  // never null
   std::string row_title, col_title;
   bool visible = true;  // false when scrolled out of its window (ImGui clipped it away)
+  std::vector<std::array<float, 4>> label_rects;  // every row and column label drawn: x, y, w, h
 };
 // Starts a new frame's list (called by the app at the start of each frame).
 void begin_heatmap_frame();

@@ -146,7 +146,9 @@ bool section(const char* title, const char* hide_name, const std::string& hide_l
   for (const std::string& item : split_list(hide_list, ',')) {
     if (item == hide_name) return false;
   }
-  return ImGui::CollapsingHeader(title, ImGuiTreeNodeFlags_DefaultOpen);
+  const bool open = ImGui::CollapsingHeader(title, ImGuiTreeNodeFlags_DefaultOpen);
+  mark_item((std::string("section/") + hide_name).c_str());
+  return open;
 }
 
 std::string format_row(const attn::RowVec& v, int decimals) {

@@ -14,7 +14,7 @@ namespace {
 
 // d_k and the layer's weights for every head count up to 16 that divides d_model.
 void draw_width_table(const Settings& s) {
-  if (!begin_table("head_widths", {{"heads"}, {"d_k per head"}, {"weights of the layer"}})) return;
+  if (!begin_table("head_widths", {{"heads"}, {"dₖ per head"}, {"weights of the layer"}})) return;
   for (int h = 1; h <= 16; ++h) {
     if (s.d_model % h != 0) continue;
     const attn::ParameterCount pc = attn::count_parameters(s.d_model, h);
@@ -49,7 +49,7 @@ bool draw_breaks(const Settings& s, bool offer_example) {
       "fraction of the heads gone, because heads overlap and some do very little. That is one reason later "
       "designs let a group of query heads share one set of keys and values (multi-query and grouped-query "
       "attention), which saves memory.");
-  text_wrapped("More heads at the same width means narrower heads: d_k = d_model / heads. At d_model %d:",
+  text_wrapped("More heads at the same width means narrower heads: dₖ = d_model / heads. At d_model %d:",
                s.d_model);
   draw_width_table(s);
   long long cost = 0;
@@ -59,15 +59,15 @@ bool draw_breaks(const Settings& s, bool offer_example) {
     cost = 0;
   }
   text_wrapped(
-      "Every row costs the same %s weights (4 x d_model x d_model): more heads do not buy more numbers, they "
-      "buy h separate d_k-wide subspaces, each with its own queries, keys and pattern, instead of one wide "
-      "one. Past a point each head is too thin to be useful: its score q . k adds up only d_k products, and "
-      "at d_k = 1 it is a single product q x k, so (without RoPE or ALiBi) every query ranks the keys in the "
+      "Every row costs the same %s weights (4 × d_model × d_model): more heads do not buy more numbers, they "
+      "buy h separate dₖ-wide subspaces, each with its own queries, keys and pattern, instead of one wide "
+      "one. Past a point each head is too thin to be useful: its score q · k adds up only dₖ products, and "
+      "at dₖ = 1 it is a single product q × k, so (without RoPE or ALiBi) every query ranks the keys in the "
       "same order, or in the reverse order when its q is negative: each row peaks on one of the same two "
       "keys, "
       "whatever the words around it; only how sharp the peak is changes with the size of q.",
       grouped(cost).c_str());
-  const bool example = offer_example && ImGui::SmallButton("See d_k = 1: d_model 16 with 16 heads");
+  const bool example = offer_example && ImGui::SmallButton("See dₖ = 1: d_model 16 with 16 heads");
   paragraph(
       "Attention maps are hints, not proofs: a bright cell says where a head's weight went, not why the "
       "model decided what it did. To learn whether a head matters, change it (remove it, or scramble its "

@@ -24,6 +24,7 @@ namespace {
 constexpr int kMaxShownTokens = 64;  // full (H, T, T) weights go into state() only up to this T
 constexpr int kTooltipHands = 4;     // clock hands listed in a hovered cell's tooltip
 constexpr float kMinSide = 56.0f, kMaxSide = 420.0f, kGap = 14.0f;
+constexpr double kFrameBudgetMs = 12.0;  // a long input's computation per frame: the page keeps drawing
 
 // What the scene derives from one pipeline result (keyed by CachedPipeline::version).
 struct MhaData {
@@ -72,9 +73,8 @@ std::vector<std::string> cell_lines(const attn::PipelineResult& r, const attn::P
   char buf[200];
   const float score = r.mha.head[static_cast<size_t>(h)].scores(i, j);
   if (std::isfinite(score)) {
-    std::snprintf(
-        buf, sizeof buf, "raw score %.4f (%s, before softmax)", static_cast<double>(score),
-        c.positions == attn::Scheme::Alibi ? "q.k / sqrt(d_k) - slope x |i - j|" : "q.k / sqrt(d_k)");
+    std::snprintf(buf, sizeof buf, "raw score %.4f (%s, before softmax)", static_cast<double>(score),
+                  c.positions == attn::Scheme::Alibi ? "q·k / √dₖ - slope × |i - j|" : "q·k / √dₖ");
   } else {
     std::snprintf(buf, sizeof buf, "raw score -inf: masked, the key comes after the query");
   }
@@ -105,6 +105,8 @@ HeatmapSpec head_spec(const Settings& s, const attn::PipelineResult& r, const at
       weight_grid_spec("mha/head" + std::to_string(h), r.mha.head[static_cast<size_t>(h)].weights, d.version,
                        d.labels, s, side);
   spec.extra_tooltip = [&r, c, h](int i, int j) { return cell_lines(r, c, h, i, j); };
+  const mha::GridWindow w = mha::grid_window(s, static_cast<int>(r.tokens.size()));
+  spec.row0 = w.row0, spec.col0 = w.col0, spec.shown_rows = w.size, spec.shown_cols = w.size;
   return spec;
 }
 
@@ -171,7 +173,9 @@ void draw_grid(Settings& s, const attn::PipelineResult& r, const attn::PipelineC
     ImGui::Text("head %d", h);
     HeatmapSpec spec = head_spec(s, r, c, d, h, g.side);
     spec.show_colorbar = h % g.cols == g.cols - 1 || h == heads - 1;
-    if (heatmap_view(spec).clicked) s.head = h;
+    const HeatmapHover hover = heatmap_view(spec);
+    if (hover.clicked) s.head = h;
+    mha::follow_grid_gesture(s, hover, static_cast<int>(r.tokens.size()));
     ImGui::EndGroup();
     if (stats && g.stats_beside) {
       ImGui::SameLine(0, 8.0f);
@@ -202,7 +206,9 @@ void draw_enlarged(Settings& s, const attn::PipelineResult& r, const attn::Pipel
   const float room_w = avail - d.label_w - colorbar_width() - 20.0f - (beside ? stats_w : 0.0f);
   const float room_h = grid_height() - 2.0f * ImGui::GetTextLineHeight() - 4.0f;
   const float side = std::clamp(std::min(room_w, room_h), 200.0f, 760.0f);
-  if (heatmap_view(head_spec(s, r, c, d, h, side)).clicked) s.head = -1;
+  const HeatmapHover hover = heatmap_view(head_spec(s, r, c, d, h, side));
+  if (hover.clicked) s.head = -1;
+  mha::follow_grid_gesture(s, hover, t);
   if (!stats) return;
   if (beside) ImGui::SameLine(0, 24);
   ImGui::BeginGroup();
@@ -226,6 +232,7 @@ void draw_heads(Settings& s, const attn::PipelineResult& r, const attn::Pipeline
         "the causal mask row i has only i + 1 keys to spread over). Distance: how many tokens away a query "
         "looks on average. First token: the mean weight the queries give token 0.");
   }
+  mha::draw_window_controls(s, t);
   if (s.head >= 0) {
     draw_enlarged(s, r, c, d);
   } else {
@@ -285,7 +292,15 @@ void draw_mha_scene(SceneContext& ctx) {
   }
   const Settings view = train_ui::with_model_sizes(s);  // the trained model's sizes in trained mode
   const attn::PipelineConfig config = trained ? trained_pipeline_config() : pipeline_config(s);
-  const CachedPipeline& pipe = trained ? trained_pipeline(s.text, s.layer) : cached_pipeline(s.text, config);
+  const CachedPipeline& pipe =
+      trained ? trained_pipeline(s.text, s.layer) : cached_pipeline(s.text, config, kFrameBudgetMs);
+  if (pipe.pending()) {
+    ImGui::ProgressBar(pipe.progress(), ImVec2(std::min(400.0f, ImGui::GetContentRegionAvail().x), 0.0f),
+                       "computing");
+    text_wrapped_disabled("A long text: the heads are computed a few at a time, and the page keeps working.");
+    report(ctx, pipe.compute_ms, nullptr, nullptr, -1);
+    return;
+  }
   if (!pipe.ok()) {
     ctx.fail(pipe.error);
     if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
@@ -307,13 +322,13 @@ void draw_mha_scene(SceneContext& ctx) {
   }
   const MhaData& data = data_memo.value();
   const mha::RowView& rows = row_memo.value();
-  ImGui::Text("%d tokens, %d heads of d_k = %d, positions: %s%s  (computed in %.1f ms)", t, heads,
+  ImGui::Text("%d tokens, %d heads of dₖ = %d, positions: %s%s  (computed in %.1f ms)", t, heads,
               view.d_model / heads, view.positions.c_str(), view.causal ? ", causal" : "", pipe.compute_ms);
   text_wrapped_disabled(
-      "The steps run one by one, as the lesson writes them: scores = Q K^T / sqrt(d_k), softmax, weights x "
+      "The steps run one by one, as the lesson writes them: scores = Q Kᵀ / √dₖ, softmax, weights × "
       "V. "
       "PyTorch's F.scaled_dot_product_attention and other fused kernels compute the same maths in one call, "
-      "faster, without keeping the T x T grids shown here.");
+      "faster, without keeping the T × T grids shown here.");
 
   const int enlarged = s.head;  // what this frame draws (a click changes s.head for the next frame)
   draw_heads(s, r, config, data);

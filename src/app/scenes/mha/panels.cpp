@@ -102,16 +102,16 @@ const ParamData& param_data(int d_model, int heads) {
 
 std::string single_line(int d) {
   const std::string ds = std::to_string(d);
-  return "4 x " + ds + " x " + ds + " = ";
+  return "4 × " + ds + " × " + ds + " = ";
 }
 
 void draw_reference() {
   static const attn::ParameterCount a = attn::count_parameters(512, 8), b = attn::count_parameters(768, 12);
   ImGui::TextDisabled("The lesson's numbers:");
-  ImGui::BulletText("d_model 512, 8 heads (the original transformer): d_k = %d, %s parameters either way",
+  ImGui::BulletText("d_model 512, 8 heads (the original transformer): dₖ = %d, %s parameters either way",
                     a.d_k, grouped(a.fused).c_str());
   ImGui::BulletText(
-      "d_model 768, 12 heads (BERT-base, GPT-2 small): d_k = 768 / 12 = %d numbers per head's query", b.d_k);
+      "d_model 768, 12 heads (BERT-base, GPT-2 small): dₖ = 768 / 12 = %d numbers per head's query", b.d_k);
 }
 
 }  // namespace
@@ -158,7 +158,9 @@ void draw_row_view(Settings& s, const RowView& view, std::uint64_t version,
   spec.colormap = sequential_colormap(s);
   spec.auto_range = false;
   spec.lo = 0.0f, spec.hi = 1.0f;
-  spec.width = std::clamp(static_cast<float>(t) * 44.0f, 240.0f, std::max(240.0f, avail - 150.0f));
+  const GridWindow w = grid_window(s, t);  // the grids' keys
+  spec.col0 = w.col0, spec.shown_cols = w.size;
+  spec.width = std::clamp(static_cast<float>(w.size) * 44.0f, 240.0f, std::max(240.0f, avail - 150.0f));
   spec.height = std::max(48.0f, static_cast<float>(heads) * 24.0f);
   heatmap_view(spec);
   text_wrapped("%s", row_sentence(view, labels).c_str());
@@ -203,27 +205,27 @@ void draw_parameters(const Settings& s) {
   const std::string d = std::to_string(s.d_model), h = std::to_string(s.heads);
   const long long dd = static_cast<long long>(s.d_model) * s.d_model;
   text_wrapped(
-      "Splitting d_model among the heads costs nothing extra: every head projects to d_k = "
+      "Splitting d_model among the heads costs nothing extra: every head projects to dₖ = "
       "d_model / heads numbers, so all heads together need exactly what one full-width head needs.");
   if (p.ok) {
     const std::string dk = std::to_string(p.count.d_k);
     const long long qkv = static_cast<long long>(s.heads) * 3 * s.d_model * p.count.d_k;
-    ImGui::Text("d_k = d_model / heads = %s / %s = %s", d.c_str(), h.c_str(), dk.c_str());
+    ImGui::Text("dₖ = d_model / heads = %s / %s = %s", d.c_str(), h.c_str(), dk.c_str());
     ImGui::TextUnformatted("multi-head (fused):");
     ImGui::SameLine(170);
-    ImGui::Text("%s heads x 3 x %s x %s = %s for Q, K, V + %s x %s = %s for W_O = %s", h.c_str(), d.c_str(),
+    ImGui::Text("%s heads × 3 × %s × %s = %s for Q, K, V + %s × %s = %s for W_O = %s", h.c_str(), d.c_str(),
                 dk.c_str(), grouped(qkv).c_str(), d.c_str(), d.c_str(), grouped(dd).c_str(),
                 grouped(p.count.fused).c_str());
     ImGui::Text("one full-width head:");
     ImGui::SameLine(170);
-    ImGui::Text("%s%s  (W_Q, W_K, W_V and W_O, each %s x %s)", single_line(s.d_model).c_str(),
+    ImGui::Text("%s%s  (W_Q, W_K, W_V and W_O, each %s × %s)", single_line(s.d_model).c_str(),
                 grouped(p.count.single_head).c_str(), d.c_str(), d.c_str());
   } else {
     std::string valid;
     for (int v : p.valid_heads) valid += (valid.empty() ? "" : ", ") + std::to_string(v);
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.4f, 1.0f));
     text_wrapped(
-        "There is no d_k: %s / %s = %.2f is not a whole number, so %s heads cannot split d_model %s "
+        "There is no dₖ: %s / %s = %.2f is not a whole number, so %s heads cannot split d_model %s "
         "evenly, and the layer cannot be built.",
         d.c_str(), h.c_str(), static_cast<double>(s.d_model) / s.heads, h.c_str(), d.c_str());
     ImGui::PopStyleColor();

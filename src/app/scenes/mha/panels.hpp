@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/logic/settings.hpp"
+#include "app/widgets/heatmap_view.hpp"
 #include "core/pipeline.hpp"
 
 namespace app::mha {
@@ -42,6 +43,18 @@ void draw_parameters(const Settings& s);
 bool draw_breaks(const Settings& s, bool offer_example);
 // d_model 16 with 16 heads (d_k = 1), with a position scheme that leaves the d_k = 1 argument as it is.
 void show_narrowest_heads(Settings& s);
+// The token window the grids show: `size` queries from row0 and `size` keys from col0 of a t-token text.
+struct GridWindow {
+  int row0 = 0, col0 = 0, size = 0;
+};
+GridWindow grid_window(const Settings& s, int t);
+// Above this many tokens the scene offers the window (below it, every label fits).
+inline constexpr int kWindowFrom = 48;
+// "Window: 48 of 220 tokens", Zoom in / Zoom out / Whole text and the two position sliders (writes s.span,
+// s.from, s.key_from); nothing for a short text shown whole.
+void draw_window_controls(Settings& s, int t);
+// A grid's Ctrl + wheel (zoom around the hovered cell) and drag (pan by whole cells) applied to s.
+void follow_grid_gesture(Settings& s, const HeatmapHover& g, int t);
 // {"fused", "single_head", "d_k"}; fused and d_k are null when the heads do not divide d_model.
 nlohmann::json parameters_json(const Settings& s);
 

@@ -114,7 +114,7 @@ void check_line(const attn::ShuffleCheck& c) {
   ImGui::TextColored(c.allclose ? kGood : kBad, "allclose: %s", c.allclose ? "true" : "false");
   help_marker(
       "allclose compares the shuffled output with the original output, rows reordered: every entry "
-      "within 1e-5 + 1e-4 x |value|. true means the layer could not see the new order.");
+      "within 1e-5 + 1e-4 × |value|. true means the layer could not see the new order.");
 }
 
 bool inside_attention(attn::Scheme s) {
@@ -171,11 +171,11 @@ void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind)
   if (!r.positioned.error.empty())
     error_box("with " + attn::scheme_name(r.positioned.scheme) + ": " + r.positioned.error);
   for (size_t i = 0; i < 2; ++i) {
-    ImGui::Text("tokens %zu: %s", i + 1, joined(r.plain.emails[i].tokens).c_str());
+    text_wrapped("tokens %zu: %s", i + 1, joined(r.plain.emails[i].tokens).c_str());
   }
-  ImGui::TextColored(r.same_bag ? kGood : kBad, "sorted, the two token lists are %s: %s",
-                     r.same_bag ? "equal" : "different",
-                     r.same_bag ? "the same bag of words in a different order" : "different words");
+  text_wrapped_colored(r.same_bag ? kGood : kBad, "sorted, the two token lists are %s: %s",
+                       r.same_bag ? "equal" : "different",
+                       r.same_bag ? "the same bag of words in a different order" : "different words");
   draw_router_table(r);
   const bool same = r.plain.emails[0].label == r.plain.emails[1].label;
   text_wrapped(

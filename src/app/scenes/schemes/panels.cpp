@@ -123,7 +123,7 @@ void draw_offsets(const Settings& s, const std::shared_ptr<const SchemesData>& k
         "each "
         "other here, not with a flat line; switch causal off to see each scheme's own shape.");
   }
-  ImGui::Text("ALiBi in head %d of %d subtracts %.4g x |i - j| from each score: %.3g at distance %d.", d.head,
+  ImGui::Text("ALiBi in head %d of %d subtracts %.4g × |i - j| from each score: %.3g at distance %d.", d.head,
               d.heads, static_cast<double>(attn::Alibi{d.heads}.slope(d.head)),
               static_cast<double>(attn::Alibi{d.heads}.slope(d.head)) * std::max(0, t - 1),
               std::max(0, t - 1));
@@ -235,7 +235,7 @@ void draw_rope(Settings& s, const std::shared_ptr<const SchemesData>& kept, bool
   ctx.report([rope, head = d.head](nlohmann::json& shown) { fill_rope(shown, *rope, head); });
   if (!open) return;
   text_wrapped(
-      "RoPE turns each pair of a query's numbers by (position x speed) and the key's pairs by its "
+      "RoPE turns each pair of a query's numbers by (position × speed) and the key's pairs by its "
       "own position, then takes the dot product. The two turns partly cancel: only the gap "
       "between the positions is left.");
   const std::string& qt = d.tokens.front();
@@ -262,7 +262,7 @@ void draw_rope(Settings& s, const std::shared_ptr<const SchemesData>& kept, bool
   }
   ImGui::Text("Move only the key, to %d (gap %d): %.4f - a different gap, a different score.", r.pos2 + 1,
               r.pos - r.pos2 - 1, static_cast<double>(r.moved_key));
-  ImGui::Text("Without rotation (q . k / sqrt(d_k)): %.4f, the same at every pair of positions.",
+  ImGui::Text("Without rotation (q · k / √dₖ): %.4f, the same at every pair of positions.",
               static_cast<double>(r.unrotated));
   rope_table(r);
   ImGui::Text("Score against the gap (query position - key position, %d to %d):", -kGaps, kGaps);

@@ -126,7 +126,7 @@ std::vector<std::string> cell_tooltip(const SchemeView& v, int heads, int head, 
   lines.push_back(buf);
   if (v.scheme == attn::Scheme::Alibi) {
     const float slope = attn::Alibi{heads}.slope(head);
-    std::snprintf(buf, sizeof buf, "ALiBi bias: -%.4f x %d", static_cast<double>(slope), std::abs(r - c));
+    std::snprintf(buf, sizeof buf, "ALiBi bias: -%.4f × %d", static_cast<double>(slope), std::abs(r - c));
     lines.push_back(buf);
   }
   return lines;

@@ -1,0 +1,87 @@
+// The multi-head scene's token window: which part of a long text the grids show, zoom and pan.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/scenes/mha/panels.hpp"
+#include "app/widgets/widgets.hpp"
+
+namespace app::mha {
+namespace {
+
+constexpr int kMinSpan = 4;  // the closest zoom: 4 x 4 cells
+
+// The window of n tokens around the centre of the current one (n >= t: the whole text).
+void set_span(Settings& s, const GridWindow& w, int n, int t) {
+  if (n >= t) {
+    s.span = 0, s.from = 0, s.key_from = 0;
+    return;
+  }
+  s.span = std::max(n, kMinSpan);
+  s.from = std::clamp(w.row0 + (w.size - s.span) / 2, 0, t - s.span);
+  s.key_from = std::clamp(w.col0 + (w.size - s.span) / 2, 0, t - s.span);
+}
+
+}  // namespace
+
+GridWindow grid_window(const Settings& s, int t) {
+  GridWindow w;
+  w.size = s.span == 0 || s.span >= t ? t : s.span;
+  w.row0 = std::clamp(s.from, 0, t - w.size);
+  w.col0 = std::clamp(s.key_from, 0, t - w.size);
+  return w;
+}
+
+void draw_window_controls(Settings& s, int t) {
+  const GridWindow w = grid_window(s, t);
+  if (t <= kWindowFrom && w.size == t) return;  // short texts: every cell is big enough
+  ImGui::AlignTextToFramePadding();
+  if (w.size == t) {
+    ImGui::TextUnformatted("Window: the whole text.");
+  } else {
+    ImGui::Text("Window: %d of %d tokens.", w.size, t);
+  }
+  same_line_if_fits(ImGui::CalcTextSize("Zoom in").x + 16.0f);
+  if (ImGui::Button("Zoom in")) set_span(s, w, w.size == t ? kWindowFrom : w.size / 2, t);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(w.size == t);
+  if (ImGui::Button("Zoom out")) set_span(s, w, w.size * 2, t);
+  ImGui::SameLine();
+  if (ImGui::Button("Whole text")) set_span(s, w, t, t);
+  ImGui::EndDisabled();
+  help_marker(
+      "A long text makes tiny cells. Zoom in to read every label: the grids then show a window of the "
+      "queries (rows) and keys (columns). Drag a grid, or use the sliders, to move the window; Ctrl + "
+      "mouse wheel over a grid zooms around the cell under the pointer.");
+  if (w.size == t) return;
+  ImGui::SetNextItemWidth(narrow_screen() ? -1.0f : 220.0f);
+  slider_int("queries from", &s.from, 0, t - w.size, "query %d");
+  same_line_if_fits(220.0f, "keys from");
+  ImGui::SetNextItemWidth(narrow_screen() ? -1.0f : 220.0f);
+  slider_int("keys from", &s.key_from, 0, t - w.size, "key %d");
+}
+
+void follow_grid_gesture(Settings& s, const HeatmapHover& g, int t) {
+  static float rows = 0.0f, cols = 0.0f;  // drags smaller than a cell, carried to the next frame
+  const GridWindow w = grid_window(s, t);
+  if (g.zoom != 0.0f && g.row >= 0) {  // zoom around the cell under the pointer
+    const int n = std::clamp(g.zoom > 0.0f ? w.size / 2 : w.size * 2, kMinSpan, t);
+    if (n >= t) {
+      set_span(s, w, t, t);
+      return;
+    }
+    s.span = n;
+    s.from = std::clamp(g.row - (g.row - w.row0) * n / w.size, 0, t - n);
+    s.key_from = std::clamp(g.col - (g.col - w.col0) * n / w.size, 0, t - n);
+    return;
+  }
+  if (w.size == t || (g.drag_rows == 0.0f && g.drag_cols == 0.0f)) return;
+  rows += g.drag_rows, cols += g.drag_cols;
+  const int dr = static_cast<int>(rows), dc = static_cast<int>(cols);  // whole cells, towards zero
+  rows -= static_cast<float>(dr), cols -= static_cast<float>(dc);
+  s.from = std::clamp(w.row0 - dr, 0, t - w.size);  // the content follows the pointer
+  s.key_from = std::clamp(w.col0 - dc, 0, t - w.size);
+}
+
+}  // namespace app::mha

@@ -1,0 +1,87 @@
+// Every scene at 390 x 844 (a phone: touch, device scale 3), 800 x 600 and 1280 x 800: nothing is cut off
+// at the side. The app reports the scene's visible area, the extent of everything it laid out, each
+// section header, named control and heatmap; all of it must lie inside the screen's width (the scene
+// scrolls only up and down, so height is free), a tap on a heatmap cell shows that cell, and the scenes'
+// paragraphs write maths as in print (×, √, dₖ, Kᵀ).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { api, launchBrowser, openDemo, waitFrames, watchErrors } from './harness.mjs';
+
+let browser;
+before(async () => { browser = await launchBrowser(); });
+after(async () => { await browser?.close(); });
+
+const SCREENS = [
+  { name: 'phone', viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true },
+  { name: 'small laptop', viewport: { width: 800, height: 600 } },
+  { name: 'laptop', viewport: { width: 1280, height: 800 } },
+];
+
+// What lies outside [0, width] in this frame: the laid-out content, named rects, heatmaps.
+async function cutOff(page, width) {
+  const s = await api(page, 'state');
+  const bad = [];
+  const check = (what, x, w) => {
+    if (x < -0.5 || x + w > width + 0.5) bad.push(`${s.scene}: ${what} spans x ${x.toFixed(1)} .. ${(x + w).toFixed(1)}`);
+  };
+  const view = s.rects['scene/view'], content = s.rects['scene/content'];
+  assert.ok(view && content, `${s.scene} reports its area and content`);
+  check('the scene', view[0], view[2]);
+  if (content[0] + content[2] > view[0] + view[2] + 0.5) {
+    bad.push(`${s.scene}: content reaches x ${(content[0] + content[2]).toFixed(1)}, the scene ends at ` +
+             `${(view[0] + view[2]).toFixed(1)}`);
+  }
+  for (const [name, r] of Object.entries(s.rects)) {
+    if (!name.startsWith('tooltip/')) check(name, r[0], r[2]);
+  }
+  for (const h of await api(page, 'heatmaps', { values: false })) check(h.id, h.rect.x, h.rect.w);
+  return { bad, s };
+}
+
+for (const screen of SCREENS) {
+  test(`every scene fits ${screen.viewport.width} x ${screen.viewport.height} (${screen.name})`, async () => {
+    const { name, ...options } = screen;
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await openDemo(page, 'scene=start');
+    const bad = [], visited = [];
+    let tapped = 0;
+    for (;;) {  // from Start here to the last scene with the Next button
+      const { bad: cut, s } = await cutOff(page, screen.viewport.width);
+      const id = s.scene;
+      visited.push(id);
+      assert.equal(s.error, '', `${id} has no error`);
+      bad.push(...cut);
+      // maths is written as in print: ×, √, dₖ, Kᵀ
+      for (const t of s.texts) {
+        if (/sqrt\(|\bd_k\b|K\^T|[\w)] x [\w(]/.test(t)) bad.push(`${id}: ASCII maths in "${t}"`);
+      }
+      if (screen.hasTouch) {
+        // a tap on the first heatmap wholly on screen, at its cell (1, 1), shows that cell
+        const maps = (await api(page, 'heatmaps', { values: false })).filter((h) => h.visible && h.rect.y > 0 &&
+          h.rect.y + h.rect.h < screen.viewport.height && h.window[2] > 1 && h.window[3] > 1);
+        if (maps.length) {
+          const h = maps[0];
+          const [row0, col0, rows, cols] = h.window;
+          await page.touchscreen.tap(h.rect.x + 1.5 * h.rect.w / cols, h.rect.y + 1.5 * h.rect.h / rows);
+          await waitFrames(page, 3);
+          const hover = (await api(page, 'state')).hover;
+          assert.deepEqual([hover?.id, hover?.row, hover?.col], [h.id, row0 + 1, col0 + 1], `${id}: a tap shows the cell`);
+          tapped++;
+        }
+      }
+      const next = (await api(page, 'state')).rects['path/next'];
+      const [x, y] = [next[0] + next[2] / 2, next[1] + next[3] / 2];
+      if (screen.hasTouch) await page.touchscreen.tap(x, y); else await page.mouse.click(x, y);
+      await waitFrames(page, 4);
+      if ((await api(page, 'state')).scene === id) break;  // Next is disabled on the last scene
+      assert.ok(visited.length < 20, 'Next ends at the last scene');
+    }
+    assert.ok(visited.length >= 9 && visited[0] === 'start' && visited.includes('train'), visited.join(' > '));
+    assert.deepEqual(bad, [], 'nothing is cut off at the side');
+    if (screen.hasTouch) assert.ok(tapped >= 3, `taps were checked on ${tapped} scenes`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
