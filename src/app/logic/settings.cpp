@@ -5,7 +5,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <functional>
 
 #include "app/logic/scene_list.hpp"
 #include "app/logic/text.hpp"
@@ -56,12 +55,48 @@ std::string format_number(double x) {
   return format("%.10g", x);  // what an ostream with precision(10) prints
 }
 
-// How one parameter is read and written.
+// How one parameter is read and written: plain functions, given the Param for the member and limits
+// they use (the helpers below), so the table holds no closures.
 struct Param {
   ParamInfo info;
-  std::function<bool(Settings&, const std::string&)> read;
-  std::function<std::string(const Settings&)> write;
+  bool (*read)(const Param&, Settings&, const std::string&);
+  std::string (*write)(const Param&, const Settings&);
+  int Settings::*int_member = nullptr;
+  long long lo = 0, hi = 0;
+  bool Settings::*bool_member = nullptr;
+  std::string Settings::*string_member = nullptr;
 };
+
+// An integer setting held in member m, lo to hi.
+Param int_param(ParamInfo info, int Settings::*m, long long lo, long long hi) {
+  Param p{info,
+          [](const Param& q, Settings& s, const std::string& v) {
+            return parse_int(v, q.lo, q.hi, s.*q.int_member);
+          },
+          [](const Param& q, const Settings& s) { return std::to_string(s.*q.int_member); }};
+  p.int_member = m, p.lo = lo, p.hi = hi;
+  return p;
+}
+
+// A 0|1 setting held in member m.
+Param bool_param(ParamInfo info, bool Settings::*m) {
+  Param p{info,
+          [](const Param& q, Settings& s, const std::string& v) { return parse_bool(v, s.*q.bool_member); },
+          [](const Param& q, const Settings& s) { return std::string(s.*q.bool_member ? "1" : "0"); }};
+  p.bool_member = m;
+  return p;
+}
+
+// A setting held in string member m that takes one of `allowed`'s "a|b|c" words (the allowed text).
+Param enum_param(ParamInfo info, std::string Settings::*m) {
+  Param p{info,
+          [](const Param& q, Settings& s, const std::string& v) {
+            return one_of(v, q.info.allowed) ? (s.*q.string_member = v, true) : false;
+          },
+          [](const Param& q, const Settings& s) { return s.*q.string_member; }};
+  p.string_member = m;
+  return p;
+}
 
 std::string scene_list() {
   std::string s;
@@ -72,33 +107,22 @@ std::string scene_list() {
 const std::vector<Param>& params() {
   static const std::string scenes_allowed = scene_list();
   static const std::vector<Param> table = {
-      {{"scene", scenes_allowed.c_str(), "*", "which scene is open"},
-       [](Settings& s, const std::string& v) { return is_scene(v) ? (s.scene = v, true) : false; },
-       [](const Settings& s) { return s.scene; }},
-      {{"d_model", "2 to 1024", "clock,positions,mha,order,schemes,encoder,train",
-        "width of each position or token vector"},
-       [](Settings& s, const std::string& v) { return parse_int(v, 2, 1024, s.d_model); },
-       [](const Settings& s) { return std::to_string(s.d_model); }},
-      {{"base", "a number from 2 to 1000000000", "clock,positions,word",
-        "the sinusoidal base (10000 in the original transformer)"},
-       [](Settings& s, const std::string& v) { return parse_number(v, 2.0, 1e9, s.base); },
-       [](const Settings& s) { return format_number(s.base); }},
-      {{"pos", "0 to 100000", "clock,word,schemes",
-        "the position on the clock, where the word sits, or RoPE's query position"},
-       [](Settings& s, const std::string& v) { return parse_int(v, 0, 100000, s.pos); },
-       [](const Settings& s) { return std::to_string(s.pos); }},
-      {{"pos2", "0 to 100000", "clock,word,schemes", "the second position to compare with (RoPE: the key's)"},
-       [](Settings& s, const std::string& v) { return parse_int(v, 0, 100000, s.pos2); },
-       [](const Settings& s) { return std::to_string(s.pos2); }},
-      {{"count", "1 to 2048", "positions", "how many positions the table shows"},
-       [](Settings& s, const std::string& v) { return parse_int(v, 1, 2048, s.count); },
-       [](const Settings& s) { return std::to_string(s.count); }},
-      {{"length", "1 to 100000", "positions,schemes",
-        "text length in tokens (naive schemes; the long email)"},
-       [](Settings& s, const std::string& v) { return parse_int(v, 1, 100000, s.length); },
-       [](const Settings& s) { return std::to_string(s.length); }},
-      {{"emb", "1 to 16 comma-separated numbers", "word", "the word's embedding"},
-       [](Settings& s, const std::string& v) {
+      {{"scene", scenes_allowed.c_str(), "*"},
+       [](const Param&, Settings& s, const std::string& v) {
+         return is_scene(v) ? (s.scene = v, true) : false;
+       },
+       [](const Param&, const Settings& s) { return s.scene; }},
+      int_param({"d_model", "2 to 1024", "clock,positions,mha,order,schemes,encoder,train"},
+                &Settings::d_model, 2, 1024),
+      {{"base", "a number from 2 to 1000000000", "clock,positions,word"},
+       [](const Param&, Settings& s, const std::string& v) { return parse_number(v, 2.0, 1e9, s.base); },
+       [](const Param&, const Settings& s) { return format_number(s.base); }},
+      int_param({"pos", "0 to 100000", "clock,word,schemes"}, &Settings::pos, 0, 100000),
+      int_param({"pos2", "0 to 100000", "clock,word,schemes"}, &Settings::pos2, 0, 100000),
+      int_param({"count", "1 to 2048", "positions"}, &Settings::count, 1, 2048),
+      int_param({"length", "1 to 100000", "positions,schemes"}, &Settings::length, 1, 100000),
+      {{"emb", "1 to 16 comma-separated numbers", "word"},
+       [](const Param&, Settings& s, const std::string& v) {
          int n = 0;
          for (const std::string& item : split_list(v, ',')) {
            double x = 0;
@@ -106,50 +130,26 @@ const std::vector<Param>& params() {
          }
          return n >= 1 ? (s.emb = v, true) : false;
        },
-       [](const Settings& s) { return s.emb; }},
-      {{"heads", "1 to 16", "mha,order,schemes,encoder,train", "number of attention heads"},
-       [](Settings& s, const std::string& v) { return parse_int(v, 1, 16, s.heads); },
-       [](const Settings& s) { return std::to_string(s.heads); }},
-      {{"text", "any UTF-8 text (up to 1024 tokens are used)", "mha,order,schemes,encoder,train",
-        "the input sentence"},
-       [](Settings& s, const std::string& v) {
+       [](const Param&, const Settings& s) { return s.emb; }},
+      int_param({"heads", "1 to 16", "mha,order,schemes,encoder,train"}, &Settings::heads, 1, 16),
+      {{"text", "any UTF-8 text (up to 1024 tokens are used)", "mha,order,schemes,encoder,train"},
+       [](const Param&, Settings& s, const std::string& v) {
          s.text = utf8_prefix(v, kMaxTextBytes);  // longer texts are cut (apply_param notes it)
          return true;
        },
-       [](const Settings& s) { return s.text; }},
-      {{"positions", kEnumSchemes, "mha,order,encoder,train",
-        "the position scheme (train: none, sinusoidal, learned or rope)"},
-       [](Settings& s, const std::string& v) {
-         return one_of(v, kEnumSchemes) ? (s.positions = v, true) : false;
-       },
-       [](const Settings& s) { return s.positions; }},
-      {{"causal", "0|1", "mha,schemes,encoder", "hide keys after each query"},
-       [](Settings& s, const std::string& v) { return parse_bool(v, s.causal); },
-       [](const Settings& s) { return std::string(s.causal ? "1" : "0"); }},
-      {{"seed", "0 to 2147483647", "mha,order,schemes,encoder,train",
-        "seed of the random weights (train: initial weights and batch order)"},
-       [](Settings& s, const std::string& v) { return parse_int(v, 0, 2147483647, s.seed); },
-       [](const Settings& s) { return std::to_string(s.seed); }},
-      {{"head", "-1 to 15 (-1: none)", "mha,schemes",
-        "the enlarged head (mha) or the head shown per scheme (schemes)"},
-       [](Settings& s, const std::string& v) { return parse_int(v, -1, 15, s.head); },
-       [](const Settings& s) { return std::to_string(s.head); }},
-      {{"row", "0 to 1023", "mha", "the query token whose row every head shows side by side"},
-       [](Settings& s, const std::string& v) { return parse_int(v, 0, 1023, s.row); },
-       [](const Settings& s) { return std::to_string(s.row); }},
-      {{"span", "0 (the whole text) or 2 to 1024", "mha",
-        "how many tokens a grid shows: a window that zooms in on a long text"},
-       [](Settings& s, const std::string& v) { return parse_int(v, 0, 1024, s.span) && s.span != 1; },
-       [](const Settings& s) { return std::to_string(s.span); }},
-      {{"from", "0 to 1023", "mha", "the window's first query token (its first row)"},
-       [](Settings& s, const std::string& v) { return parse_int(v, 0, 1023, s.from); },
-       [](const Settings& s) { return std::to_string(s.from); }},
-      {{"key_from", "0 to 1023", "mha", "the window's first key token (its first column)"},
-       [](Settings& s, const std::string& v) { return parse_int(v, 0, 1023, s.key_from); },
-       [](const Settings& s) { return std::to_string(s.key_from); }},
-      {{"perm", "empty (random from seed) or a permutation such as 2,0,1", "order",
-        "the shuffle test's new order"},
-       [](Settings& s, const std::string& v) {
+       [](const Param&, const Settings& s) { return s.text; }},
+      enum_param({"positions", kEnumSchemes, "mha,order,encoder,train"}, &Settings::positions),
+      bool_param({"causal", "0|1", "mha,schemes,encoder"}, &Settings::causal),
+      int_param({"seed", "0 to 2147483647", "mha,order,schemes,encoder,train"}, &Settings::seed, 0,
+                2147483647),
+      int_param({"head", "-1 to 15 (-1: none)", "mha,schemes"}, &Settings::head, -1, 15),
+      int_param({"row", "0 to 1023", "mha"}, &Settings::row, 0, 1023),
+      int_param({"span", "0 to 1024 (0: the whole text; at least 4 are shown)", "mha"}, &Settings::span, 0,
+                1024),
+      int_param({"from", "0 to 1023", "mha"}, &Settings::from, 0, 1023),
+      int_param({"key_from", "0 to 1023", "mha"}, &Settings::key_from, 0, 1023),
+      {{"perm", "empty (random from seed) or a permutation such as 2,0,1", "order"},
+       [](const Param&, Settings& s, const std::string& v) {
          int n = 0;
          for (const std::string& item : split_list(v, ',')) {
            int x = 0;
@@ -158,56 +158,33 @@ const std::vector<Param>& params() {
          s.perm = v;
          return true;
        },
-       [](const Settings& s) { return s.perm; }},
-      {{"slots", "1 to 4096", "mha,schemes,order", "slots of the learned position table"},
-       [](Settings& s, const std::string& v) { return parse_int(v, 1, 4096, s.slots); },
-       [](const Settings& s) { return std::to_string(s.slots); }},
-      {{"layers", "1 to 4", "train", "attention layers of the model to train"},
-       [](Settings& s, const std::string& v) { return parse_int(v, 1, 4, s.layers); },
-       [](const Settings& s) { return std::to_string(s.layers); }},
-      {{"train", "run|pause|reset", "train",
-        "training runs or pauses; reset starts over with fresh weights, paused"},
-       [](Settings& s, const std::string& v) {
-         return one_of(v, "run|pause|reset") ? (s.train = v, true) : false;
-       },
-       [](const Settings& s) { return s.train; }},
-      {{"max_steps", "1 to 100000", "train",
-        "training stops at this step (it also stops once 99% test accuracy holds)"},
-       [](Settings& s, const std::string& v) { return parse_int(v, 1, 100000, s.max_steps); },
-       [](const Settings& s) { return std::to_string(s.max_steps); }},
-      {{"model", "random|trained|a model file's path (.json, on the page's own site)", "mha",
-        "random (seeded) weights, the model trained in the train scene, or a model file the page fetches"},
-       [](Settings& s, const std::string& v) {
+       [](const Param&, const Settings& s) { return s.perm; }},
+      int_param({"slots", "1 to 4096", "mha,schemes,order"}, &Settings::slots, 1, 4096),
+      int_param({"layers", "1 to 4", "train"}, &Settings::layers, 1, 4),
+      enum_param({"train", "run|pause|reset", "train"}, &Settings::train),
+      int_param({"max_steps", "1 to 100000", "train"}, &Settings::max_steps, 1, 100000),
+      {{"model", "random|trained|a model file's path (.json, on the page's own site)", "mha"},
+       [](const Param&, Settings& s, const std::string& v) {
          return one_of(v, "random|trained") || is_model_path(v) ? (s.model = v, true) : false;
        },
-       [](const Settings& s) { return s.model; }},
-      {{"layer", "0 to 3", "mha", "with model=trained: the layer whose heads are shown"},
-       [](Settings& s, const std::string& v) { return parse_int(v, 0, 3, s.layer); },
-       [](const Settings& s) { return std::to_string(s.layer); }},
-      {{"answer", "0 to 100000", "clock", "the learner's answer to the scene's exercise"},
-       [](Settings& s, const std::string& v) { return parse_int(v, 0, 100000, s.answer); },
-       [](const Settings& s) { return std::to_string(s.answer); }},
-      {{"colormap", "viridis|cividis", "*", "colours of weight heatmaps (signed tables use a diverging map)"},
-       [](Settings& s, const std::string& v) {
-         return one_of(v, "viridis|cividis") ? (s.colormap = v, true) : false;
-       },
-       [](const Settings& s) { return s.colormap; }},
-      {{"embed", "0|1", "*", "1 hides the menus and the scene list, for iframes"},
-       [](Settings& s, const std::string& v) { return parse_bool(v, s.embed); },
-       [](const Settings& s) { return std::string(s.embed ? "1" : "0"); }},
+       [](const Param&, const Settings& s) { return s.model; }},
+      int_param({"layer", "0 to 3", "mha"}, &Settings::layer, 0, 3),
+      int_param({"answer", "0 to 100000", "clock"}, &Settings::answer, 0, 100000),
+      enum_param({"colormap", "viridis|cividis", "*"}, &Settings::colormap),
+      bool_param({"embed", "0|1", "*"}, &Settings::embed),
       {{"hide",
         "comma-separated panel names: "
         "controls,readings,compare,exercise,naive,similarity,notes,stats,rows,params,shuffle,mistake,offsets,"
         "rope,limits,heads,curves,predict,pair,file,breaks,longer",
-        "*", "panels to hide"},
-       [](Settings& s, const std::string& v) {
+        "*"},
+       [](const Param&, Settings& s, const std::string& v) {
          for (const std::string& item : split_list(v, ',')) {
            if (!one_of(item, kPanels)) return false;
          }
          s.hide = v;
          return true;
        },
-       [](const Settings& s) { return s.hide; }},
+       [](const Param&, const Settings& s) { return s.hide; }},
   };
   return table;
 }
@@ -231,7 +208,7 @@ bool used_by(const ParamInfo& info, const std::string& scene) {
 
 bool Settings::operator==(const Settings& o) const {
   for (const Param& p : params()) {
-    if (p.write(*this) != p.write(o)) return false;
+    if (p.write(p, *this) != p.write(p, o)) return false;
   }
   return true;
 }
@@ -312,7 +289,7 @@ bool apply_param(Settings& s, const std::string& name, const std::string& value,
     return false;
   }
   Settings trial = s;
-  if (!p->read(trial, value)) {
+  if (!p->read(*p, trial, value)) {
     note = "ignored " + name + "=" + attn::one_line(value, 60) + ": allowed " + p->info.allowed;
     return false;
   }
@@ -364,10 +341,10 @@ std::string to_query(const Settings& s) {
   const Settings defaults = defaults_for(s.scene);
   for (const Param& p : params()) {
     if (!used_by(p.info, s.scene)) continue;
-    const std::string v = p.write(s);
+    const std::string v = p.write(p, s);
     // global switches appear only when set, so a plain link stays short
     const std::string n = p.info.name;
-    if ((n == "embed" || n == "hide" || n == "colormap") && v == p.write(defaults)) continue;
+    if ((n == "embed" || n == "hide" || n == "colormap") && v == p.write(p, defaults)) continue;
     // train=run is an action (a link may start training); the address bar never keeps it, so a reload
     // or a copied link opens the scene paused
     if (n == "train") continue;
@@ -380,7 +357,7 @@ std::string to_query(const Settings& s) {
 
 std::string param_value(const Settings& s, const std::string& name) {
   const Param* p = find_param(name);
-  return p ? p->write(s) : "";
+  return p ? p->write(*p, s) : "";
 }
 
 const std::vector<SlotPreset>& learned_slot_presets() {
@@ -399,27 +376,6 @@ bool hidden(const Settings& s, const char* name) {
     if (item == name) return true;
   }
   return false;
-}
-
-std::string url_reference_markdown() {
-  std::string md = "| scene | what it shows |\n|---|---|\n";
-  for (const SceneInfo& s : scene_table()) md += "| `" + std::string(s.id) + "` | " + s.title + " |\n";
-  md += "\n| setting | allowed | used by | meaning |\n|---|---|---|---|\n";
-  for (const ParamInfo& p : param_table()) {
-    std::string allowed = p.allowed;
-    for (size_t i = 0; (i = allowed.find('|', i)) != std::string::npos; i += 2) allowed.replace(i, 1, "\\|");
-    std::string scenes;
-    if (std::string(p.scenes) == "*") {
-      scenes = "all";
-    } else {
-      for (const std::string& item : split_list(p.scenes, ',')) {
-        if (is_scene(item)) scenes += (scenes.empty() ? "" : ", ") + item;
-      }
-      if (scenes.empty()) scenes = "reserved for the attention scenes";
-    }
-    md += "| `" + std::string(p.name) + "` | " + allowed + " | " + scenes + " | " + p.meaning + " |\n";
-  }
-  return md;
 }
 
 }  // namespace app

@@ -44,12 +44,12 @@ struct Settings {
 // The defaults a scene starts from when a URL names it without other settings.
 Settings defaults_for(const std::string& scene);
 
-// One URL parameter: its name, what it holds and which scenes use it ("*" for all).
+// One URL parameter: its name, what it holds and which scenes use it ("*" for all). What each one means
+// is written beside the README's table (url_reference_markdown).
 struct ParamInfo {
   const char* name;
   const char* allowed;  // e.g. "2 to 1024", "none|sinusoidal|..."
   const char* scenes;   // comma-separated scene ids, or "*"
-  const char* meaning;
 };
 const std::vector<ParamInfo>& param_table();
 
@@ -102,7 +102,8 @@ void apply_slot_preset(Settings& s, const SlotPreset& p);
 // Is panel `name` listed in s.hide?
 bool hidden(const Settings& s, const char* name);
 
-// Markdown table of scenes and parameters, for the README (kept equal to it by a test).
+// Markdown table of scenes and parameters with their meanings, for the README (kept equal to it by a test;
+// src/app/logic/url_reference.cpp).
 std::string url_reference_markdown();
 
 }  // namespace app

@@ -212,7 +212,8 @@ void draw_exercise(Settings& s, const ClockData& c, ExerciseState& ex) {
   ImGui::SetNextItemWidth(120);
   if (ImGui::InputInt("your answer", &s.answer)) ex.checked = false;
   s.answer = std::max(0, std::min(100000, s.answer));
-  ImGui::SameLine();
+  // Check, Hint and Reveal beside the answer, or under it on a narrow screen
+  same_line_if_fits(buttons_width({"Check", "Hint", "Reveal"}));
   if (ImGui::Button("Check")) ex.checked = true;
   ImGui::SameLine();
   if (ImGui::Button("Hint")) ex.hint = !ex.hint;

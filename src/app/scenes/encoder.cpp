@@ -299,7 +299,7 @@ void draw_norm_check(const EncoderData& d) {
   paragraph(layer_norm_check(d.labels.empty() ? "" : d.labels[0], mo(0, 0), mo(0, 1),
                              static_cast<int>(mo.rows()), worst_mean, mo.col(1).minCoeff(),
                              mo.col(1).maxCoeff()));
-  ImGui::TextDisabled(
+  text_wrapped_disabled(
       "d_model %d, %d heads of dₖ %d, feed-forward width d_ff = 4 × d_model = %d; computed in %.1f ms",
       static_cast<int>(d.r.block.input.cols()), static_cast<int>(d.r.block.mha.head.size()),
       static_cast<int>(d.r.block.mha.head.empty() ? 0 : d.r.block.mha.head[0].output.cols()), d.r.d_ff,
@@ -358,7 +358,12 @@ void draw_encoder_scene(SceneContext& ctx) {
   }
   const EncoderData& data = memo.value();
   truncation_note(data.r.dropped_tokens);
+  // the diagram keeps its shape; on a narrow screen it scrolls sideways inside its own region
+  ImGui::BeginChild("flow", ImVec2(0.0f, 0.0f), ImGuiChildFlags_AutoResizeY,
+                    ImGuiWindowFlags_HorizontalScrollbar);
   draw_flow(data, memo.version(), s);
+  mark_window("hscroll/flow");
+  ImGui::EndChild();
   if (section("LayerNorm check", "notes", s.hide)) draw_norm_check(data);
   if (section("Attention weights of each head", "heads", s.hide)) draw_heads(data, memo.version(), s);
   ctx.report([s = Settings(s), d = memo.shared()](nlohmann::json& shown) { fill(shown, s, *d); });

@@ -39,7 +39,8 @@ bool link_button(const std::string& label) {
   ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
   ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0, 0, 0, 0));
   ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImVec4(0, 0, 0, 0));
-  const bool clicked = ImGui::Button(("-> " + label).c_str());
+  const float room = ImGui::GetContentRegionAvail().x - 2.0f * ImGui::GetStyle().FramePadding.x;
+  const bool clicked = ImGui::Button(wrap_label("-> " + label, room).c_str());  // wraps on a phone
   if (ImGui::IsItemHovered()) {
     const ImVec2 mn = ImGui::GetItemRectMin(), mx = ImGui::GetItemRectMax();
     const float pad = ImGui::GetStyle().FramePadding.y;
@@ -70,11 +71,13 @@ void draw_input(const Question& q, AnswerState& a) {
     bool entered = false;
     if (text_field("##answer", "your answer", a.number, &entered)) a.answered = false, a.feedback = {};
     if (entered) check(q, a);
-    ImGui::SameLine();
+    same_line_if_fits(buttons_width({"Check", "Hide hint", "Hide answer"}));  // the buttons beside, or under
     return;
   }
+  const float room =
+      ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - ImGui::GetStyle().ItemInnerSpacing.x;
   for (size_t k = 0; k < q.choices.size(); ++k) {
-    if (ImGui::RadioButton(q.choices[k].c_str(), &a.choice, static_cast<int>(k)))
+    if (ImGui::RadioButton(wrap_label(q.choices[k], room).c_str(), &a.choice, static_cast<int>(k)))
       a.answered = false, a.feedback = {};
   }
 }

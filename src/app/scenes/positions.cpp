@@ -70,8 +70,8 @@ void draw_naive(Settings& s, const TableData& t, std::uint64_t version) {
   ImGui::SetNextItemWidth(220);
   slider_int("email length (tokens)", &s.length, 1, 2000, "%d", ImGuiSliderFlags_AlwaysClamp);
   const float last = t.raw(t.raw.rows() - 1, 0);
-  ImGui::Text("The last token carries %.0f, against embedding values of about 1: it drowns them out.",
-              static_cast<double>(last));
+  text_wrapped("The last token carries %.0f, against embedding values of about 1: it drowns them out.",
+               static_cast<double>(last));
   HeatmapSpec raw;
   raw.id = "positions/raw";
   raw.values = &t.raw;
@@ -88,10 +88,10 @@ void draw_naive(Settings& s, const TableData& t, std::uint64_t version) {
       "number in every email:");
   const float step10 = t.fraction10(1, 0) - t.fraction10(0, 0);
   const float step100 = t.fraction100(1, 0) - t.fraction100(0, 0);
-  ImGui::Text("10-token email: position 3 -> %.2f, one step = %.3f", static_cast<double>(t.fraction10(3, 0)),
-              static_cast<double>(step10));
-  ImGui::Text("100-token email: position 30 -> %.2f, one step = %.3f",
-              static_cast<double>(t.fraction100(30, 0)), static_cast<double>(step100));
+  text_wrapped("10-token email: position 3 -> %.2f, one step = %.3f", static_cast<double>(t.fraction10(3, 0)),
+               static_cast<double>(step10));
+  text_wrapped("100-token email: position 30 -> %.2f, one step = %.3f",
+               static_cast<double>(t.fraction100(30, 0)), static_cast<double>(step100));
   text_wrapped("0.3 means word 3 in the short email and word 30 in the long one.");
 }
 

@@ -28,7 +28,7 @@ void draw_start_scene(SceneContext& ctx) {
   mark_item("start/begin");
   if (begin) ctx.settings = switch_scene(ctx.settings, scenes.at(1).id);
   ImGui::Spacing();
-  ImGui::TextDisabled("The path, in lesson order (Back and Next above each scene walk it):");
+  text_wrapped_disabled("The path, in lesson order (Back and Next above each scene walk it):");
   for (size_t i = 1; i < scenes.size(); ++i) {
     ImGui::PushID(static_cast<int>(i));
     if (ImGui::SmallButton(scenes[i].title)) ctx.settings = switch_scene(ctx.settings, scenes[i].id);

@@ -59,8 +59,8 @@ void draw_controls(Settings& s, const WordData& w) {
   bool changed = false;
   for (Eigen::Index i = 0; i < e.size(); ++i) {
     ImGui::PushID(static_cast<int>(i));
+    if (i) same_line_if_fits(70);
     ImGui::SetNextItemWidth(70);
-    if (i) ImGui::SameLine();
     changed |= ImGui::DragFloat("##e", &e(i), 0.01f, -10.0f, 10.0f, "%.3f");
     ImGui::PopID();
   }
@@ -75,7 +75,7 @@ void draw_controls(Settings& s, const WordData& w) {
     e.conservativeResize(e.size() - 1);
     changed = true;
   }
-  ImGui::SameLine();
+  same_line_if_fits(buttons_width({"Lesson's values"}));
   if (ImGui::SmallButton("Lesson's values")) s.emb = defaults_for("word").emb;
   if (changed) s.emb = format_embedding(e);
   ImGui::SetNextItemWidth(220);
@@ -87,9 +87,9 @@ void draw_controls(Settings& s, const WordData& w) {
 void draw_column(const char* id, int pos, const WordData& w, int row) {
   ImGui::BeginGroup();
   ImGui::Text("cake at position %d", pos);
-  ImGui::Text("embedding  [%s]", format_row(w.embedding, 3).c_str());
-  ImGui::Text("+ position [%s]", format_row(w.position.row(row), 3).c_str());
-  ImGui::Text("= input    [%s]", format_row(w.sum.row(row), 3).c_str());
+  text_wrapped("embedding  [%s]", format_row(w.embedding, 3).c_str());
+  text_wrapped("+ position [%s]", format_row(w.position.row(row), 3).c_str());
+  text_wrapped("= input    [%s]", format_row(w.sum.row(row), 3).c_str());
   const float limit = std::max(1.0f, w.sum.cwiseAbs().maxCoeff());
   value_bars(id, w.sum.row(row), limit, 90.0f);
   ImGui::EndGroup();
@@ -114,7 +114,7 @@ void draw_word_scene(SceneContext& ctx) {
   }
   const WordData& data = memo.value();
   draw_column("first", s.pos, data, 0);
-  ImGui::SameLine(0, 40);
+  same_line_if_fits(ImGui::GetItemRectSize().x);  // the second column beside the first, or under it
   draw_column("second", s.pos2, data, 1);
 
   const auto d = static_cast<int>(data.embedding.size());

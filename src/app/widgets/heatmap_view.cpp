@@ -142,7 +142,7 @@ const Fitted& fitted(const HeatmapSpec& spec, int row0, int col0, int rows, int 
       spec.col_labels ? *spec.col_labels : std::vector<std::string>());
   const float cell_w = w / static_cast<float>(cols), cell_h = h / static_cast<float>(rows);
   f.row_step = nice_step(static_cast<int>(std::ceil(line_h / cell_h)));  // labels a line apart
-  f.left_w = ImGui::CalcTextSize(spec.row_title.c_str()).x;
+  f.left_w = std::max(spec.row_label_w, ImGui::CalcTextSize(spec.row_title.c_str()).x);
   for (int r = 0; r < rows; r += f.row_step) {
     f.row_text.push_back(fit_text(label_text(*f.row_labels, row0 + r), kMaxRowLabelW));
     f.row_text_w.push_back(ImGui::CalcTextSize(f.row_text.back().c_str()).x);

@@ -38,6 +38,9 @@ struct HeatmapSpec {
   // The part drawn (a token window): rows row0 .. row0 + shown_rows - 1, columns col0 .. col0 + shown_cols
   // - 1; 0 shown rows or columns: to the end. The colour range stays the whole matrix's.
   int row0 = 0, col0 = 0, shown_rows = 0, shown_cols = 0;
+  // The row labels' column is at least this wide: a grid whose window moves keeps its place (the labels of
+  // the whole matrix decide it). Depends on the labels, so the version covers it.
+  float row_label_w = 0.0f;
 };
 
 struct HeatmapHover {

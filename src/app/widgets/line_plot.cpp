@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/widgets/widgets.hpp"
+
 namespace app {
 namespace {
 
@@ -103,7 +105,7 @@ void line_plot(const char* id, const std::vector<PlotSeries>& series, const Plot
     ImGui::EndTooltip();
   }
   for (size_t i = 0; i < series.size(); ++i) {
-    if (i) ImGui::SameLine(0, 16);
+    if (i) same_line_if_fits(ImGui::CalcTextSize(("- " + series[i].name).c_str()).x);  // the legend wraps
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(series[i].color), "- %s", series[i].name.c_str());
   }
   ImGui::PopID();

@@ -44,7 +44,20 @@ bool narrow_screen() {
 bool slider_int(const char* label, int* v, int lo, int hi, const char* format, int flags) {
   static int held = 0;  // the value when the active slider was pressed
   const int before = *v;
-  bool changed = ImGui::SliderInt(label, v, lo, hi, format, flags);
+  // A label that does not fit after the slider goes above it, and the slider takes the width.
+  const ImGuiContext& g = *GImGui;
+  const char* shown_end = ImGui::FindRenderedTextEnd(label);
+  const float w = (g.NextItemData.Flags & ImGuiNextItemDataFlags_HasWidth) ? g.NextItemData.Width
+                                                                           : ImGui::CalcItemWidth();
+  std::string id = label;
+  if (shown_end != label && w > 0.0f &&
+      w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, shown_end).x >
+          ImGui::GetContentRegionAvail().x) {
+    ImGui::TextUnformatted(label, shown_end);
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    id = "##" + id;
+  }
+  bool changed = ImGui::SliderInt(id.c_str(), v, lo, hi, format, flags);
   if (ImGui::IsItemActivated()) held = before;
   const ImGuiIO& io = ImGui::GetIO();
   const float drag = ImGui::GetStyle().TouchExtraPadding.x + 6.0f;  // a finger's slack, CSS pixels
@@ -56,6 +69,14 @@ bool slider_int(const char* label, int* v, int lo, int hi, const char* format, i
   return changed;
 }
 
+float buttons_width(std::initializer_list<const char*> labels) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float w = 0.0f;
+  for (const char* l : labels)
+    w += (w > 0.0f ? style.ItemSpacing.x : 0.0f) + ImGui::CalcTextSize(l).x + 2.0f * style.FramePadding.x;
+  return w;
+}
+
 void same_line_if_fits(float width, const char* label) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float label_w = label ? style.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x : 0.0f;
@@ -63,20 +84,34 @@ void same_line_if_fits(float width, const char* label) {
   if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width + label_w <= right) ImGui::SameLine();
 }
 
+namespace {
+
+// Lines of `text` at most `width` wide in the current font, broken at spaces.
+std::vector<std::string> lines_within(std::string_view text, float width) {
+  const ImFont* font = ImGui::GetFont();
+  const float size = ImGui::GetFontSize();
+  return wrap_lines(text, width, [font, size](std::string_view t) {
+    return font->CalcTextSizeA(size, FLT_MAX, 0.0f, t.data(), t.data() + t.size()).x;
+  });
+}
+
+}  // namespace
+
 void paragraph(const std::string& text) {
   frame_texts().push_back(text);
   ImGuiWindow* window = ImGui::GetCurrentWindow();
   // The same width ImGui::TextWrapped uses: up to the pushed wrap position, else the content edge.
   const float wrap_x = window->DC.TextWrapPos >= 0.0f ? window->DC.TextWrapPos : 0.0f;
   const float width = ImGui::CalcWrapWidthForPos(window->DC.CursorPos, wrap_x);
-  const ImFont* font = ImGui::GetFont();
-  const float size = ImGui::GetFontSize();
-  const TextMeasure measure = [font, size](std::string_view t) {
-    return font->CalcTextSizeA(size, FLT_MAX, 0.0f, t.data(), t.data() + t.size()).x;
-  };
   ImGui::BeginGroup();
-  for (const std::string& line : wrap_lines(text, width, measure)) ImGui::TextUnformatted(line.c_str());
+  for (const std::string& line : lines_within(text, width)) ImGui::TextUnformatted(line.c_str());
   ImGui::EndGroup();
+}
+
+std::string wrap_label(const std::string& text, float width) {
+  std::string out;
+  for (const std::string& line : lines_within(text, width)) out += (out.empty() ? "" : "\n") + line;
+  return out;
 }
 
 namespace {
@@ -113,7 +148,7 @@ void text_wrapped_disabled(const char* fmt, ...) {
 }
 
 void help_marker(const char* text) {
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::CalcTextSize("(?)").x);
   ImGui::TextDisabled("(?)");
   if (ImGui::BeginItemTooltip()) {
     ImGui::PushTextWrapPos(tooltip_wrap_width());

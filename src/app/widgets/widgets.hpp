@@ -3,6 +3,7 @@
 
 #include <imgui.h>
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ namespace app {
 // A paragraph wrapped to the current wrap position (as ImGui::TextWrapped), but only at spaces, so a
 // number is never split across lines; it is listed in frame_texts().
 void paragraph(const std::string& text);
+// `text` with line breaks (at spaces) where it passes `width`: a button label that fits a narrow screen.
+std::string wrap_label(const std::string& text, float width);
 // printf-style paragraph(), plain, in a colour, or in the disabled (grey) text colour.
 void text_wrapped(const char* fmt, ...) IM_FMTARGS(1);
 void text_wrapped_colored(const ImVec4& color, const char* fmt, ...) IM_FMTARGS(2);
@@ -47,6 +50,8 @@ bool slider_int(const char* label, int* v, int lo, int hi, const char* format = 
 // Puts the next item on the same line if it fits there (`width` wide, then its label), else on a new line:
 // a row of controls wraps on a narrow screen instead of running off its edge.
 void same_line_if_fits(float width, const char* label = nullptr);
+// The width of a row of buttons with these labels, for same_line_if_fits.
+float buttons_width(std::initializer_list<const char*> labels);
 // A "(?)" marker with a wrapped tooltip.
 void help_marker(const char* text);
 // A red message shown in place of what could not be computed (also listed in frame_messages()).

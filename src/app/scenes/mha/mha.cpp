@@ -107,6 +107,7 @@ HeatmapSpec head_spec(const Settings& s, const attn::PipelineResult& r, const at
   spec.extra_tooltip = [&r, c, h](int i, int j) { return cell_lines(r, c, h, i, j); };
   const mha::GridWindow w = mha::grid_window(s, static_cast<int>(r.tokens.size()));
   spec.row0 = w.row0, spec.col0 = w.col0, spec.shown_rows = w.size, spec.shown_cols = w.size;
+  spec.row_label_w = d.label_w;
   return spec;
 }
 
@@ -199,7 +200,7 @@ void draw_enlarged(Settings& s, const attn::PipelineResult& r, const attn::Pipel
   ImGui::SameLine();
   if (ImGui::ArrowButton("##next", ImGuiDir_Right)) s.head = (h + 1) % heads;
   ImGui::SameLine();
-  ImGui::Text("head %d of %d (click the grid to go back)", h, heads);
+  text_wrapped("head %d of %d (click the grid to go back)", h, heads);
   const bool stats = !hidden(s, "stats");
   const float stats_w = stats ? 380.0f : 0.0f, avail = ImGui::GetContentRegionAvail().x;
   const bool beside = avail - stats_w > 420.0f;
@@ -221,7 +222,7 @@ void draw_enlarged(Settings& s, const attn::PipelineResult& r, const attn::Pipel
 
 void draw_heads(Settings& s, const attn::PipelineResult& r, const attn::PipelineConfig& c, const MhaData& d) {
   const auto t = static_cast<int>(r.tokens.size());
-  ImGui::TextDisabled(
+  text_wrapped_disabled(
       "Rows are queries, columns are keys; brighter = more weight (0 to 1, the same scale for "
       "every head). Hover a cell for its score; click a head to enlarge it.");
   if (!hidden(s, "stats")) {
@@ -322,8 +323,8 @@ void draw_mha_scene(SceneContext& ctx) {
   }
   const MhaData& data = data_memo.value();
   const mha::RowView& rows = row_memo.value();
-  ImGui::Text("%d tokens, %d heads of dₖ = %d, positions: %s%s  (computed in %.1f ms)", t, heads,
-              view.d_model / heads, view.positions.c_str(), view.causal ? ", causal" : "", pipe.compute_ms);
+  text_wrapped("%d tokens, %d heads of dₖ = %d, positions: %s%s  (computed in %.1f ms)", t, heads,
+               view.d_model / heads, view.positions.c_str(), view.causal ? ", causal" : "", pipe.compute_ms);
   text_wrapped_disabled(
       "The steps run one by one, as the lesson writes them: scores = Q Kᵀ / √dₖ, softmax, weights × "
       "V. "

@@ -107,11 +107,11 @@ std::string single_line(int d) {
 
 void draw_reference() {
   static const attn::ParameterCount a = attn::count_parameters(512, 8), b = attn::count_parameters(768, 12);
-  ImGui::TextDisabled("The lesson's numbers:");
-  ImGui::BulletText("d_model 512, 8 heads (the original transformer): dₖ = %d, %s parameters either way",
-                    a.d_k, grouped(a.fused).c_str());
-  ImGui::BulletText(
-      "d_model 768, 12 heads (BERT-base, GPT-2 small): dₖ = 768 / 12 = %d numbers per head's query", b.d_k);
+  text_wrapped_disabled("The lesson's numbers:");
+  text_wrapped("- d_model 512, 8 heads (the original transformer): dₖ = %d, %s parameters either way", a.d_k,
+               grouped(a.fused).c_str());
+  text_wrapped(
+      "- d_model 768, 12 heads (BERT-base, GPT-2 small): dₖ = 768 / 12 = %d numbers per head's query", b.d_k);
 }
 
 }  // namespace
@@ -210,16 +210,16 @@ void draw_parameters(const Settings& s) {
   if (p.ok) {
     const std::string dk = std::to_string(p.count.d_k);
     const long long qkv = static_cast<long long>(s.heads) * 3 * s.d_model * p.count.d_k;
-    ImGui::Text("dₖ = d_model / heads = %s / %s = %s", d.c_str(), h.c_str(), dk.c_str());
+    text_wrapped("dₖ = d_model / heads = %s / %s = %s", d.c_str(), h.c_str(), dk.c_str());
     ImGui::TextUnformatted("multi-head (fused):");
     ImGui::SameLine(170);
-    ImGui::Text("%s heads × 3 × %s × %s = %s for Q, K, V + %s × %s = %s for W_O = %s", h.c_str(), d.c_str(),
-                dk.c_str(), grouped(qkv).c_str(), d.c_str(), d.c_str(), grouped(dd).c_str(),
-                grouped(p.count.fused).c_str());
+    text_wrapped("%s heads × 3 × %s × %s = %s for Q, K, V + %s × %s = %s for W_O = %s", h.c_str(), d.c_str(),
+                 dk.c_str(), grouped(qkv).c_str(), d.c_str(), d.c_str(), grouped(dd).c_str(),
+                 grouped(p.count.fused).c_str());
     ImGui::Text("one full-width head:");
     ImGui::SameLine(170);
-    ImGui::Text("%s%s  (W_Q, W_K, W_V and W_O, each %s × %s)", single_line(s.d_model).c_str(),
-                grouped(p.count.single_head).c_str(), d.c_str(), d.c_str());
+    text_wrapped("%s%s  (W_Q, W_K, W_V and W_O, each %s × %s)", single_line(s.d_model).c_str(),
+                 grouped(p.count.single_head).c_str(), d.c_str(), d.c_str());
   } else {
     std::string valid;
     for (int v : p.valid_heads) valid += (valid.empty() ? "" : ", ") + std::to_string(v);
@@ -231,8 +231,8 @@ void draw_parameters(const Settings& s) {
     ImGui::PopStyleColor();
     text_wrapped("Head counts up to 16 that work with d_model %s: %s.", d.c_str(), valid.c_str());
     if (p.single >= 0) {
-      ImGui::Text("One full-width head would have %s%s.", single_line(s.d_model).c_str(),
-                  grouped(p.single).c_str());
+      text_wrapped("One full-width head would have %s%s.", single_line(s.d_model).c_str(),
+                   grouped(p.single).c_str());
     }
   }
   draw_reference();

@@ -48,8 +48,9 @@ struct GridWindow {
   int row0 = 0, col0 = 0, size = 0;
 };
 GridWindow grid_window(const Settings& s, int t);
-// Above this many tokens the scene offers the window (below it, every label fits).
-inline constexpr int kWindowFrom = 48;
+// Above this many tokens the scene offers the window (below it, every label fits); it shows at least
+// kMinSpan tokens.
+inline constexpr int kWindowFrom = 48, kMinSpan = 4;
 // "Window: 48 of 220 tokens", Zoom in / Zoom out / Whole text and the two position sliders (writes s.span,
 // s.from, s.key_from); nothing for a short text shown whole.
 void draw_window_controls(Settings& s, int t);

@@ -46,7 +46,7 @@ bool draw_model_switch(Settings& s) {
   ImGui::TextUnformatted("weights:");
   ImGui::SameLine();
   if (ImGui::RadioButton("random (seeded)", s.model == "random")) s.model = "random";
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::GetFrameHeight(), "trained in the Train scene");
   if (ImGui::RadioButton("trained in the Train scene", uses_trained_model(s)) && !uses_trained_model(s))
     s.model = "trained";
   help_marker(

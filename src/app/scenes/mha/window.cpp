@@ -10,8 +10,6 @@
 namespace app::mha {
 namespace {
 
-constexpr int kMinSpan = 4;  // the closest zoom: 4 x 4 cells
-
 // The window of n tokens around the centre of the current one (n >= t: the whole text).
 void set_span(Settings& s, const GridWindow& w, int n, int t) {
   if (n >= t) {
@@ -27,7 +25,7 @@ void set_span(Settings& s, const GridWindow& w, int n, int t) {
 
 GridWindow grid_window(const Settings& s, int t) {
   GridWindow w;
-  w.size = s.span == 0 || s.span >= t ? t : s.span;
+  w.size = s.span == 0 || s.span >= t ? t : std::max(s.span, std::min(kMinSpan, t));
   w.row0 = std::clamp(s.from, 0, t - w.size);
   w.col0 = std::clamp(s.key_from, 0, t - w.size);
   return w;
@@ -54,12 +52,15 @@ void draw_window_controls(Settings& s, int t) {
       "A long text makes tiny cells. Zoom in to read every label: the grids then show a window of the "
       "queries (rows) and keys (columns). Drag a grid, or use the sliders, to move the window; Ctrl + "
       "mouse wheel over a grid zooms around the cell under the pointer.");
-  if (w.size == t) return;
+  // the sliders stay (greyed) for the whole text, so that zooming does not move the grids down
+  ImGui::BeginDisabled(w.size == t);
+  int from = w.row0, key_from = w.col0;
   ImGui::SetNextItemWidth(narrow_screen() ? -1.0f : 220.0f);
-  slider_int("queries from", &s.from, 0, t - w.size, "query %d");
+  if (slider_int("queries from", &from, 0, t - w.size, "query %d")) s.from = from;
   same_line_if_fits(220.0f, "keys from");
   ImGui::SetNextItemWidth(narrow_screen() ? -1.0f : 220.0f);
-  slider_int("keys from", &s.key_from, 0, t - w.size, "key %d");
+  if (slider_int("keys from", &key_from, 0, t - w.size, "key %d")) s.key_from = key_from;
+  ImGui::EndDisabled();
 }
 
 void follow_grid_gesture(Settings& s, const HeatmapHover& g, int t) {

@@ -110,7 +110,7 @@ float heatmap_width(int count) {
 
 void check_line(const attn::ShuffleCheck& c) {
   ImGui::Text("max difference: %.3g", static_cast<double>(c.max_diff));
-  ImGui::SameLine(0, 24);
+  same_line_if_fits(ImGui::CalcTextSize("allclose: false").x);
   ImGui::TextColored(c.allclose ? kGood : kBad, "allclose: %s", c.allclose ? "true" : "false");
   help_marker(
       "allclose compares the shuffled output with the original output, rows reordered: every entry "
@@ -128,7 +128,7 @@ void draw_perm_controls(Settings& s, const ShuffleData& d) {
   help_marker(
       "Slot i of the new order holds token perm[i] of the original: 2,0,1 puts token 2 first. Give "
       "every index 0 to T-1 once.");
-  ImGui::SameLine();
+  same_line_if_fits(buttons_width({"Randomise"}));
   if (ImGui::Button("Randomise") && d.t > 0) {
     std::vector<int> p;
     for (int tries = 0; tries < 16; ++tries) {  // skip the identity when another order exists
@@ -139,10 +139,10 @@ void draw_perm_controls(Settings& s, const ShuffleData& d) {
     s.perm.clear();
     for (size_t i = 0; i < p.size(); ++i) s.perm += (i ? "," : "") + std::to_string(p[i]);
   }
-  ImGui::SameLine();
+  same_line_if_fits(buttons_width({"Reset"}));
   if (ImGui::Button("Reset")) s.perm.clear();
   if (d.t > 0 && d.error.empty() && d.from_seed) {
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize("(random order from seed 0000000000)").x);
     ImGui::TextDisabled("(random order from seed %d)", s.seed);
   }
 }
@@ -160,9 +160,9 @@ void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind)
       "Two emails that mean opposite things, built from exactly the same tokens. The router embeds "
       "the tokens, runs multi-head attention, averages the token vectors and picks one of two "
       "labels. Its weights come from the seed: it is untrained.");
-  if (!r.note.empty()) ImGui::TextColored(kBad, "%s", r.note.c_str());
+  if (!r.note.empty()) text_wrapped_colored(kBad, "%s", r.note.c_str());
   if (r.positions == "none") {
-    ImGui::TextDisabled("(positions is none: the second column shows sinusoidal positions)");
+    text_wrapped_disabled("(positions is none: the second column shows sinusoidal positions)");
   }
   if (!r.plain.error.empty()) {
     error_box(r.plain.error);
@@ -221,10 +221,10 @@ void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version) {
   check_line(st.none.check);
   const float w3 = heatmap_width(3);
   output_heatmap("order/original", "output, original order", st.none.original, d.labels, d, version, w3);
-  ImGui::SameLine(0, 24);
+  same_line_if_fits(ImGui::GetItemRectSize().x);  // beside the last one, or under it
   output_heatmap("order/permuted", "same output, rows reordered", st.none.expected, d.shuffled_labels, d,
                  version, w3, &d.perm);
-  ImGui::SameLine(0, 24);
+  same_line_if_fits(ImGui::GetItemRectSize().x);  // beside the last one, or under it
   output_heatmap("order/shuffled", "output on the shuffled tokens", st.none.shuffled, d.shuffled_labels, d,
                  version, w3, &d.perm);
 
@@ -246,14 +246,14 @@ void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version) {
   const float w2 = heatmap_width(2);
   output_heatmap("order/slots_permuted", "original output, rows reordered", st.slots.expected,
                  d.shuffled_labels, d, version, w2, &d.perm);
-  ImGui::SameLine(0, 24);
+  same_line_if_fits(ImGui::GetItemRectSize().x);  // beside the last one, or under it
   output_heatmap("order/slots_shuffled", "output on the shuffled tokens", st.slots.shuffled,
                  d.shuffled_labels, d, version, w2, &d.perm);
 }
 
 void draw_mistake(const ShuffleData& d, std::uint64_t version) {
   if (!d.error.empty()) {
-    ImGui::TextDisabled("(nothing to show: see the message in the shuffle test above)");
+    text_wrapped_disabled("(nothing to show: see the message in the shuffle test above)");
     return;
   }
   const attn::ShuffleStudy& st = d.study;
@@ -271,9 +271,9 @@ void draw_mistake(const ShuffleData& d, std::uint64_t version) {
   }
   check_line(st.words.check);
   ImGui::SameLine(0, 24);
-  ImGui::TextDisabled("(with positions on the slots: allclose %s, max difference %.3g)",
-                      st.slots.check.allclose ? "true" : "false",
-                      static_cast<double>(st.slots.check.max_diff));
+  text_wrapped_disabled("(with positions on the slots: allclose %s, max difference %.3g)",
+                        st.slots.check.allclose ? "true" : "false",
+                        static_cast<double>(st.slots.check.max_diff));
   text_wrapped(
       "The shuffled input is then nothing but the original input with its rows reordered, and "
       "attention cannot see row order: the output is the original one, reordered, and the model is "
@@ -282,7 +282,7 @@ void draw_mistake(const ShuffleData& d, std::uint64_t version) {
   const float w2 = heatmap_width(2);
   output_heatmap("order/words_permuted", "original output, rows reordered", st.words.expected,
                  d.shuffled_labels, d, version, w2, &d.perm);
-  ImGui::SameLine(0, 24);
+  same_line_if_fits(ImGui::GetItemRectSize().x);  // beside the last one, or under it
   output_heatmap("order/words_shuffled", "output, positions attached to words", st.words.shuffled,
                  d.shuffled_labels, d, version, w2, &d.perm);
 }

@@ -90,9 +90,9 @@ void limit_row(const char* name, const LimitRun& run, const LimitsData& l, int h
     error_box(run.error);
     return;
   }
-  ImGui::TextColored(ImVec4(0.4f, 0.9f, 0.4f, 1),
-                     "ok: %d tokens, entropy of head %d = %.3f (even attention: %s)", l.tokens, head,
-                     static_cast<double>(run.entropy), even_entropy(l.tokens, l.causal, l.even).c_str());
+  text_wrapped_colored(ImVec4(0.4f, 0.9f, 0.4f, 1),
+                       "ok: %d tokens, entropy of head %d = %.3f (even attention: %s)", l.tokens, head,
+                       static_cast<double>(run.entropy), even_entropy(l.tokens, l.causal, l.even).c_str());
 }
 
 nlohmann::json run_json(const LimitRun& run) {
@@ -105,7 +105,7 @@ nlohmann::json run_json(const LimitRun& run) {
 void draw_presets(Settings& s) {
   ImGui::TextUnformatted("Real tables have fixed sizes:");
   for (const SlotPreset& p : learned_slot_presets()) {
-    ImGui::SameLine();
+    same_line_if_fits(buttons_width({p.label}));
     if (ImGui::SmallButton(p.label)) apply_slot_preset(s, p);
   }
   help_marker(
@@ -141,7 +141,7 @@ void draw_limits(Settings& s, const std::shared_ptr<const SchemesData>& kept, bo
     ImGui::SetNextItemWidth(220);
     slider_int("learned slots##limits", &s.slots, 1, 4096, "%d",
                ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-    ImGui::SameLine(0, 30);
+    same_line_if_fits(220, "email length (tokens)");
     ImGui::SetNextItemWidth(220);
     slider_int("email length (tokens)", &s.length, 1, 4096, "%d",
                ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);

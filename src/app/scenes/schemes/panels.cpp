@@ -123,19 +123,19 @@ void draw_offsets(const Settings& s, const std::shared_ptr<const SchemesData>& k
         "each "
         "other here, not with a flat line; switch causal off to see each scheme's own shape.");
   }
-  ImGui::Text("ALiBi in head %d of %d subtracts %.4g × |i - j| from each score: %.3g at distance %d.", d.head,
-              d.heads, static_cast<double>(attn::Alibi{d.heads}.slope(d.head)),
-              static_cast<double>(attn::Alibi{d.heads}.slope(d.head)) * std::max(0, t - 1),
-              std::max(0, t - 1));
+  text_wrapped("ALiBi in head %d of %d subtracts %.4g × |i - j| from each score: %.3g at distance %d.",
+               d.head, d.heads, static_cast<double>(attn::Alibi{d.heads}.slope(d.head)),
+               static_cast<double>(attn::Alibi{d.heads}.slope(d.head)) * std::max(0, t - 1),
+               std::max(0, t - 1));
   const float avail = ImGui::GetContentRegionAvail().x;
-  const float w = std::max(240.0f, (avail - 30.0f) * 0.5f);
+  const float w = std::min(avail, std::max(240.0f, (avail - 30.0f) * 0.5f));  // two side by side, or one
   offset_chart("offset_weights_chart", "mean weight", d.offset_weights, d.scheme_names, t, ImVec2(w, 170.0f));
   if (avail > 2.0f * 240.0f + 30.0f) ImGui::SameLine(0, 30.0f);
   offset_chart("offset_scores_chart", "mean raw score (before softmax)", d.offset_scores, d.scheme_names, t,
                ImVec2(w, 170.0f));
   const float hw =
       std::clamp(static_cast<float>(2 * t - 1) * 22.0f, 200.0f, std::max(200.0f, avail - 240.0f));
-  ImGui::Text("The same numbers as heatmaps (weights: lowest to highest mean; scores: diverging around 0)");
+  text_wrapped("The same numbers as heatmaps (weights: lowest to highest mean; scores: diverging around 0)");
   offset_heatmap(s, d, "offset_weights", d.offset_weights, false, hw);
   offset_heatmap(s, d, "offset_scores", d.offset_scores, true, hw);
 }
@@ -246,28 +246,28 @@ void draw_rope(Settings& s, const std::shared_ptr<const SchemesData>& kept, bool
       qt.c_str(), d.k_index, kt.c_str(), d.head, static_cast<int>(d.q.size()));
   ImGui::SetNextItemWidth(260);
   slider_int("query position", &s.pos, 0, 2048, "%d", ImGuiSliderFlags_AlwaysClamp);
-  ImGui::SameLine(0, 30);
+  same_line_if_fits(260, "key position");
   ImGui::SetNextItemWidth(260);
   slider_int("key position", &s.pos2, 0, 2048, "%d", ImGuiSliderFlags_AlwaysClamp);
   if (!r.error.empty()) {
     error_box(r.error);
     return;
   }
-  ImGui::Text("Query at %d, key at %d (gap %d): score %.4f", r.pos, r.pos2, r.pos - r.pos2,
-              static_cast<double>(r.score));
+  text_wrapped("Query at %d, key at %d (gap %d): score %.4f", r.pos, r.pos2, r.pos - r.pos2,
+               static_cast<double>(r.score));
   if (!r.shifted.empty()) {
     const ShiftedPair& p = r.shifted[std::min<size_t>(2, r.shifted.size() - 1)];
-    ImGui::TextColored(ImVec4(0.4f, 0.9f, 0.4f, 1), "%d and %d score the same as %d and %d: %.4f", r.pos,
-                       r.pos2, p.pos, p.pos2, static_cast<double>(p.score));
+    text_wrapped_colored(ImVec4(0.4f, 0.9f, 0.4f, 1), "%d and %d score the same as %d and %d: %.4f", r.pos,
+                         r.pos2, p.pos, p.pos2, static_cast<double>(p.score));
   }
-  ImGui::Text("Move only the key, to %d (gap %d): %.4f - a different gap, a different score.", r.pos2 + 1,
-              r.pos - r.pos2 - 1, static_cast<double>(r.moved_key));
-  ImGui::Text("Without rotation (q · k / √dₖ): %.4f, the same at every pair of positions.",
-              static_cast<double>(r.unrotated));
+  text_wrapped("Move only the key, to %d (gap %d): %.4f - a different gap, a different score.", r.pos2 + 1,
+               r.pos - r.pos2 - 1, static_cast<double>(r.moved_key));
+  text_wrapped("Without rotation (q · k / √dₖ): %.4f, the same at every pair of positions.",
+               static_cast<double>(r.unrotated));
   rope_table(r);
-  ImGui::Text("Score against the gap (query position - key position, %d to %d):", -kGaps, kGaps);
+  text_wrapped("Score against the gap (query position - key position, %d to %d):", -kGaps, kGaps);
   PlotOptions opt;
-  opt.size = ImVec2(560, 110);
+  opt.size = ImVec2(std::min(560.0f, ImGui::GetContentRegionAvail().x), 110);
   opt.x_lo = static_cast<float>(-kGaps), opt.x_hi = static_cast<float>(kGaps);
   const int gap = r.pos - r.pos2;
   if (gap >= -kGaps && gap <= kGaps) opt.x_marks = {static_cast<float>(gap)};  // the current gap

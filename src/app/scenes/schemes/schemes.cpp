@@ -109,7 +109,7 @@ void draw_controls(Settings& s) {
   help_marker(
       "Which head every scheme's grid shows. All five runs use the same seeded weights; only the "
       "position signal differs.");
-  ImGui::SameLine();
+  same_line_if_fits(180, "learned slots (?)");
   ImGui::SetNextItemWidth(180);
   slider_int("learned slots", &s.slots, 1, 4096, "%d",
              ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);

@@ -39,12 +39,16 @@ const std::string& label_name(const TrainedModel& m, int label) {
                                                                  : unknown;
 }
 
-// One bar per class, the predicted one in green, in two columns (label, bar) of `rows` lines.
+// One bar per class, the predicted one in green, in columns (label, bar) of `rows` lines: two when they
+// fit, else one with bars as wide as the room allows.
 void probability_bars(const TrainedModel& m, const attn::train::Prediction& p) {
-  const int n = static_cast<int>(p.probabilities.size()), rows = (n + 1) / 2;
+  const int n = static_cast<int>(p.probabilities.size());
   float label_w = 0.0f;
   for (int c = 0; c < n; ++c) label_w = std::max(label_w, ImGui::CalcTextSize(label_name(m, c).c_str()).x);
-  const float spacing = ImGui::GetStyle().ItemSpacing.x, bar_w = 220.0f;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x, avail = ImGui::GetContentRegionAvail().x;
+  const bool two = 2.0f * (label_w + 220.0f) + 5.0f * spacing <= avail;
+  const int rows = two ? (n + 1) / 2 : n;
+  const float bar_w = two ? 220.0f : std::clamp(avail - label_w - spacing, 80.0f, 220.0f);
   for (int r = 0; r < rows; ++r) {
     for (int c = r, k = 0; c < n; c += rows, ++k) {
       const bool top = c == p.label;
@@ -105,15 +109,16 @@ std::string info_line(const nlohmann::json& info) {
 
 void draw_curves(const Session& ses) {
   const Curves& c = ses.curves();
-  const float width = std::max(240.0f, (ImGui::GetContentRegionAvail().x - 24.0f) * 0.5f);
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float width = std::min(avail, std::max(240.0f, (avail - 24.0f) * 0.5f));  // two side by side, or one
   const float x_max = static_cast<float>(std::max(ses.steps(), kEvalEvery));
   float loss_max = 0.5f;
   for (size_t i = 0; i < std::min<size_t>(c.loss.size(), 50); ++i) loss_max = std::max(loss_max, c.loss[i]);
   ImGui::BeginGroup();
   if (ses.steps() > 0) {
-    ImGui::Text("loss (cross-entropy of each batch of 32): %.4f", static_cast<double>(ses.last_loss()));
+    text_wrapped("loss (cross-entropy of each batch of 32): %.4f", static_cast<double>(ses.last_loss()));
   } else {
-    ImGui::TextUnformatted("loss (cross-entropy of each batch of 32): no step yet");
+    text_wrapped("loss (cross-entropy of each batch of 32): no step yet");
   }
   PlotOptions loss_opt;
   loss_opt.size = ImVec2(width, 150);
@@ -124,19 +129,19 @@ void draw_curves(const Session& ses) {
   line_plot("loss", {{"loss", nullptr, c.loss.data(), c.loss.size(), IM_COL32(230, 160, 80, 255), 1.0f}},
             loss_opt);
   ImGui::EndGroup();
-  ImGui::SameLine(0, 24);
+  same_line_if_fits(width);
   ImGui::BeginGroup();
   const attn::train::Metrics& mt = ses.metrics();
   if (ses.metrics_step() < 0) {
-    ImGui::TextUnformatted(ses.evaluating() ? "accuracy: evaluating the untrained model..."
-                                            : "accuracy: not evaluated yet");
+    text_wrapped("%s", ses.evaluating() ? "accuracy: evaluating the untrained model..."
+                                        : "accuracy: not evaluated yet");
   } else {
-    ImGui::Text("accuracy at step %d: held-out %s, flipped pairs %s, training %s%s", ses.metrics_step(),
-                percent(mt.test_accuracy).c_str(), percent(mt.flipped_pair_accuracy).c_str(),
-                percent(mt.train_accuracy).c_str(),
-                ses.train_metrics_step() == ses.metrics_step()
-                    ? ""
-                    : (" (step " + std::to_string(ses.train_metrics_step()) + ")").c_str());
+    text_wrapped("accuracy at step %d: held-out %s, flipped pairs %s, training %s%s", ses.metrics_step(),
+                 percent(mt.test_accuracy).c_str(), percent(mt.flipped_pair_accuracy).c_str(),
+                 percent(mt.train_accuracy).c_str(),
+                 ses.train_metrics_step() == ses.metrics_step()
+                     ? ""
+                     : (" (step " + std::to_string(ses.train_metrics_step()) + ")").c_str());
   }
   PlotOptions acc_opt = loss_opt;
   acc_opt.x_lo = 0.0f;
@@ -179,10 +184,10 @@ std::string draw_prediction(Settings& s, const TrainedModel& m, nlohmann::json& 
   }
   text_wrapped("tokens: %s", tokens.c_str());
   if (!unknown.empty())
-    ImGui::TextDisabled("not in the model's vocabulary (read as <unk>): %s", unknown.c_str());
+    text_wrapped_disabled("not in the model's vocabulary (read as <unk>): %s", unknown.c_str());
   const attn::train::Prediction& p = tp.prediction;
-  ImGui::Text("refund the: %s   (confidence %.3f)", label_name(m, p.label).c_str(),
-              static_cast<double>(p.confidence));
+  text_wrapped("refund the: %s   (confidence %.3f)", label_name(m, p.label).c_str(),
+               static_cast<double>(p.confidence));
   probability_bars(m, p);
   shown["prediction"] = {
       {"text", s.text},         {"tokens", tp.tokens},        {"label", label_name(m, p.label)},
@@ -224,7 +229,7 @@ void draw_pair(const TrainedModel& m, nlohmann::json& shown) {
     }
     end_table();
   }
-  ImGui::Text("largest difference between their probabilities: %.3g", static_cast<double>(diff));
+  text_wrapped("largest difference between their probabilities: %.3g", static_cast<double>(diff));
   if (diff < 1e-6f) {
     text_wrapped_disabled(
         "Identical: the model cannot tell the two orders apart, so at most one of them can be right, however "
@@ -285,7 +290,7 @@ bool draw_model_file(const TrainedModel* m) {
   if (!status.empty()) ImGui::TextColored(status_ok ? kGood : kBad, "%s", status.c_str());
   if (m && m->from_file) {
     text_wrapped("This model was loaded from %s. %s", m->source.c_str(), info_line(m->info).c_str());
-    ImGui::TextDisabled("Train or Reset starts a new model with these settings.");
+    text_wrapped_disabled("Train or Reset starts a new model with these settings.");
   }
   return loaded;
 }

@@ -122,20 +122,20 @@ void draw_controls(Settings& s) {
       "How the model learns where each word is: none (it sees a bag of words), sinusoidal (fixed clock "
       "readings added to the embeddings), learned (a trained table of 32 slots), rope (queries and keys "
       "turned by their position).");
-  ImGui::SameLine(0, 20);
+  same_line_if_fits(150, "d_model");
   ImGui::SetNextItemWidth(150);
   slider_int("d_model", &s.d_model, 4, kMaxTrainWidth, "%d",
              ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  ImGui::SameLine(0, 20);
+  same_line_if_fits(100, "heads");
   ImGui::SetNextItemWidth(100);
   slider_int("heads", &s.heads, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
-  ImGui::SameLine(0, 20);
+  same_line_if_fits(80, "layers");
   ImGui::SetNextItemWidth(80);
   slider_int("layers", &s.layers, 1, 4, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::SetNextItemWidth(130);
   ImGui::InputInt("seed", &s.seed);
   s.seed = std::max(0, s.seed);
-  ImGui::SameLine(0, 20);
+  same_line_if_fits(130, "max steps");
   ImGui::SetNextItemWidth(130);
   ImGui::InputInt("max steps", &s.max_steps, 100, 1000);
   s.max_steps = std::clamp(s.max_steps, 1, 100000);
@@ -156,19 +156,20 @@ void draw_buttons(Settings& s, const Session& ses) {
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button("Reset")) s.train = "reset";
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::CalcTextSize("not trained yet: press Train").x);
   if (ses.steps() > 0) {
-    ImGui::Text("step %d   %.0f steps/s   loss %.4f   %.1f s%s", ses.steps(), ses.steps_per_second(),
-                static_cast<double>(ses.last_loss()), ses.seconds(), running ? "   training..." : "");
+    text_wrapped("step %d   %.0f steps/s   loss %.4f   %.1f s%s", ses.steps(), ses.steps_per_second(),
+                 static_cast<double>(ses.last_loss()), ses.seconds(), running ? "   training..." : "");
   } else {
     ImGui::TextUnformatted(running ? "starting..." : "not trained yet: press Train");
   }
   if (ses.target_reached()) {
-    ImGui::TextColored(ImVec4(0.45f, 0.9f, 0.45f, 1.0f),
-                       "Reached 99%% held-out accuracy (twice in a row) at step %d after %.1f s of training.",
-                       ses.target_step(), ses.target_seconds());
+    text_wrapped_colored(
+        ImVec4(0.45f, 0.9f, 0.45f, 1.0f),
+        "Reached 99%% held-out accuracy (twice in a row) at step %d after %.1f s of training.",
+        ses.target_step(), ses.target_seconds());
   } else if (!running && ses.steps() >= s.max_steps) {
-    ImGui::TextDisabled("Stopped at max steps (%d); raise it to train longer.", s.max_steps);
+    text_wrapped_disabled("Stopped at max steps (%d); raise it to train longer.", s.max_steps);
   }
 }
 

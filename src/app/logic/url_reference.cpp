@@ -1,0 +1,104 @@
+// The README's URL reference: every scene and setting with what it means (only the native build calls it,
+// so the browser build links none of these sentences).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/logic/settings.hpp"
+#include "app/logic/text.hpp"
+
+namespace app {
+namespace {
+
+// What each setting of param_table() means, by name.
+const char* meaning(const std::string& name) {
+  static const std::vector<std::pair<const char*, const char*>> meanings = {
+      {"scene",
+       "which scene is open"},
+      {"d_model",
+       "width of each position or token vector"},
+      {"base",
+       "the sinusoidal base (10000 in the original transformer)"},
+      {"pos",
+       "the position on the clock, where the word sits, or RoPE's query position"},
+      {"pos2",
+       "the second position to compare with (RoPE: the key's)"},
+      {"count",
+       "how many positions the table shows"},
+      {"length",
+       "text length in tokens (naive schemes; the long email)"},
+      {"emb",
+       "the word's embedding"},
+      {"heads",
+       "number of attention heads"},
+      {"text",
+       "the input sentence"},
+      {"positions",
+       "the position scheme (train: none, sinusoidal, learned or rope)"},
+      {"causal",
+       "hide keys after each query"},
+      {"seed",
+       "seed of the random weights (train: initial weights and batch order)"},
+      {"head",
+       "the enlarged head (mha) or the head shown per scheme (schemes)"},
+      {"row",
+       "the query token whose row every head shows side by side"},
+      {"span",
+       "how many tokens a grid shows: a window that zooms in on a long text"},
+      {"from",
+       "the window's first query token (its first row)"},
+      {"key_from",
+       "the window's first key token (its first column)"},
+      {"perm",
+       "the shuffle test's new order"},
+      {"slots",
+       "slots of the learned position table"},
+      {"layers",
+       "attention layers of the model to train"},
+      {"train",
+       "training runs or pauses; reset starts over with fresh weights, paused"},
+      {"max_steps",
+       "training stops at this step (it also stops once 99% test accuracy holds)"},
+      {"model",
+       "random (seeded) weights, the model trained in the train scene, or a model file the page fetches"},
+      {"layer",
+       "with model=trained: the layer whose heads are shown"},
+      {"answer",
+       "the learner's answer to the scene's exercise"},
+      {"colormap",
+       "colours of weight heatmaps (signed tables use a diverging map)"},
+      {"embed",
+       "1 hides the menus and the scene list, for iframes"},
+      {"hide",
+       "panels to hide"},
+  };
+  for (const auto& [n, m] : meanings) {
+    if (name == n) return m;
+  }
+  return "(not documented: add it to src/app/logic/url_reference.cpp)";
+}
+
+}  // namespace
+
+std::string url_reference_markdown() {
+  std::string md = "| scene | what it shows |\n|---|---|\n";
+  for (const SceneInfo& s : scene_table()) md += "| `" + std::string(s.id) + "` | " + s.title + " |\n";
+  md += "\n| setting | allowed | used by | meaning |\n|---|---|---|---|\n";
+  for (const ParamInfo& p : param_table()) {
+    std::string allowed = p.allowed;
+    for (size_t i = 0; (i = allowed.find('|', i)) != std::string::npos; i += 2) allowed.replace(i, 1, "\\|");
+    std::string scenes;
+    if (std::string(p.scenes) == "*") {
+      scenes = "all";
+    } else {
+      for (const std::string& item : split_list(p.scenes, ',')) {
+        if (is_scene(item)) scenes += (scenes.empty() ? "" : ", ") + item;
+      }
+      if (scenes.empty()) scenes = "reserved for the attention scenes";
+    }
+    md += "| `" + std::string(p.name) + "` | " + allowed + " | " + scenes + " | " + meaning(p.name) + " |\n";
+  }
+  return md;
+}
+
+}  // namespace app
