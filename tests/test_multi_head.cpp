@@ -134,7 +134,7 @@ TEST(MhaSteps, ALongTextInRowBlocksMatchesTheReferenceStepByStep) {
   attn::AttentionOptions opt;
   opt.causal = true;
   const attn::Mat xf = ref::to_float(x);
-  attn::MhaSteps steps(xf, w, opt);
+  attn::MhaSteps steps(xf, w, opt, attn::kStepRows);
   EXPECT_EQ(steps.steps_total(), 2 * 3 + heads);
   int taken = 0;
   while (!steps.done()) {
@@ -147,7 +147,7 @@ TEST(MhaSteps, ALongTextInRowBlocksMatchesTheReferenceStepByStep) {
   EXPECT_ALLCLOSE(got.concat, want.concat);
   for (int h = 0; h < heads; ++h)
     EXPECT_ALLCLOSE(got.head[static_cast<size_t>(h)].weights, want.heads[static_cast<size_t>(h)].weights);
-  // multi_head runs the same steps: the same bits
+  // multi_head projects all rows at once: the same bits
   const attn::MhaResult whole = attn::multi_head(xf, w, opt);
   EXPECT_TRUE((whole.output.array() == got.output.array()).all());
 }

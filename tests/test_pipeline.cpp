@@ -48,7 +48,7 @@ TEST(Pipeline, StepsAdvanceTheProgressAndGiveTheSameResult) {
   c.d_model = 16;
   c.heads = 4;
   c.positions = attn::Scheme::Sinusoidal;
-  attn::PipelineSteps steps(text, c, nullptr);
+  attn::PipelineSteps steps(text, c, nullptr, attn::kStepRows);
   float last = steps.progress();
   EXPECT_EQ(last, 0.0f);
   int n = 0;

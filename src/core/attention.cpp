@@ -119,8 +119,6 @@ MhaWeights MhaWeights::random(int d_model, int heads, std::uint64_t seed, float 
 
 namespace {
 
-constexpr int kStepRows = 128;  // rows of a projection step: 128 x 768 x 2304 is about 15 ms in the page
-
 // rows [first, first + n) of out (T, N) = x (T, K) w (K, N)
 void project_rows(const Mat& x, const Mat& w, int first, int n, Mat& out) {
   Mat part;  // (n, N)
@@ -130,7 +128,8 @@ void project_rows(const Mat& x, const Mat& w, int first, int n, Mat& out) {
 
 }  // namespace
 
-MhaSteps::MhaSteps(const Mat& x, const MhaWeights& w, const AttentionOptions& opt) : x_(x), w_(w), opt_(opt) {
+MhaSteps::MhaSteps(const Mat& x, const MhaWeights& w, const AttentionOptions& opt, int step_rows)
+    : x_(x), w_(w), opt_(opt) {
   // x: (T, D); w_qkv: (D, 3D); w_o: (D, D)
   require_tokens(x);
   d_ = static_cast<int>(x.cols());
@@ -140,7 +139,8 @@ MhaSteps::MhaSteps(const Mat& x, const MhaWeights& w, const AttentionOptions& op
   require_finite(w.w_qkv, "w_qkv");
   require_finite(w.w_o, "w_o");
   const auto t = static_cast<int>(x.rows());
-  blocks_ = (t + kStepRows - 1) / kStepRows;
+  rows_ = step_rows > 0 ? step_rows : t;
+  blocks_ = (t + rows_ - 1) / rows_;
   total_ = 2 * blocks_ + w.heads;
   qkv_.resize(t, 3 * d_);
   r_.concat.resize(t, d_);
@@ -153,7 +153,7 @@ void MhaSteps::step() {
   const auto t = static_cast<int>(x_.rows());
   const int k = next_++;
   if (k < blocks_) {  // 1. all heads' queries, keys and values: (T, 3D), a block of rows
-    project_rows(x_, w_.w_qkv, k * kStepRows, std::min(kStepRows, t - k * kStepRows), qkv_);
+    project_rows(x_, w_.w_qkv, k * rows_, std::min(rows_, t - k * rows_), qkv_);
     return;
   }
   if (k < blocks_ + w_.heads) {
@@ -167,7 +167,7 @@ void MhaSteps::step() {
   }
   // 4. W_O mixes the heads: (T, D), a block of rows
   const int b = k - blocks_ - w_.heads;
-  project_rows(r_.concat, w_.w_o, b * kStepRows, std::min(kStepRows, t - b * kStepRows), r_.output);
+  project_rows(r_.concat, w_.w_o, b * rows_, std::min(rows_, t - b * rows_), r_.output);
   if (done()) {
     qkv_.resize(0, 0);
     require_finite_result(r_.output, "the attention output");

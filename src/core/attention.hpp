@@ -51,13 +51,17 @@ struct MhaResult {
 // x (T, D) -> MhaResult. Throws InputError on bad shapes, non-finite input, or heads not dividing D.
 MhaResult multi_head(const Mat& x, const MhaWeights& w, const AttentionOptions& opt);
 
-// multi_head cut into pieces of work small enough to run between two frames: the QKV projection a block of
-// rows at a time, one head at a time, W_O a block of rows at a time. Every row is computed as multi_head
-// computes it (multi_head runs these steps), so the result is the same to the bit. x and w must outlive it.
+// multi_head cut into pieces of work small enough to run between two frames: the QKV projection step_rows
+// rows at a time, one head at a time, W_O step_rows rows at a time (0: all rows in one step, as multi_head
+// runs them; the app takes kStepRows). Every row is computed alike whatever the blocks, so the result is
+// the same to the bit. x and w must outlive it.
+// Rows of a projection step in the app: 128 x 768 x 2304 is about 15 ms in the page.
+inline constexpr int kStepRows = 128;
+
 class MhaSteps {
  public:
   // x (T, D): checks what multi_head checks (throws InputError).
-  MhaSteps(const Mat& x, const MhaWeights& w, const AttentionOptions& opt);
+  MhaSteps(const Mat& x, const MhaWeights& w, const AttentionOptions& opt, int step_rows = 0);
   MhaSteps(const MhaSteps&) = delete;
   MhaSteps& operator=(const MhaSteps&) = delete;
   bool done() const { return next_ == total_; }
@@ -70,7 +74,7 @@ class MhaSteps {
   const Mat& x_;
   const MhaWeights& w_;
   AttentionOptions opt_;
-  int d_ = 0, d_k_ = 0, blocks_ = 0, next_ = 0, total_ = 0;
+  int d_ = 0, d_k_ = 0, rows_ = 0, blocks_ = 0, next_ = 0, total_ = 0;
   Mat qkv_;  // (T, 3D)
   MhaResult r_;
 };

@@ -54,20 +54,20 @@ MhaWeights scene_weights(const PipelineConfig& c) {
 }
 
 PipelineSteps::PipelineSteps(const std::vector<std::string>& tokens, const PipelineConfig& c,
-                             std::shared_ptr<const MhaWeights> weights)
+                             std::shared_ptr<const MhaWeights> weights, int step_rows)
     : weights_(std::move(weights)) {
-  start(tokens, c);
+  start(tokens, c, step_rows);
 }
 
 PipelineSteps::PipelineSteps(const std::string& text, const PipelineConfig& c,
-                             std::shared_ptr<const MhaWeights> weights)
+                             std::shared_ptr<const MhaWeights> weights, int step_rows)
     : weights_(std::move(weights)) {
   std::size_t total = 0;
-  start(tokenize(text, kMaxTokens, &total), c);
+  start(tokenize(text, kMaxTokens, &total), c, step_rows);
   result_.dropped_tokens = static_cast<int>(std::min<std::size_t>(total - result_.tokens.size(), INT32_MAX));
 }
 
-void PipelineSteps::start(const std::vector<std::string>& tokens, const PipelineConfig& c) {
+void PipelineSteps::start(const std::vector<std::string>& tokens, const PipelineConfig& c, int step_rows) {
   parse_scheme(scheme_name(c.positions), pipeline_schemes());
   head_dim(c.d_model, c.heads);
   PipelineResult& r = result_;
@@ -80,7 +80,7 @@ void PipelineSteps::start(const std::vector<std::string>& tokens, const Pipeline
   r.inputs = add_positions(r.embeddings, r.position_table);
   // 2. attention; RoPE and ALiBi act inside it
   if (!weights_) weights_ = std::make_shared<const MhaWeights>(scene_weights(c));
-  mha_ = std::make_unique<MhaSteps>(r.inputs, *weights_, attention_options(c));
+  mha_ = std::make_unique<MhaSteps>(r.inputs, *weights_, attention_options(c), step_rows);
   mha_total_ = mha_->steps_total();
 }
 

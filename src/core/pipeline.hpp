@@ -49,14 +49,15 @@ PipelineResult run_pipeline(const std::vector<std::string>& tokens, const Pipeli
 
 // run_pipeline in pieces small enough to run between two frames: the tokens, embeddings and positions at
 // once (construction), then MhaSteps' pieces, then one head's statistics per step. The result is the one
-// run_pipeline gives (run_pipeline runs these steps). `weights`: scene_weights(config), or null to draw them.
+// run_pipeline gives (run_pipeline runs these steps). `weights`: scene_weights(config), or null to draw them;
+// step_rows: as MhaSteps'.
 class PipelineSteps {
  public:
   // Throws InputError for what run_pipeline rejects.
   PipelineSteps(const std::vector<std::string>& tokens, const PipelineConfig& config,
-                std::shared_ptr<const MhaWeights> weights);
+                std::shared_ptr<const MhaWeights> weights, int step_rows = 0);
   PipelineSteps(const std::string& text, const PipelineConfig& config,
-                std::shared_ptr<const MhaWeights> weights);
+                std::shared_ptr<const MhaWeights> weights, int step_rows = 0);
   PipelineSteps(const PipelineSteps&) = delete;
   PipelineSteps& operator=(const PipelineSteps&) = delete;
   bool done() const { return stats_done_ == static_cast<int>(result_.mha.head.size()) && !mha_; }
@@ -65,7 +66,7 @@ class PipelineSteps {
   PipelineResult take();   // once done()
 
  private:
-  void start(const std::vector<std::string>& tokens, const PipelineConfig& config);
+  void start(const std::vector<std::string>& tokens, const PipelineConfig& config, int step_rows);
   PipelineResult result_;
   std::shared_ptr<const MhaWeights> weights_;
   std::unique_ptr<MhaSteps> mha_;  // reads result_.inputs and *weights_; null once the layer is done

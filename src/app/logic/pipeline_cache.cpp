@@ -95,7 +95,7 @@ const CachedPipeline& cached_pipeline(const std::string& text, const attn::Pipel
       weights = std::make_shared<const attn::MhaWeights>(attn::scene_weights(config));
       weights_key = wk;
     }
-    entry.job = std::make_shared<attn::PipelineSteps>(text, config, weights);
+    entry.job = std::make_shared<attn::PipelineSteps>(text, config, weights, attn::kStepRows);
   } catch (const attn::InputError& e) {
     entry.error = e.what();
   } catch (const std::bad_alloc&) {

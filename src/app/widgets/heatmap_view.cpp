@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "app/widgets/heatmap_export.hpp"
+#include "app/widgets/heatmap_labels.hpp"
 #include "app/widgets/widgets.hpp"
 #include "gfx/heatmap_renderer.hpp"
 
@@ -22,8 +23,7 @@ HoverReport g_hover;                // this frame's tooltip, for hovered_heatmap
 
 constexpr float kPad = 4.0f;            // between labels and the image
 constexpr float kMaxRowLabelW = 90.0f;  // longer labels are cut with ".."
-constexpr float kMaxColLabelW = 70.0f;
-constexpr float kLabelGap = 3.0f;  // least space between two column labels
+constexpr float kLabelGap = 3.0f;       // least space between two column labels
 constexpr float kBarGap = 8.0f, kBarW = 12.0f;
 
 struct Range {
@@ -169,52 +169,6 @@ const Fitted& fitted(const HeatmapSpec& spec, int row0, int col0, int rows, int 
   return f;
 }
 
-using LabelRect = std::array<float, 4>;  // x, y, w, h
-
-bool overlaps(const LabelRect& a, const LabelRect& b) {
-  return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
-}
-
-// Draws `text` in rect r (w x h on screen): across, or turned a quarter left so it reads upwards from the
-// rect's bottom (then r is one line wide). With a background for the hovered row's or column's label.
-void draw_label(ImDrawList* dl, const LabelRect& r, bool upright, bool highlight, const std::string& text) {
-  if (highlight) {
-    dl->AddRectFilled(ImVec2(r[0] - 2, r[1]), ImVec2(r[0] + r[2] + 2, r[1] + r[3]),
-                      ImGui::GetColorU32(ImGuiCol_PopupBg));
-  }
-  const ImU32 col = ImGui::GetColorU32(ImGuiCol_Text);
-  if (!upright) {
-    dl->AddText(ImVec2(r[0], r[1]), col, text.c_str());
-    return;
-  }
-  const ImVec2 p(r[0], r[1] + r[3]);  // the text's start: the rect's bottom left
-  const int first = dl->VtxBuffer.Size;
-  dl->AddText(p, col, text.c_str());
-  for (int i = first; i < dl->VtxBuffer.Size; ++i) {  // (dx, dy) from p -> (dy, -dx)
-    ImVec2& v = dl->VtxBuffer[i].pos;
-    v = ImVec2(p.x + (v.y - p.y), p.y - (v.x - p.x));
-  }
-}
-
-// One axis' labels: `rects[k]` for text[k] (in order along the axis), the hovered one (index `hot`, or -1)
-// drawn last with a background; a label that would overlap one already drawn (or the hovered one) is left
-// out. Appends what was drawn to `drawn`.
-void draw_axis_labels(ImDrawList* dl, const std::vector<LabelRect>& rects,
-                      const std::vector<std::string>& text, bool upright, const LabelRect* hot,
-                      const std::string& hot_text, std::vector<LabelRect>& drawn) {
-  const size_t start = drawn.size();
-  for (size_t k = 0; k < rects.size(); ++k) {
-    if (drawn.size() > start && overlaps(rects[k], drawn.back())) continue;
-    if (hot && overlaps(rects[k], *hot)) continue;
-    draw_label(dl, rects[k], upright, false, text[k]);
-    drawn.push_back(rects[k]);
-  }
-  if (hot) {
-    draw_label(dl, *hot, upright, true, hot_text);
-    drawn.push_back(*hot);
-  }
-}
-
 }  // namespace
 
 HeatmapHover heatmap_view(const HeatmapSpec& spec) {
@@ -269,8 +223,10 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
   const bool dragged = io.MouseDragMaxDistanceSqr[0] > io.MouseDragThreshold * io.MouseDragThreshold;
   hover.clicked = hovered && !touch && ImGui::IsMouseReleased(ImGuiMouseButton_Left) && !dragged;
   if (hovered && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
-    hover.drag_cols = io.MouseDelta.x / cell_w;
-    hover.drag_rows = io.MouseDelta.y / cell_h;
+    const ImVec2 moved = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left);
+    hover.dragging = true;
+    hover.drag_cols = moved.x / cell_w;
+    hover.drag_rows = moved.y / cell_h;
   }
   if (hovered && io.KeyCtrl) hover.zoom = io.MouseWheel;
   const ImVec2 rmin = ImGui::GetItemRectMin(), rsize = ImGui::GetItemRectSize();

@@ -43,11 +43,16 @@ struct HeatmapSpec {
   float row_label_w = 0.0f;
 };
 
+// Column labels longer than this (CSS pixels) are cut with ".."; turned upright, the band above the image
+// is as tall as the longest one.
+inline constexpr float kMaxColLabelW = 70.0f;
+
 struct HeatmapHover {
   int row = -1, col = -1;  // the hovered cell of the whole matrix, or -1
   bool clicked = false;    // the image was clicked (pressed and released without a drag) this frame
   float zoom = 0.0f;       // Ctrl + mouse wheel over the image this frame (> 0: zoom in)
-  float drag_rows = 0.0f, drag_cols = 0.0f;  // cells the image was dragged by this frame (a pan)
+  bool dragging = false;   // a drag that started on the image goes on (a pan)
+  float drag_rows = 0.0f, drag_cols = 0.0f;  // how far since it started, in cells
 };
 
 // Draws the heatmap (one texture upload when the values change, one draw). Records it for heatmaps().

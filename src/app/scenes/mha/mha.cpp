@@ -153,11 +153,18 @@ float grid_height() {
                   ImGui::GetWindowHeight() - ImGui::GetCursorPosY() - ImGui::GetStyle().WindowPadding.y);
 }
 
+// Height above a grid's image: the axis titles and the column labels, upright when they are wider than a
+// line (as they are for most token labels).
+float labels_height(const MhaData& d) {
+  const float line = ImGui::GetTextLineHeight();
+  return line + std::max(line, std::min(kMaxColLabelW, d.label_w)) + 4.0f;
+}
+
 void draw_grid(Settings& s, const attn::PipelineResult& r, const attn::PipelineConfig& c, const MhaData& d) {
   const auto heads = static_cast<int>(r.mha.head.size());
   const bool stats = !hidden(s, "stats");
   const float line = ImGui::GetTextLineHeightWithSpacing(), spacing = ImGui::GetStyle().ItemSpacing.y;
-  const float labels_h = 2.0f * ImGui::GetTextLineHeight() + 2.0f;  // axis titles and column labels
+  const float labels_h = labels_height(d);
   const float stats_w = ImGui::CalcTextSize("first token 0.00").x + 10.0f;
   const CellExtra under{d.label_w + 4.0f + kGap, line * (stats ? 4.0f : 1.0f) + labels_h + 3.0f * spacing};
   const CellExtra beside{under.w + stats_w, line + labels_h + 2.0f * spacing};
@@ -205,7 +212,7 @@ void draw_enlarged(Settings& s, const attn::PipelineResult& r, const attn::Pipel
   const float stats_w = stats ? 380.0f : 0.0f, avail = ImGui::GetContentRegionAvail().x;
   const bool beside = avail - stats_w > 420.0f;
   const float room_w = avail - d.label_w - colorbar_width() - 20.0f - (beside ? stats_w : 0.0f);
-  const float room_h = grid_height() - 2.0f * ImGui::GetTextLineHeight() - 4.0f;
+  const float room_h = grid_height() - labels_height(d) - 2.0f;
   const float side = std::clamp(std::min(room_w, room_h), 200.0f, 760.0f);
   const HeatmapHover hover = heatmap_view(head_spec(s, r, c, d, h, side));
   if (hover.clicked) s.head = -1;

@@ -64,7 +64,8 @@ void draw_window_controls(Settings& s, int t) {
 }
 
 void follow_grid_gesture(Settings& s, const HeatmapHover& g, int t) {
-  static float rows = 0.0f, cols = 0.0f;  // drags smaller than a cell, carried to the next frame
+  static bool panning = false;  // a drag on a grid goes on
+  static GridWindow start;      // the window when it began
   const GridWindow w = grid_window(s, t);
   if (g.zoom != 0.0f && g.row >= 0) {  // zoom around the cell under the pointer
     const int n = std::clamp(g.zoom > 0.0f ? w.size / 2 : w.size * 2, kMinSpan, t);
@@ -77,12 +78,12 @@ void follow_grid_gesture(Settings& s, const HeatmapHover& g, int t) {
     s.key_from = std::clamp(g.col - (g.col - w.col0) * n / w.size, 0, t - n);
     return;
   }
-  if (w.size == t || (g.drag_rows == 0.0f && g.drag_cols == 0.0f)) return;
-  rows += g.drag_rows, cols += g.drag_cols;
-  const int dr = static_cast<int>(rows), dc = static_cast<int>(cols);  // whole cells, towards zero
-  rows -= static_cast<float>(dr), cols -= static_cast<float>(dc);
-  s.from = std::clamp(w.row0 - dr, 0, t - w.size);  // the content follows the pointer
-  s.key_from = std::clamp(w.col0 - dc, 0, t - w.size);
+  if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) panning = false;  // (every grid calls this)
+  if (!g.dragging || w.size == t) return;
+  if (!panning) start = w, panning = true;
+  // the content follows the pointer, by whole cells from where the drag began
+  s.from = std::clamp(start.row0 - static_cast<int>(std::lround(g.drag_rows)), 0, t - w.size);
+  s.key_from = std::clamp(start.col0 - static_cast<int>(std::lround(g.drag_cols)), 0, t - w.size);
 }
 
 }  // namespace app::mha
