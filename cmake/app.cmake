@@ -71,6 +71,9 @@ target_compile_definitions(attn_imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DI
 attn_wasm_imgui(attn_imgui)
 if(NOT EMSCRIPTEN)
   target_link_libraries(attn_imgui PUBLIC OpenGL::GL ${CMAKE_DL_LIBS})
+  # 32-bit characters: an emoji typed into the desktop's InputText stays itself (the page's text boxes are
+  # the browser's own <input> elements)
+  target_compile_definitions(attn_imgui PUBLIC IMGUI_USE_WCHAR32)
 endif()
 
 # [SECTION] the app

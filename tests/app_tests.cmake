@@ -36,6 +36,19 @@ if(TARGET attn_imgui)
   gtest_discover_tests(wrap_font_test DISCOVERY_MODE PRE_TEST)
 endif()
 
+# The desktop text box: what is typed into ImGui's InputText comes out exactly (emoji, marks, RTL).
+if(TARGET attn_imgui AND NOT EMSCRIPTEN)
+  add_executable(desktop_text_field_test ${CMAKE_CURRENT_SOURCE_DIR}/test_desktop_text_field.cpp
+                                         ${CMAKE_SOURCE_DIR}/src/platform/font.cpp
+                                         ${CMAKE_SOURCE_DIR}/src/platform/text_field_desktop.cpp)
+  target_include_directories(desktop_text_field_test PRIVATE ${CMAKE_SOURCE_DIR}/src/platform)
+  target_link_libraries(desktop_text_field_test PRIVATE attention_app_logic attn_imgui
+                                                        GTest::gtest GTest::gtest_main)
+  target_compile_options(desktop_text_field_test PRIVATE ${ATTN_WARNINGS})
+  attn_embed_font(desktop_text_field_test)
+  gtest_discover_tests(desktop_text_field_test DISCOVERY_MODE PRE_TEST)
+endif()
+
 # The scene cache: recompute only on change, one version per recompute, errors kept (no UI).
 add_executable(memo_test ${CMAKE_CURRENT_SOURCE_DIR}/test_memo.cpp)
 target_link_libraries(memo_test PRIVATE attention_app_logic GTest::gtest GTest::gtest_main)

@@ -15,8 +15,8 @@ using LabelRect = std::array<float, 4>;  // x, y, w, h on the screen
 // upwards from the rect's bottom, the rect one line wide), the hovered one (`hot`, or null) drawn last on a
 // background; a label that would overlap one already drawn (or the hovered one) is left out. Appends what
 // was drawn to `drawn`.
-void draw_axis_labels(ImDrawList* dl, const std::vector<LabelRect>& rects, const std::vector<std::string>& text,
-                      bool upright, const LabelRect* hot, const std::string& hot_text,
-                      std::vector<LabelRect>& drawn);
+void draw_axis_labels(ImDrawList* dl, const std::vector<LabelRect>& rects,
+                      const std::vector<std::string>& text, bool upright, const LabelRect* hot,
+                      const std::string& hot_text, std::vector<LabelRect>& drawn);
 
 }  // namespace app
