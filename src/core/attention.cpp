@@ -121,6 +121,10 @@ namespace {
 
 // rows [first, first + n) of out (T, N) = x (T, K) w (K, N)
 void project_rows(const Mat& x, const Mat& w, int first, int n, Mat& out) {
+  if (first == 0 && n == x.rows()) {  // all rows: straight into out
+    ops::matmul_rows<float>(x, w, out);
+    return;
+  }
   Mat part;  // (n, N)
   ops::matmul_rows<float>(x.middleRows(first, n), w, part);
   out.middleRows(first, n) = part;
