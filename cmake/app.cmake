@@ -60,14 +60,17 @@ add_library(attn_imgui STATIC
   "${ATTN_IMGUI_DIR}/imgui_tables.cpp"
   "${ATTN_IMGUI_DIR}/imgui_widgets.cpp"
   "${ATTN_IMGUI_DIR}/misc/cpp/imgui_stdlib.cpp"
-  "${ATTN_IMGUI_DIR}/backends/imgui_impl_sdl2.cpp")
+  "${ATTN_IMGUI_DIR}/backends/imgui_impl_sdl2.cpp"
+  "${CMAKE_SOURCE_DIR}/src/platform/imgui_hooks.cpp")
 target_include_directories(attn_imgui SYSTEM PUBLIC "${ATTN_IMGUI_DIR}" "${ATTN_IMGUI_DIR}/backends"
                                                     "${ATTN_IMGUI_DIR}/misc/cpp")
 target_link_libraries(attn_imgui PUBLIC attn_sdl2)
 # The app never opens ImGui's demo or its metrics/debug windows, calls no obsolete API and keeps no .ini
-# or log file (io.IniFilename is null): leave all of that out.
+# or log file (io.IniFilename is null): leave all of that out. The item hooks (IMGUI_ENABLE_TEST_ENGINE) tell
+# src/platform/imgui_hooks.cpp each item's label, for the screen-reader mirror.
 target_compile_definitions(attn_imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_DEBUG_TOOLS
-                                             IMGUI_DISABLE_OBSOLETE_FUNCTIONS IMGUI_DISABLE_FILE_FUNCTIONS)
+                                             IMGUI_DISABLE_OBSOLETE_FUNCTIONS IMGUI_DISABLE_FILE_FUNCTIONS
+                                             IMGUI_ENABLE_TEST_ENGINE)
 attn_wasm_imgui(attn_imgui)
 if(NOT EMSCRIPTEN)
   target_link_libraries(attn_imgui PUBLIC OpenGL::GL ${CMAKE_DL_LIBS})
@@ -87,7 +90,7 @@ file(GLOB ATTN_APP_SOURCES CONFIGURE_DEPENDS
 if(EMSCRIPTEN)
   set(_attn_main src/platform/main_web.cpp src/platform/io_web.cpp src/platform/egl_procs_web.cpp
                  src/platform/font_web.cpp src/platform/text_field_web.cpp
-                 src/platform/touch_web.cpp)
+                 src/platform/touch_web.cpp src/platform/page_events_web.cpp src/platform/wheel_target.cpp)
 else()
   set(_attn_main src/platform/main_desktop.cpp src/platform/png.cpp src/platform/io_desktop.cpp
                  src/platform/font.cpp src/platform/text_field_desktop.cpp)

@@ -24,7 +24,8 @@ endif()
 set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_frame_stats _attn_set
                            _attn_export_csv _attn_load_model _attn_model_json _attn_request_frames
                            _attn_set_visible _attn_field_input
-                           _attn_open_query _attn_touch)
+                           _attn_open_query _attn_touch _attn_wheel_wanted _attn_set_prefers
+                           _attn_load_steps)
 
 # attn_wasm_maths(target FAST files...): the FAST files (the GEMM kernel, the products, the attention ops
 # and the layer) at -O2, every other source of the target at -Os. Eigen's element-wise loops are several

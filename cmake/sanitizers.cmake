@@ -1,11 +1,11 @@
 # Sanitizer build of the native unit tests (CMake preset "asan", included through CMAKE_PROJECT_INCLUDE):
 # the preset sets -fsanitize=address,undefined; this file adds the target `sanitized_tests`, which builds
-# exactly the GoogleTest programs (wrap_font_test and desktop_text_field_test only when Dear ImGui was
-# found), nothing else.
+# exactly the GoogleTest programs (the ImGui ones, wrap_font_test, theme_contrast_test and
+# desktop_text_field_test, only when Dear ImGui was found), nothing else.
 include_guard(GLOBAL)
 
 set(ATTN_SANITIZED_TESTS core_tests gemm_tests app_settings_test app_text_tests exercises_test memo_test
-    model_io_tests gfx_tests wrap_font_test desktop_text_field_test)
+    lesson_settings_test model_io_tests gfx_tests wrap_font_test theme_contrast_test desktop_text_field_test)
 
 # Runs once the whole project is configured, when every test target exists.
 function(attn_add_sanitized_tests_target)
@@ -13,7 +13,7 @@ function(attn_add_sanitized_tests_target)
   foreach(t IN LISTS ATTN_SANITIZED_TESTS)
     if(TARGET ${t})
       add_dependencies(sanitized_tests ${t})
-    elseif(NOT t MATCHES "^(wrap_font_test|desktop_text_field_test)$")
+    elseif(NOT t MATCHES "^(wrap_font_test|theme_contrast_test|desktop_text_field_test)$")
       message(FATAL_ERROR "sanitizers.cmake: test target '${t}' does not exist (renamed in tests/?)")
     endif()
   endforeach()

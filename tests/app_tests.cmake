@@ -5,6 +5,12 @@ target_compile_definitions(app_settings_test PRIVATE ATTN_SOURCE_DIR="${CMAKE_SO
 target_compile_options(app_settings_test PRIVATE -Wall -Wextra -Wpedantic)
 gtest_discover_tests(app_settings_test DISCOVERY_MODE PRE_TEST)
 
+# Lesson mode's settings (theme, font_scale, lock, caption, steps) and its steps JSON.
+add_executable(lesson_settings_test ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_settings.cpp)
+target_link_libraries(lesson_settings_test PRIVATE attention_app_logic GTest::gtest GTest::gtest_main)
+target_compile_options(lesson_settings_test PRIVATE ${ATTN_WARNINGS})
+gtest_discover_tests(lesson_settings_test DISCOVERY_MODE PRE_TEST)
+
 # The desktop app under a virtual display (Debian's xvfb): each scene renders and reports its state.
 if(TARGET attention_demo)
   add_test(NAME desktop_smoke COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/desktop_smoke.py)
@@ -24,29 +30,31 @@ target_link_libraries(app_text_tests PRIVATE attention_app_logic GTest::gtest GT
 target_compile_options(app_text_tests PRIVATE ${ATTN_WARNINGS})
 gtest_discover_tests(app_text_tests DISCOVERY_MODE PRE_TEST)
 
-# The app's long texts wrapped with the app's own font (Dear ImGui's atlas, no window): no number split.
-if(TARGET attn_imgui)
-  add_executable(wrap_font_test ${CMAKE_CURRENT_SOURCE_DIR}/test_wrap_font.cpp
-                                ${CMAKE_SOURCE_DIR}/src/platform/font.cpp)
-  target_include_directories(wrap_font_test PRIVATE ${CMAKE_SOURCE_DIR}/src/platform)
-  target_link_libraries(wrap_font_test PRIVATE attention_app_logic attn_imgui
-                                               GTest::gtest GTest::gtest_main)
-  target_compile_options(wrap_font_test PRIVATE ${ATTN_WARNINGS})
-  attn_embed_font(wrap_font_test)
-  gtest_discover_tests(wrap_font_test DISCOVERY_MODE PRE_TEST)
-endif()
+# A gtest on Dear ImGui without a window: attn_imgui_test(name FONT|NOFONT sources...) builds it with the
+# app's logic (FONT: with the desktop font's code and bytes).
+function(attn_imgui_test name font)
+  add_executable(${name} ${ARGN})
+  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src/platform)
+  target_link_libraries(${name} PRIVATE attention_app_logic attn_imgui GTest::gtest GTest::gtest_main)
+  target_compile_options(${name} PRIVATE ${ATTN_WARNINGS})
+  if(font STREQUAL "FONT")
+    target_sources(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src/platform/font.cpp)
+    attn_embed_font(${name})
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST)
+endfunction()
 
+if(TARGET attn_imgui)
+  # The app's long texts wrapped with the app's own font (Dear ImGui's atlas, no window): no number split.
+  attn_imgui_test(wrap_font_test FONT ${CMAKE_CURRENT_SOURCE_DIR}/test_wrap_font.cpp)
+  # Both looks' colours: text at least 4.5:1, lines and shapes at least 3:1.
+  attn_imgui_test(theme_contrast_test NOFONT ${CMAKE_CURRENT_SOURCE_DIR}/test_theme_contrast.cpp
+                  ${CMAKE_SOURCE_DIR}/src/app/widgets/theme.cpp)
+endif()
 # The desktop text box: what is typed into ImGui's InputText comes out exactly (emoji, marks, RTL).
 if(TARGET attn_imgui AND NOT EMSCRIPTEN)
-  add_executable(desktop_text_field_test ${CMAKE_CURRENT_SOURCE_DIR}/test_desktop_text_field.cpp
-                                         ${CMAKE_SOURCE_DIR}/src/platform/font.cpp
-                                         ${CMAKE_SOURCE_DIR}/src/platform/text_field_desktop.cpp)
-  target_include_directories(desktop_text_field_test PRIVATE ${CMAKE_SOURCE_DIR}/src/platform)
-  target_link_libraries(desktop_text_field_test PRIVATE attention_app_logic attn_imgui
-                                                        GTest::gtest GTest::gtest_main)
-  target_compile_options(desktop_text_field_test PRIVATE ${ATTN_WARNINGS})
-  attn_embed_font(desktop_text_field_test)
-  gtest_discover_tests(desktop_text_field_test DISCOVERY_MODE PRE_TEST)
+  attn_imgui_test(desktop_text_field_test FONT ${CMAKE_CURRENT_SOURCE_DIR}/test_desktop_text_field.cpp
+                  ${CMAKE_SOURCE_DIR}/src/platform/text_field_desktop.cpp)
 endif()
 
 # The scene cache: recompute only on change, one version per recompute, errors kept (no UI).

@@ -10,10 +10,12 @@
 #include "app/logic/pipeline_cache.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/widgets/heatmap_view.hpp"
+#include "app/widgets/theme.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
 #include "gfx/heatmap_renderer.hpp"
+#include "platform/imgui_hooks.hpp"
 
 namespace app {
 namespace {
@@ -22,10 +24,11 @@ using nlohmann::json;
 
 constexpr std::size_t kMaxNotes = 20;  // notes kept on screen and in state()
 
-json settings_json(const Settings& s) {
-  json j = json::object();
-  for (const ParamInfo& p : param_table()) j[p.name] = param_value(s, p.name);
-  return j;
+std::string scene_title(const std::string& id) {
+  for (const SceneInfo& s : scene_table()) {
+    if (id == s.id) return s.title;
+  }
+  return id;
 }
 
 // Keeps the newest kMaxNotes notes, counting the ones that fall off in `dropped`.
@@ -39,7 +42,7 @@ void add_note(std::vector<std::string>& notes, std::size_t& dropped, const std::
 
 void draw_notes(std::vector<std::string>& notes, std::size_t& dropped) {
   if (notes.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.3f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, ink(Ink::Note));
   if (dropped > 0) text_wrapped("(%zu earlier notes left out)", dropped);
   for (const std::string& n : notes) text_wrapped("Note: %s", n.c_str());
   ImGui::PopStyleColor();
@@ -62,7 +65,7 @@ void draw_path_bar(Settings& settings) {
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::TextDisabled("%zu of %zu: %s", at + 1, scenes.size(), scenes[at].title);
-  text_wrapped_colored(ImVec4(0.55f, 0.78f, 1.0f, 1.0f), "%s", scenes[at].instruction);
+  text_wrapped_colored(ink(Ink::Info), "%s", scenes[at].instruction);
   ImGui::Separator();
   if (back) settings = switch_scene(settings, scenes[at - 1].id);
   if (next) settings = switch_scene(settings, scenes[at + 1].id);
@@ -70,7 +73,15 @@ void draw_path_bar(Settings& settings) {
 
 }  // namespace
 
-App::App(const std::string& query) {
+// Whether a URL query names a parameter, e.g. "step" in "?steps=a.json&step=2".
+static bool names_param(const std::string& query, const std::string& name) {
+  for (size_t at = query.find(name + "="); at != std::string::npos; at = query.find(name + "=", at + 1)) {
+    if (at == 0 || query[at - 1] == '?' || query[at - 1] == '&') return true;
+  }
+  return false;
+}
+
+App::App(const std::string& query) : lesson_(names_param(query, "step")) {
   std::vector<std::string> parsed;
   settings_ = parse_query(query, parsed);
   for (const std::string& n : parsed) add_note(notes_, notes_dropped_, n);
@@ -91,16 +102,25 @@ void App::frame() {
   frame_messages().clear();
   frame_texts().clear();
   frame_rects().clear();
+  frame_answers().clear();
+  focused_value().clear();
+  start_lesson();
+  const Settings before = settings_;  // the lesson's locked settings are kept as they are now
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                 ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings |
-                                 (settings_.embed ? 0 : ImGuiWindowFlags_MenuBar);
+  const ImGuiWindowFlags flags =
+      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus |
+      ImGuiWindowFlags_NoSavedSettings |
+      (settings_.embed || hidden(settings_, "menu") ? 0 : ImGuiWindowFlags_MenuBar);
+  // the keyboard works from the first key: Tab reaches the first control without a click first
+  if (ImGui::GetFrameCount() <= 1) ImGui::SetNextWindowFocus();
   ImGui::Begin("Attention, in order", nullptr, flags);
 
   const bool narrow = narrow_screen();
-  if (!settings_.embed && ImGui::BeginMenuBar()) {
+  const bool scene_locked = locked(settings_, "scene");
+  if ((flags & ImGuiWindowFlags_MenuBar) && ImGui::BeginMenuBar()) {
+    ImGui::BeginDisabled(scene_locked);
     if (narrow && ImGui::BeginMenu("Scenes")) {  // the scene list, folded
       for (const SceneInfo& s : scene_table()) {
         if (ImGui::MenuItem(s.title, nullptr, settings_.scene == s.id) && settings_.scene != s.id) {
@@ -110,6 +130,7 @@ void App::frame() {
       ImGui::EndMenu();
     }
     if (narrow) mark_item("menu/scenes");
+    ImGui::EndDisabled();
     if (ImGui::BeginMenu("View")) {
       const bool cividis = settings_.colormap == "cividis";
       if (ImGui::MenuItem("Viridis colours", nullptr, !cividis)) settings_.colormap = "viridis";
@@ -121,14 +142,16 @@ void App::frame() {
     ImGui::EndMenuBar();
   }
 
-  if (!settings_.embed && !narrow) {
-    ImGui::BeginChild("scenes", ImVec2(170, 0), true);
+  if (!settings_.embed && !hidden(settings_, "scenes") && !narrow) {
+    ImGui::BeginChild("scenes", ImVec2(170, 0), true, ImGuiWindowFlags_NavFlattened);
+    ImGui::BeginDisabled(scene_locked);
     ImGui::TextDisabled("Scenes");
     for (const SceneInfo& s : scene_table()) {
       if (ImGui::Selectable(s.title, settings_.scene == s.id) && settings_.scene != s.id) {
         settings_ = switch_scene(settings_, s.id);
       }
     }
+    ImGui::EndDisabled();
     ImGui::EndChild();
     ImGui::SameLine();
   }
@@ -137,9 +160,12 @@ void App::frame() {
     ImGui::SetNextWindowScroll(ImVec2(0.0f, 0.0f));  // a scene opens at its top
   scroll_scene_ = settings_.scene;
   // Ctrl + wheel zooms a grid (mha) and does not scroll the scene
-  ImGui::BeginChild("scene", ImVec2(0, 0), false,
-                    ImGui::GetIO().KeyCtrl ? ImGuiWindowFlags_NoScrollWithMouse : ImGuiWindowFlags_None);
-  if (!settings_.embed) draw_path_bar(settings_);
+  ImGui::BeginChild(
+      "scene", ImVec2(0, 0), false,
+      ImGuiWindowFlags_NavFlattened |
+          (ImGui::GetIO().KeyCtrl ? ImGuiWindowFlags_NoScrollWithMouse : ImGuiWindowFlags_None));
+  lesson_.draw(settings_);
+  if (!settings_.embed && !hidden(settings_, "path") && !scene_locked) draw_path_bar(settings_);
   draw_notes(notes_, notes_dropped_);
   std::vector<ShownFill> fills;
   std::string error;
@@ -149,7 +175,10 @@ void App::frame() {
   const ImVec2 at = ImGui::GetWindowPos(), reach = ImGui::GetCurrentWindow()->DC.CursorMaxPos;
   frame_rects().push_back({"scene/content", at.x, at.y, reach.x - at.x, reach.y - at.y});
   ImGui::EndChild();
+  content_height_ = reach.y - vp->Pos.y + ImGui::GetStyle().WindowPadding.y;
   ImGui::End();
+  LessonMode::keep_locked(before, settings_);
+  describe_focus();
   // What state() reports: this frame's settings and scene output (set() may change settings_ before the
   // next frame draws them).
   shown_settings_ = settings_;
@@ -172,80 +201,6 @@ void App::finish_frame(double cpu_ms, double frame_ms, double interval_ms, bool 
     for (int i = 0; i < dd->CmdListsCount; ++i) stats_.draw_calls += dd->CmdLists[i]->CmdBuffer.Size;
   }
   stats_.draw_calls += static_cast<int>(drawn_heatmaps().size());
-}
-
-std::string App::state_json() const {
-  json shown = json::object();
-  for (const ShownFill& fill : shown_fills_) fill(shown);
-  const HoverReport& hov = hovered_heatmap();
-  json hover = hov.id.empty()
-                   ? json(nullptr)
-                   : json{{"id", hov.id}, {"row", hov.row}, {"col", hov.col}, {"lines", hov.lines}};
-  json rects = json::object();
-  for (const NamedRect& r : frame_rects()) rects[r.name] = {r.x, r.y, r.w, r.h};
-  json state = {{"scene", shown_settings_.scene},
-                {"settings", settings_json(shown_settings_)},
-                {"notes", notes_},
-                {"notes_dropped", notes_dropped_},
-                {"error", shown_error_},
-                {"shown", shown},
-                {"query", to_query(shown_settings_)},
-                {"hover", hover},
-                {"messages", frame_messages()},
-                {"texts", frame_texts()},
-                {"rects", rects}};
-  return state.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
-std::string App::heatmaps_json(bool with_values, const std::string& only_id) const {
-  json list = json::array();
-  for (const DrawnHeatmap& h : drawn_heatmaps()) {
-    if (!only_id.empty() && h.id != only_id) continue;
-    json item = {{"id", h.id},
-                 {"rect", {{"x", h.x}, {"y", h.y}, {"w", h.w}, {"h", h.h}}},
-                 {"rows", h.rows},
-                 {"cols", h.cols},
-                 {"range", {h.lo, h.hi}},
-                 {"colormap", gfx::colormap_name(h.colormap)},
-                 {"row_labels", *h.row_labels},
-                 {"col_labels", *h.col_labels},
-                 {"window", {h.row0, h.col0, h.shown_rows, h.shown_cols}},
-                 {"label_rects", h.label_rects},
-                 {"visible", h.visible}};
-    if (with_values) {
-      json values = json::array();
-      const attn::Mat& m = *h.values;
-      for (Eigen::Index r = 0; r < m.rows(); ++r) {
-        values.push_back(std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols()));
-      }
-      item["values"] = std::move(values);
-    }
-    list.push_back(std::move(item));
-  }
-  return list.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
-std::string App::export_csv_json(const std::string& id) const {
-  for (const DrawnHeatmap& h : drawn_heatmaps()) {
-    if (h.id == id)
-      return json{{"ok", true}, {"csv", heatmap_csv(h)}}.dump(-1, ' ', false, json::error_handler_t::replace);
-  }
-  return json{{"ok", false}, {"error", "no heatmap '" + id + "' in the last frame"}}.dump(
-      -1, ' ', false, json::error_handler_t::replace);
-}
-
-std::string App::frame_stats_json() const {
-  return json{{"cpu_ms", stats_.cpu_ms},
-              {"frame_ms", stats_.frame_ms},
-              {"interval_ms", stats_.interval_ms},
-              {"input_pending", stats_.input_pending},
-              {"draw_calls", stats_.draw_calls},
-              {"vertices", stats_.vertices},
-              {"frame", stats_.frame},
-              {"computing", computing_},
-              {"recomputes", versions_issued()},
-              {"uploads", gfx::renderer_stats().uploads}}
-      .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string App::set_json(const std::string& text) {
@@ -301,6 +256,39 @@ std::string App::set_json(const std::string& text) {
     }
   }
   return result.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+void App::describe_focus() {
+  const HoverReport& cell = hovered_heatmap();
+  const platform::FocusedItem item = platform::focused_item();
+  focus_label_ = item.present ? item.label : "";
+  focus_value_ = item.checkable ? (item.checked ? "checked" : "not checked") : focused_value();
+  std::string said = scene_title(settings_.scene) + " scene.";
+  if (cell.keyboard && cell.lines.size() >= 3) {
+    said = "Cell of " + cell.id + ": " + cell.lines[0] + ", " + cell.lines[1] + ", " + cell.lines[2];
+  } else if (!focus_label_.empty()) {
+    said += " Focused: " + focus_label_ + (focus_value_.empty() ? "" : ", " + focus_value_) + ".";
+  }
+  announcement_ = std::move(said);
+}
+
+void App::start_lesson() {
+  std::vector<std::string> notes;
+  lesson_.update(settings_, notes);
+  for (const std::string& n : notes) add_note(notes_, notes_dropped_, n);
+  set_locked_settings(settings_);
+  apply_theme(settings_.theme == "auto" ? page_dark_ : settings_.theme == "dark", reduced_motion_);
+}
+
+void App::load_steps(const std::string& source, const std::string& text, const std::string& error) {
+  std::vector<std::string> notes;
+  lesson_.steps_loaded(settings_, source, text, error, notes);
+  for (const std::string& n : notes) add_note(notes_, notes_dropped_, n);
+}
+
+void App::set_page_prefers(bool dark, bool reduced_motion) {
+  page_dark_ = dark;
+  reduced_motion_ = reduced_motion;
 }
 
 UrlChange App::take_url_change() {

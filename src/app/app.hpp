@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "app/lesson_mode.hpp"
 #include "app/logic/settings.hpp"
 #include "app/scenes/scenes.hpp"
 
@@ -57,8 +58,26 @@ class App {
 
   const Settings& settings() const { return settings_; }
 
+  // For the page around the canvas (main_web.cpp):
+  // the height in CSS pixels the last frame's content needs, from the top of the canvas (an embed's
+  // iframe follows it);
+  float content_height() const { return content_height_; }
+  // what the screen-reader mirror says: the scene, the keyboard-focused control and its value, or the
+  // keyboard's cell in a focused grid;
+  const std::string& announcement() const { return announcement_; }
+  // the page's media queries: whether it prefers a dark scheme (theme=auto follows it) and reduced motion.
+  void set_page_prefers(bool dark, bool reduced_motion);
+  // a lesson steps file fetched for steps=`source`: its text, or "" and why not.
+  void load_steps(const std::string& source, const std::string& text, const std::string& error);
+  // the exercises checked in the last frame, as a JSON array of {"which", "answer", "right"} ("[]": none).
+  std::string answers_json() const;
+
  private:
+  void describe_focus();  // fills announcement_ and the focus fields after a frame
+  void start_lesson();    // lesson steps and the theme before a frame
+
   Settings settings_;
+  LessonMode lesson_;
   std::vector<std::string> notes_;  // visible notes (ignored URL parameters, etc.), the newest 20
   std::size_t notes_dropped_ = 0;   // older notes left out
   std::string last_query_;
@@ -69,6 +88,10 @@ class App {
   std::string shown_error_;
   std::vector<ShownFill> shown_fills_;
   FrameStats stats_;
+  float content_height_ = 0.0f;
+  bool page_dark_ = true, reduced_motion_ = false;
+  std::string announcement_;
+  std::string focus_label_, focus_value_;  // the keyboard-focused control (state().focus)
   bool computing_ = false;  // the last frame left a long computation pending (frameStats().computing)
   bool next_frame_requested_ = false;  // a scene called request_next_frame() in the last frame
 };

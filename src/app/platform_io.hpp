@@ -39,6 +39,9 @@ OpenedFile open_model_file(const std::string& path);
 // arrives later through attn_load_model, a failure as that load's error) and the desktop reads now; or
 // "trained", the model this browser tab remembered (remember_trained_model), loaded now if there is one.
 void open_linked_model(const std::string& model);
+// A lesson's steps file (steps=path.json). Desktop: read now. Browser: fetched from the page's own site and
+// pending; the text (or the failure) arrives later through the exported attn_load_steps.
+OpenedFile fetch_lesson_steps(const std::string& path);
 // Keeps a trained model's file text for this browser tab, so that a reload of its "Look inside" link
 // finds it (sessionStorage; nothing on the desktop).
 void remember_trained_model(const std::string& file_text);

@@ -49,7 +49,7 @@ bool load_font(float pixel_ratio) {
     io.Fonts->Build();  // the renderer uploads TexPixelsAlpha8 as it is
     pixel_ratio = 1.0f;
   }
-  io.FontGlobalScale = 1.0f / pixel_ratio;
+  io.FontGlobalScale = font_scale() / pixel_ratio;
   g_ratio = pixel_ratio;
   return ok;
 }

@@ -19,6 +19,12 @@ inline constexpr float kFontSize = 16.0f;
 // texture). Returns false if the font could not be loaded (desktop: ImGui's built-in font is used
 // instead; browser: no 2D canvas, the page shows no text).
 bool load_font(float pixel_ratio);
+// Text size, times the default (font_scale=): load_font(device ratio x scale) then draws glyphs as sharp
+// as ever at scale times the size.
+inline float& font_scale() {
+  static float scale = 1.0f;
+  return scale;
+}
 
 // The ratio load_font() last used (1 before the first call).
 float font_pixel_ratio();

@@ -301,7 +301,7 @@ bool load_font(float pixel_ratio) {
   g_font.tex_h = io.Fonts->TexHeight;
   g_font.pending = 0;
   g_font.ratio = pixel_ratio;
-  io.FontGlobalScale = 1.0f / pixel_ratio;
+  io.FontGlobalScale = font_scale() / pixel_ratio;
   return ok;
 }
 

@@ -11,6 +11,7 @@
 #include "gfx/gl.hpp"
 #include "gfx/heatmap_renderer.hpp"
 #include "imgui.h"
+#include "imgui_hooks.hpp"
 #include "imgui_impl_sdl2.h"
 #include "imgui_internal.h"  // ImGui::ErrorCheckEndFrameRecover
 #include "imgui_renderer.hpp"
@@ -20,6 +21,7 @@ namespace platform {
 std::string start_imgui(SDL_Window* window, SDL_GLContext gl, float pixel_ratio) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
+  enable_item_hooks();  // the focused control's label, for the screen-reader mirror
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
@@ -57,7 +59,8 @@ void draw_frame(SDL_Window* window) {
   SDL_GL_GetDrawableSize(window, &fb_w, &fb_h);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glViewport(0, 0, fb_w, fb_h);
-  glClearColor(0.10f, 0.10f, 0.12f, 1.0f);
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // the look's (dark or light)
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   imgui_renderer_draw(ImGui::GetDrawData(), fb_w, fb_h);
 }

@@ -59,29 +59,37 @@ EM_JS(void, js_open_model_file, (), {
 
 // A model file named by a link: fetched from this page's own site only, its text (or "" and why it failed)
 // handed to attn_load_model under its name.
-EM_JS(void, js_fetch_model, (const char* path_utf8), {
+// Fetches a file from the page's own site (another site's is refused without a request) and hands its text
+// to _attn_load_model (steps 0) or _attn_load_steps (steps 1) with a name saying where it came from; a
+// failure arrives as "" with the reason in the name (model) or as the error (steps).
+EM_JS(void, js_fetch_same_origin, (const char* path_utf8, int steps), {
   var path = UTF8ToString(path_utf8);
-  var load = function(text, name) {
-    var a = lengthBytesUTF8(text) + 1, b = lengthBytesUTF8(name) + 1, pa = _malloc(a), pb = _malloc(b);
-    if (pa && pb) {
+  var load = function(text, why) {
+    var name = why ? path + " (" + why + ")" : path;
+    var a = lengthBytesUTF8(text) + 1, b = lengthBytesUTF8(name) + 1, c = lengthBytesUTF8(why) + 1;
+    var pa = _malloc(a), pb = _malloc(b), pc = _malloc(c);
+    if (pa && pb && pc) {
       stringToUTF8(text, pa, a);
-      stringToUTF8(name, pb, b);
-      _attn_load_model(pa, pb);
+      stringToUTF8(steps ? path : name, pb, b);
+      stringToUTF8(why, pc, c);
+      if (steps) _attn_load_steps(pb, pa, pc);
+      else _attn_load_model(pa, pb);
     }
     _free(pa);
     _free(pb);
+    _free(pc);
   };
   var url = null;
   try { url = new URL(path, location.href); } catch (e) {}
   if (!url || url.origin !== location.origin) {
-    load("", path + " (not fetched: a linked model must come from this page's own site)");
+    load("", "not fetched: a linked " + (steps ? "lesson" : "model") + " must come from this page's own site");
     return;
   }
   fetch(url.href, {credentials: "same-origin"}).then(function(r) {
     if (!r.ok) throw new Error("HTTP " + r.status);
     return r.text();
-  }).then(function(text) { load(text, path); }, function(e) {
-    load("", path + " (could not be fetched: " + e.message + ")");
+  }).then(function(text) { load(text, ""); }, function(e) {
+    load("", "could not be fetched: " + e.message);
   });
 });
 
@@ -141,7 +149,7 @@ OpenedFile open_model_file(const std::string&) {
 
 void open_linked_model(const std::string& model) {
   if (is_model_path(model)) {
-    js_fetch_model(model.c_str());
+    js_fetch_same_origin(model.c_str(), 0);
     return;
   }
   if (model != "trained" || trained_model()) return;
@@ -149,6 +157,13 @@ void open_linked_model(const std::string& model) {
   if (!text) return;
   load_trained_model(text, "the model trained in this tab before the page was reloaded");
   std::free(text);
+}
+
+OpenedFile fetch_lesson_steps(const std::string& path) {
+  js_fetch_same_origin(path.c_str(), 1);
+  OpenedFile f;
+  f.pending = true;
+  return f;
 }
 
 void remember_trained_model(const std::string& file_text) {

@@ -21,6 +21,7 @@
 #include "imgui_host.hpp"
 #include "imgui_impl_sdl2.h"
 #include "imgui_renderer.hpp"
+#include "page_events_web.hpp"
 #include "text_fields.hpp"
 #include "touch_web.hpp"
 
@@ -55,30 +56,6 @@ EM_JS(void, js_fail, (const char* message), {
   var text = UTF8ToString(message);
   if (typeof Module.attentionFail === "function") Module.attentionFail(text);
   else console.error(text);
-});
-
-// Puts "?query" into the address bar without reloading, as a new history entry when `push` is not 0 (a new
-// scene: the browser's Back returns to the last one, through attn_open_query); keeps the path and #hash.
-EM_JS(void, js_set_query, (const char* query, int push), {
-  var q = UTF8ToString(query);
-  if (q.charAt(0) === "?") q = q.substring(1);
-  var url = window.location.pathname + (q.length ? "?" + q : "") + window.location.hash;
-  try {
-    if (push) history.pushState(null, "", url);
-    else history.replaceState(history.state, "", url);
-  } catch (e) {
-    console.warn("attention demo: cannot update the URL: " + e);
-  }
-  if (!Module.attnPopstate) {
-    Module.attnPopstate = true;
-    window.addEventListener("popstate", function() {
-      var s = window.location.search || "", n = lengthBytesUTF8(s) + 1, p = _malloc(n);
-      if (!p) return;
-      stringToUTF8(s, p, n);
-      _attn_open_query(p);
-      _free(p);
-    });
-  }
 });
 
 // Whether web/shell.js has stopped the module (an uncaught error): no frame may run on its memory.
@@ -117,15 +94,17 @@ void follow_browser_size() {
   const int w = js_inner_width();
   const int h = js_inner_height();
   const double ratio = emscripten_get_device_pixel_ratio();
-  if (w == g.css_w && h == g.css_h && ratio == g.ratio) return;
+  const float scale = g.app ? static_cast<float>(g.app->settings().font_scale) : 1.0f;
+  if (w == g.css_w && h == g.css_h && ratio == g.ratio && scale == platform::font_scale()) return;
   g.css_w = w;
   g.css_h = h;
   g.ratio = ratio;
   // SDL sets the canvas to w x h CSS pixels backed by (w x ratio) x (h x ratio) physical pixels.
   SDL_SetWindowSize(g.window, w, h);
-  if (g.ratio != g.font_ratio) {
+  if (g.ratio != g.font_ratio || scale != platform::font_scale()) {
     g.font_ratio = g.ratio;
-    platform::load_font(static_cast<float>(g.ratio));
+    platform::font_scale() = scale;
+    platform::load_font(static_cast<float>(g.ratio) * scale);
     platform::imgui_renderer_font_changed();  // the new atlas is uploaded before the next draw
   }
 }
@@ -201,8 +180,7 @@ bool draw_one_frame() {
 
   g.app->finish_frame(cpu_ms, frame_ms, interval_ms, platform::imgui_has_pending_input());
 
-  const app::UrlChange url = g.app->take_url_change();
-  if (url != app::UrlChange::None) js_set_query(g.app->query().c_str(), url == app::UrlChange::Push ? 1 : 0);
+  platform::tell_page_after_frame(*g.app);
   if (!g.ready_sent) {
     g.ready_sent = true;
     js_ready();
@@ -333,6 +311,21 @@ EMSCRIPTEN_KEEPALIVE void attn_set_visible(int visible) {
   g.visible = visible != 0;
   g.last_frame_continued = false;
   if (g.visible) request_frames(1);
+}
+
+// The page's media queries: prefers-color-scheme: dark (for theme=auto) and prefers-reduced-motion.
+EMSCRIPTEN_KEEPALIVE void attn_set_prefers(int dark, int reduced_motion) {
+  if (!g.app) return;
+  g.app->set_page_prefers(dark != 0, reduced_motion != 0);
+  request_frames(2);
+}
+
+// A lesson steps file fetched for steps=`source` (web/io_web.cpp): its text, or "" and `error`.
+EMSCRIPTEN_KEEPALIVE void attn_load_steps(const char* source, const char* text, const char* error) {
+  if (!g.app) return;
+  platform::font_want_text(text ? text : "");
+  g.app->load_steps(source ? source : "", text ? text : "", error ? error : "");
+  request_frames(2);
 }
 
 // The browser went Back or Forward to `query` (window.location.search): open its view.

@@ -6,205 +6,21 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "app/logic/lesson.hpp"
 #include "app/logic/scene_list.hpp"
+#include "app/logic/settings_table.hpp"
 #include "app/logic/text.hpp"
 #include "app/logic/url_encoding.hpp"
 #include "core/input_limits.hpp"
 
 namespace app {
-namespace {
 
-const char* const kEnumSchemes = "none|sinusoidal|learned|rope|alibi";
-const char* const kPanels =
-    "controls|readings|compare|exercise|naive|similarity|notes|stats|rows|params|shuffle|mistake|offsets|"
-    "rope|limits|"
-    "heads|curves|predict|pair|file|breaks|longer";
-
-bool parse_int(const std::string& v, long long lo, long long hi, int& out) {
-  long long x = 0;
-  const char* end = v.data() + v.size();
-  auto [p, ec] = std::from_chars(v.data(), end, x);
-  if (ec != std::errc() || p != end || x < lo || x > hi) return false;
-  out = static_cast<int>(x);
-  return true;
-}
-
-bool parse_number(const std::string& v, double lo, double hi, double& out) {
-  if (v.empty()) return false;
-  char* end = nullptr;
-  const double x = std::strtod(v.c_str(), &end);
-  if (end != v.c_str() + v.size() || !std::isfinite(x) || x < lo || x > hi) return false;
-  out = x;
-  return true;
-}
-
-bool parse_bool(const std::string& v, bool& out) {
-  if (v == "1" || v == "true") return out = true, true;
-  if (v == "0" || v == "false") return out = false, true;
-  return false;
-}
-
-bool one_of(const std::string& v, const std::string& allowed) {
-  for (const std::string& item : split_list(allowed, '|')) {
-    if (item == v) return true;
-  }
-  return false;
-}
-
-std::string format_number(double x) {
-  return format("%.10g", x);  // what an ostream with precision(10) prints
-}
-
-// How one parameter is read and written: plain functions, given the Param for the member and limits
-// they use (the helpers below), so the table holds no closures.
-struct Param {
-  ParamInfo info;
-  bool (*read)(const Param&, Settings&, const std::string&);
-  std::string (*write)(const Param&, const Settings&);
-  int Settings::*int_member = nullptr;
-  long long lo = 0, hi = 0;
-  bool Settings::*bool_member = nullptr;
-  std::string Settings::*string_member = nullptr;
-};
-
-// An integer setting held in member m, lo to hi.
-Param int_param(ParamInfo info, int Settings::*m, long long lo, long long hi) {
-  Param p{info,
-          [](const Param& q, Settings& s, const std::string& v) {
-            return parse_int(v, q.lo, q.hi, s.*q.int_member);
-          },
-          [](const Param& q, const Settings& s) { return std::to_string(s.*q.int_member); }};
-  p.int_member = m, p.lo = lo, p.hi = hi;
-  return p;
-}
-
-// A 0|1 setting held in member m.
-Param bool_param(ParamInfo info, bool Settings::*m) {
-  Param p{info,
-          [](const Param& q, Settings& s, const std::string& v) { return parse_bool(v, s.*q.bool_member); },
-          [](const Param& q, const Settings& s) { return std::string(s.*q.bool_member ? "1" : "0"); }};
-  p.bool_member = m;
-  return p;
-}
-
-// A setting held in string member m that takes one of `allowed`'s "a|b|c" words (the allowed text).
-Param enum_param(ParamInfo info, std::string Settings::*m) {
-  Param p{info,
-          [](const Param& q, Settings& s, const std::string& v) {
-            return one_of(v, q.info.allowed) ? (s.*q.string_member = v, true) : false;
-          },
-          [](const Param& q, const Settings& s) { return s.*q.string_member; }};
-  p.string_member = m;
-  return p;
-}
-
-std::string scene_list() {
-  std::string s;
-  for (const SceneInfo& sc : scene_table()) s += (s.empty() ? "" : "|") + std::string(sc.id);
-  return s;
-}
-
-const std::vector<Param>& params() {
-  static const std::string scenes_allowed = scene_list();
-  static const std::vector<Param> table = {
-      {{"scene", scenes_allowed.c_str(), "*"},
-       [](const Param&, Settings& s, const std::string& v) {
-         return is_scene(v) ? (s.scene = v, true) : false;
-       },
-       [](const Param&, const Settings& s) { return s.scene; }},
-      int_param({"d_model", "2 to 1024", "clock,positions,mha,order,schemes,encoder,train"},
-                &Settings::d_model, 2, 1024),
-      {{"base", "a number from 2 to 1000000000", "clock,positions,word"},
-       [](const Param&, Settings& s, const std::string& v) { return parse_number(v, 2.0, 1e9, s.base); },
-       [](const Param&, const Settings& s) { return format_number(s.base); }},
-      int_param({"pos", "0 to 100000", "clock,word,schemes"}, &Settings::pos, 0, 100000),
-      int_param({"pos2", "0 to 100000", "clock,word,schemes"}, &Settings::pos2, 0, 100000),
-      int_param({"count", "1 to 2048", "positions"}, &Settings::count, 1, 2048),
-      int_param({"length", "1 to 100000", "positions,schemes"}, &Settings::length, 1, 100000),
-      {{"emb", "1 to 16 comma-separated numbers", "word"},
-       [](const Param&, Settings& s, const std::string& v) {
-         int n = 0;
-         for (const std::string& item : split_list(v, ',')) {
-           double x = 0;
-           if (!parse_number(item, -1e6, 1e6, x) || ++n > 16) return false;
-         }
-         return n >= 1 ? (s.emb = v, true) : false;
-       },
-       [](const Param&, const Settings& s) { return s.emb; }},
-      int_param({"heads", "1 to 16", "mha,order,schemes,encoder,train"}, &Settings::heads, 1, 16),
-      {{"text", "any UTF-8 text (up to 1024 tokens are used)", "mha,order,schemes,encoder,train"},
-       [](const Param&, Settings& s, const std::string& v) {
-         s.text = utf8_prefix(v, kMaxTextBytes);  // longer texts are cut (apply_param notes it)
-         return true;
-       },
-       [](const Param&, const Settings& s) { return s.text; }},
-      enum_param({"positions", kEnumSchemes, "mha,order,encoder,train"}, &Settings::positions),
-      bool_param({"causal", "0|1", "mha,schemes,encoder"}, &Settings::causal),
-      int_param({"seed", "0 to 2147483647", "mha,order,schemes,encoder,train"}, &Settings::seed, 0,
-                2147483647),
-      int_param({"head", "-1 to 15 (-1: none)", "mha,schemes"}, &Settings::head, -1, 15),
-      int_param({"row", "0 to 1023", "mha"}, &Settings::row, 0, 1023),
-      int_param({"span", "0 to 1024 (0: the whole text; at least 4 are shown)", "mha"}, &Settings::span, 0,
-                1024),
-      int_param({"from", "0 to 1023", "mha"}, &Settings::from, 0, 1023),
-      int_param({"key_from", "0 to 1023", "mha"}, &Settings::key_from, 0, 1023),
-      {{"perm", "empty (random from seed) or a permutation such as 2,0,1", "order"},
-       [](const Param&, Settings& s, const std::string& v) {
-         int n = 0;
-         for (const std::string& item : split_list(v, ',')) {
-           int x = 0;
-           if (!parse_int(item, 0, 1023, x) || ++n > 1024) return false;
-         }
-         s.perm = v;
-         return true;
-       },
-       [](const Param&, const Settings& s) { return s.perm; }},
-      int_param({"slots", "1 to 4096", "mha,schemes,order"}, &Settings::slots, 1, 4096),
-      int_param({"layers", "1 to 4", "train"}, &Settings::layers, 1, 4),
-      enum_param({"train", "run|pause|reset", "train"}, &Settings::train),
-      int_param({"max_steps", "1 to 100000", "train"}, &Settings::max_steps, 1, 100000),
-      {{"model", "random|trained|a model file's path (.json, on the page's own site)", "mha"},
-       [](const Param&, Settings& s, const std::string& v) {
-         return one_of(v, "random|trained") || is_model_path(v) ? (s.model = v, true) : false;
-       },
-       [](const Param&, const Settings& s) { return s.model; }},
-      int_param({"layer", "0 to 3", "mha"}, &Settings::layer, 0, 3),
-      int_param({"answer", "0 to 100000", "clock"}, &Settings::answer, 0, 100000),
-      enum_param({"colormap", "viridis|cividis", "*"}, &Settings::colormap),
-      bool_param({"embed", "0|1", "*"}, &Settings::embed),
-      {{"hide",
-        "comma-separated panel names: "
-        "controls,readings,compare,exercise,naive,similarity,notes,stats,rows,params,shuffle,mistake,offsets,"
-        "rope,limits,heads,curves,predict,pair,file,breaks,longer",
-        "*"},
-       [](const Param&, Settings& s, const std::string& v) {
-         for (const std::string& item : split_list(v, ',')) {
-           if (!one_of(item, kPanels)) return false;
-         }
-         s.hide = v;
-         return true;
-       },
-       [](const Param&, const Settings& s) { return s.hide; }},
-  };
-  return table;
-}
-
-const Param* find_param(const std::string& name) {
-  for (const Param& p : params()) {
-    if (name == p.info.name) return &p;
-  }
-  return nullptr;
-}
-
-bool used_by(const ParamInfo& info, const std::string& scene) {
-  if (std::string(info.scenes) == "*") return true;
-  for (const std::string& item : split_list(info.scenes, ',')) {
-    if (item == scene) return true;
-  }
-  return false;
-}
-
-}  // namespace
+using detail::find_param;
+using detail::format_number;
+using detail::Param;
+using detail::params;
+using detail::scene_list;
+using detail::used_by;
 
 bool Settings::operator==(const Settings& o) const {
   for (const Param& p : params()) {
@@ -271,6 +87,12 @@ Settings switch_scene(const Settings& from, const std::string& id) {
   s.colormap = from.colormap;
   s.hide = from.hide;
   s.embed = from.embed;
+  s.theme = from.theme;
+  s.font_scale = from.font_scale;
+  s.lock = from.lock;
+  s.caption = from.caption;
+  s.steps = from.steps;
+  s.step = from.step;
   return s;
 }
 
@@ -291,6 +113,8 @@ bool apply_param(Settings& s, const std::string& name, const std::string& value,
   Settings trial = s;
   if (!p->read(*p, trial, value)) {
     note = "ignored " + name + "=" + attn::one_line(value, 60) + ": allowed " + p->info.allowed;
+    std::vector<LessonStep> parsed;
+    if (name == "steps") note += " (" + parse_steps(value, parsed) + ")";  // what is wrong with it
     return false;
   }
   if (name == "text" && value.size() > kMaxTextBytes) {
@@ -344,7 +168,11 @@ std::string to_query(const Settings& s) {
     const std::string v = p.write(p, s);
     // global switches appear only when set, so a plain link stays short
     const std::string n = p.info.name;
-    if ((n == "embed" || n == "hide" || n == "colormap") && v == p.write(p, defaults)) continue;
+    if ((n == "embed" || n == "hide" || n == "colormap" || n == "theme" || n == "font_scale" || n == "lock" ||
+         n == "caption" || n == "steps") &&
+        v == p.write(p, defaults))
+      continue;
+    if (n == "step" && s.steps.empty()) continue;  // a step only means something with steps
     // train=run is an action (a link may start training); the address bar never keeps it, so a reload
     // or a copied link opens the scene paused
     if (n == "train") continue;
@@ -369,6 +197,29 @@ const std::vector<SlotPreset>& learned_slot_presets() {
 void apply_slot_preset(Settings& s, const SlotPreset& p) {
   s.slots = p.slots;
   s.length = p.slots + 1;
+}
+
+bool locked(const Settings& s, const std::string& name) {
+  for (const std::string& item : split_list(s.lock, ',')) {
+    if (item == name) return true;
+  }
+  return false;
+}
+
+const void* setting_address(const Settings& s, const std::string& name) {
+  const Param* p = find_param(name);
+  if (!p) return nullptr;
+  if (p->int_member) return &(s.*p->int_member);
+  if (p->bool_member) return &(s.*p->bool_member);
+  if (p->string_member) return &(s.*p->string_member);
+  if (name == "scene") return &s.scene;
+  if (name == "base") return &s.base;
+  if (name == "emb") return &s.emb;
+  if (name == "text") return &s.text;
+  if (name == "perm") return &s.perm;
+  if (name == "model") return &s.model;
+  if (name == "font_scale") return &s.font_scale;
+  return nullptr;  // hide, lock, caption, steps: no control edits them
 }
 
 bool hidden(const Settings& s, const char* name) {

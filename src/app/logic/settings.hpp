@@ -37,6 +37,13 @@ struct Settings {
   int max_steps = 3000;                  // train scene: training stops at this step count
   std::string model = "random";          // mha scene: random (seeded) weights, "trained" or a model file path
   int layer = 0;                         // mha scene, trained model: whose layer's heads are shown
+  // the page and the lesson (kept when the scene changes)
+  std::string theme = "dark";  // dark | light | auto (the page's prefers-color-scheme)
+  double font_scale = 1.0;     // text size, times the default
+  std::string lock;            // comma-separated settings the learner cannot change
+  std::string caption;         // a short text above the figure
+  std::string steps;           // a guided sequence: JSON text, or the path of a .json file
+  int step = 1;                // the step of `steps` shown, from 1
   bool operator==(const Settings& o) const;
   bool operator!=(const Settings& o) const { return !(*this == o); }
 };
@@ -98,6 +105,15 @@ struct SlotPreset {
 };
 const std::vector<SlotPreset>& learned_slot_presets();
 void apply_slot_preset(Settings& s, const SlotPreset& p);
+
+// The longest caption= kept (bytes), and the longest steps= text.
+inline constexpr std::size_t kMaxCaptionBytes = 300;
+inline constexpr std::size_t kMaxStepsBytes = 20000;
+// Is setting `name` in s.lock (the learner cannot change it)?
+bool locked(const Settings& s, const std::string& name);
+// Where setting `name` lives in s (for widgets that check whether the value they edit is locked), or
+// nullptr for an unknown name.
+const void* setting_address(const Settings& s, const std::string& name);
 
 // Is panel `name` listed in s.hide?
 bool hidden(const Settings& s, const char* name);

@@ -42,7 +42,15 @@ const char* meaning(const std::string& name) {
       {"answer", "the learner's answer to the scene's exercise"},
       {"colormap", "colours of weight heatmaps (signed tables use a diverging map)"},
       {"embed", "1 hides the menus and the scene list, for iframes"},
-      {"hide", "panels to hide"},
+      {"hide", "panels and controls to hide (lesson mode)"},
+      {"theme",
+       "dark or light colours; auto follows the page's prefers-color-scheme (embed.js passes the course "
+       "page's)"},
+      {"font_scale", "text size, times the default (the browser's zoom scales it too)"},
+      {"lock", "settings the learner cannot change: their controls are greyed, with a note (lesson mode)"},
+      {"caption", "a short text above the figure (lesson mode)"},
+      {"steps", "a guided sequence: each step a caption and settings, with Back / Next (lesson mode)"},
+      {"step", "the step of `steps` shown"},
   };
   for (const auto& [n, m] : meanings) {
     if (name == n) return m;

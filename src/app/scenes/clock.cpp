@@ -12,6 +12,7 @@
 #include "app/logic/text.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/widgets/table.hpp"
+#include "app/widgets/theme.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 
@@ -71,20 +72,20 @@ void draw_dial(const attn::HandReading& h, float size) {
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float r = size * 0.42f;
   const ImVec2 c(p.x + size * 0.5f, p.y + size * 0.5f);
-  dl->AddCircleFilled(c, r, IM_COL32(40, 44, 52, 255), 48);
-  dl->AddCircle(c, r, IM_COL32(150, 150, 160, 255), 48, 1.5f);
+  dl->AddCircleFilled(c, r, ink_u32(Ink::Face), 48);
+  dl->AddCircle(c, r, ink_u32(Ink::FaceEdge), 48, 1.5f);
   for (int tick = 0; tick < 12; ++tick) {
     const float a = static_cast<float>(tick) * 3.14159265f / 6.0f;
     dl->AddLine(ImVec2(c.x + std::sin(a) * r * 0.85f, c.y - std::cos(a) * r * 0.85f),
-                ImVec2(c.x + std::sin(a) * r, c.y - std::cos(a) * r), IM_COL32(120, 120, 130, 255));
+                ImVec2(c.x + std::sin(a) * r, c.y - std::cos(a) * r), ink_u32(Ink::FaceEdge));
   }
   auto hand = [&](double angle, ImU32 col, float thick) {
     const float a = static_cast<float>(angle);
     dl->AddLine(c, ImVec2(c.x + std::sin(a) * r * 0.9f, c.y - std::cos(a) * r * 0.9f), col, thick);
   };
-  hand(h.angle_b, IM_COL32(240, 150, 60, 200), 2.0f);
-  hand(h.angle_a, IM_COL32(120, 200, 255, 255), 3.0f);
-  dl->AddCircleFilled(c, 3.0f, IM_COL32(230, 230, 230, 255));
+  hand(h.angle_b, ink_u32(Ink::Orange), 2.0f);
+  hand(h.angle_a, ink_u32(Ink::Blue), 3.0f);
+  dl->AddCircleFilled(c, 3.0f, ink_u32(Ink::Dot));
   ImGui::Dummy(ImVec2(size, size));
 }
 
@@ -94,7 +95,10 @@ void draw_controls(Settings& s) {
              ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   help_marker("Width of the position vector: d_model numbers make d_model / 2 hands (sine, cosine pairs).");
   ImGui::SetNextItemWidth(220);
-  ImGui::InputDouble("base", &s.base, 0, 0, "%.0f");
+  {
+    const LockScope lock(&s.base);
+    ImGui::InputDouble("base", &s.base, 0, 0, "%.0f");
+  }
   help_marker("Hand i turns base^(-2i / d_model) radians per token. The original transformer used 10000.");
   s.base = std::max(2.0, std::min(1e9, s.base));
   ImGui::SetNextItemWidth(220);
@@ -111,7 +115,7 @@ void draw_dials(const ClockData& c) {
   const int n = static_cast<int>(c.compare.size());
   const int rows = (n + per_row - 1) / per_row;
   const float height = std::min(static_cast<float>(rows), 2.3f) * (size + label_h + 8.0f);
-  ImGui::BeginChild("dials", ImVec2(0, height), false);
+  ImGui::BeginChild("dials", ImVec2(0, height), false, ImGuiWindowFlags_NavFlattened);
   ImGuiListClipper clip;
   clip.Begin(rows, size + label_h + 8.0f);
   while (clip.Step()) {
@@ -214,20 +218,23 @@ void draw_exercise(Settings& s, const ClockData& c, ExerciseState& ex) {
   s.answer = std::max(0, std::min(100000, s.answer));
   // Check, Hint and Reveal beside the answer, or under it on a narrow screen
   same_line_if_fits(buttons_width({"Check", "Hint", "Reveal"}));
-  if (ImGui::Button("Check")) ex.checked = true;
+  if (ImGui::Button("Check")) {
+    ex.checked = true;
+    frame_answers().push_back({"clock", std::to_string(s.answer), s.answer == e.answer});
+  }
   ImGui::SameLine();
   if (ImGui::Button("Hint")) ex.hint = !ex.hint;
   ImGui::SameLine();
   if (ImGui::Button("Reveal")) ex.revealed = !ex.revealed;
   if (ex.checked) {
     if (s.answer == e.answer) {
-      text_wrapped_colored(ImVec4(0.4f, 0.9f, 0.4f, 1),
+      text_wrapped_colored(ink(Ink::Right),
                            "Right: position %d. Set 'compare with' to it and look "
                            "at the slow hand: is it close too?",
                            e.answer);
     } else {
-      text_wrapped_colored(ImVec4(1.0f, 0.6f, 0.3f, 1),
-                           "Not quite: position %d is not the closest. Try again.", s.answer);
+      text_wrapped_colored(ink(Ink::Wrong), "Not quite: position %d is not the closest. Try again.",
+                           s.answer);
     }
   }
   if (ex.hint) text_wrapped("Hint: %s", e.hint.c_str());
@@ -306,9 +313,9 @@ void draw_clock_scene(SceneContext& ctx) {
   }
   const ClockData& data = memo.value();
   if (section("Hands", "readings", s.hide)) {
-    ImGui::TextColored(ImVec4(0.47f, 0.78f, 1.0f, 1.0f), "blue: position %d", s.pos);
+    ImGui::TextColored(ink(Ink::Blue), "blue: position %d", s.pos);
     ImGui::SameLine(0, 20);
-    ImGui::TextColored(ImVec4(0.94f, 0.59f, 0.24f, 1.0f), "orange: position %d", s.pos2);
+    ImGui::TextColored(ink(Ink::Orange), "orange: position %d", s.pos2);
     draw_dials(data);
     draw_rotation(data);
   }

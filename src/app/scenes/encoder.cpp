@@ -12,6 +12,7 @@
 #include "app/scenes/scenes.hpp"
 #include "app/widgets/attention_controls.hpp"
 #include "app/widgets/heatmap_view.hpp"
+#include "app/widgets/theme.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 #include "core/pipeline.hpp"
@@ -86,9 +87,6 @@ const Step kSteps[] = {
 };
 
 // [SECTION] drawing helpers: tiles, arrows, "+" nodes
-
-const ImU32 kFlowCol = IM_COL32(200, 200, 210, 255);
-const ImU32 kSkipCol = IM_COL32(240, 150, 60, 255);
 
 struct Layout {
   float slot = 0.0f;  // horizontal room of one tile (labels + image + colour bar)
@@ -205,9 +203,9 @@ constexpr float kPlusR = 10.0f;
 
 void plus_node(ImDrawList* dl, ImVec2 c) {
   dl->AddCircleFilled(c, kPlusR, ImGui::GetColorU32(ImGuiCol_WindowBg));
-  dl->AddCircle(c, kPlusR, kSkipCol, 24, 2.0f);
-  dl->AddLine(ImVec2(c.x - 5, c.y), ImVec2(c.x + 5, c.y), kSkipCol, 2.0f);
-  dl->AddLine(ImVec2(c.x, c.y - 5), ImVec2(c.x, c.y + 5), kSkipCol, 2.0f);
+  dl->AddCircle(c, kPlusR, ink_u32(Ink::Orange), 24, 2.0f);
+  dl->AddLine(ImVec2(c.x - 5, c.y), ImVec2(c.x + 5, c.y), ink_u32(Ink::Orange), 2.0f);
+  dl->AddLine(ImVec2(c.x, c.y - 5), ImVec2(c.x, c.y + 5), ink_u32(Ink::Orange), 2.0f);
 }
 
 // [SECTION] the flow: row 1 = input, attention, +, LayerNorm; row 2 = feed-forward, +, LayerNorm
@@ -233,39 +231,40 @@ void draw_flow(const EncoderData& d, std::uint64_t version, const Settings& s) {
   const float below = 0.5f * ImGui::GetTextLineHeight() + 8.0f;  // operation labels sit under the arrows
   // row 1: input -> attention -> (+) -> x + attention -> LayerNorm
   const float b1 = L.slot_x(1) - 0.5f * L.gap, plus1 = L.slot_x(2) - 0.5f * L.gap + 4.0f;
-  arrow(dl, {ImVec2(t[0].max.x + 3.0f, y1), ImVec2(t[1].min.x - 3.0f, y1)}, kFlowCol);
+  arrow(dl, {ImVec2(t[0].max.x + 3.0f, y1), ImVec2(t[1].min.x - 3.0f, y1)}, ink_u32(Ink::Flow));
   line_label(dl, ImVec2(b1, y1 + below), "attend", dim);
-  arrow(dl, {ImVec2(t[1].max.x + 3.0f, y1), ImVec2(plus1 - kPlusR, y1)}, kFlowCol);
-  arrow(dl, {ImVec2(plus1 + kPlusR, y1), ImVec2(t[2].min.x - 3.0f, y1)}, kFlowCol);
-  arrow(dl, {ImVec2(t[2].max.x + 3.0f, y1), ImVec2(t[3].min.x - 3.0f, y1)}, kFlowCol);
+  arrow(dl, {ImVec2(t[1].max.x + 3.0f, y1), ImVec2(plus1 - kPlusR, y1)}, ink_u32(Ink::Flow));
+  arrow(dl, {ImVec2(plus1 + kPlusR, y1), ImVec2(t[2].min.x - 3.0f, y1)}, ink_u32(Ink::Flow));
+  arrow(dl, {ImVec2(t[2].max.x + 3.0f, y1), ImVec2(t[3].min.x - 3.0f, y1)}, ink_u32(Ink::Flow));
   line_label(dl, ImVec2(L.slot_x(3) - 0.5f * L.gap, y1 + below), "norm", dim);
   // skip 1: from the input, over attention, into the first "+"
   const float lane1 = start.y + 0.5f * lane_h;
-  dl->AddCircleFilled(ImVec2(b1, y1), 4.0f, kSkipCol);
-  arrow(dl, {ImVec2(b1, y1), ImVec2(b1, lane1), ImVec2(plus1, lane1), ImVec2(plus1, y1 - kPlusR)}, kSkipCol);
-  line_label(dl, ImVec2(0.5f * (b1 + plus1), lane1), "skip: x goes around attention", kSkipCol);
+  dl->AddCircleFilled(ImVec2(b1, y1), 4.0f, ink_u32(Ink::Orange));
+  arrow(dl, {ImVec2(b1, y1), ImVec2(b1, lane1), ImVec2(plus1, lane1), ImVec2(plus1, y1 - kPlusR)},
+        ink_u32(Ink::Orange));
+  line_label(dl, ImVec2(0.5f * (b1 + plus1), lane1), "skip: x goes around attention", ink_u32(Ink::Orange));
   plus_node(dl, ImVec2(plus1, y1));
   // LayerNorm -> down and back to the feed-forward at the start of row 2
   const float xr = std::max(t[3].max.x, L.slot_x(3) + L.slot) + 0.5f * L.margin, xl = L.x0 + 0.5f * L.margin;
   arrow(dl,
         {ImVec2(t[3].max.x + 3.0f, y1), ImVec2(xr, y1), ImVec2(xr, lane2a), ImVec2(xl, lane2a),
          ImVec2(xl, y2), ImVec2(t[4].min.x - 3.0f, y2)},
-        kFlowCol);
+        ink_u32(Ink::Flow));
   line_label(dl, ImVec2(0.5f * (xl + L.slot_x(1)), lane2a), "feed-forward: W1, then ReLU", dim);
   // skip 2: from the LayerNorm, around the feed-forward, into the second "+"
   const float plus2 = L.slot_x(2) - 0.5f * L.gap + 4.0f;
-  dl->AddCircleFilled(ImVec2(xr, lane2a), 4.0f, kSkipCol);
+  dl->AddCircleFilled(ImVec2(xr, lane2a), 4.0f, ink_u32(Ink::Orange));
   arrow(dl, {ImVec2(xr, lane2a), ImVec2(xr, lane2b), ImVec2(plus2, lane2b), ImVec2(plus2, y2 - kPlusR)},
-        kSkipCol);
+        ink_u32(Ink::Orange));
   line_label(dl, ImVec2(0.5f * (plus2 + xr), lane2b), "skip: the normalised rows go around the feed-forward",
-             kSkipCol);
+             ink_u32(Ink::Orange));
   // row 2: hidden -> feed-forward out -> (+) -> norm + feed-forward -> output
-  arrow(dl, {ImVec2(t[4].max.x + 3.0f, y2), ImVec2(t[5].min.x - 3.0f, y2)}, kFlowCol);
+  arrow(dl, {ImVec2(t[4].max.x + 3.0f, y2), ImVec2(t[5].min.x - 3.0f, y2)}, ink_u32(Ink::Flow));
   line_label(dl, ImVec2(L.slot_x(1) - 0.5f * L.gap, y2 + below), "W2", dim);
-  arrow(dl, {ImVec2(t[5].max.x + 3.0f, y2), ImVec2(plus2 - kPlusR, y2)}, kFlowCol);
-  arrow(dl, {ImVec2(plus2 + kPlusR, y2), ImVec2(t[6].min.x - 3.0f, y2)}, kFlowCol);
+  arrow(dl, {ImVec2(t[5].max.x + 3.0f, y2), ImVec2(plus2 - kPlusR, y2)}, ink_u32(Ink::Flow));
+  arrow(dl, {ImVec2(plus2 + kPlusR, y2), ImVec2(t[6].min.x - 3.0f, y2)}, ink_u32(Ink::Flow));
   plus_node(dl, ImVec2(plus2, y2));
-  arrow(dl, {ImVec2(t[6].max.x + 3.0f, y2), ImVec2(t[7].min.x - 3.0f, y2)}, kFlowCol);
+  arrow(dl, {ImVec2(t[6].max.x + 3.0f, y2), ImVec2(t[7].min.x - 3.0f, y2)}, ink_u32(Ink::Flow));
   line_label(dl, ImVec2(L.slot_x(3) - 0.5f * L.gap, y2 + below), "norm", dim);
 
   ImGui::SetCursorScreenPos(ImVec2(start.x, bottom + 6.0f));
@@ -360,7 +359,7 @@ void draw_encoder_scene(SceneContext& ctx) {
   truncation_note(data.r.dropped_tokens);
   // the diagram keeps its shape; on a narrow screen it scrolls sideways inside its own region
   ImGui::BeginChild("flow", ImVec2(0.0f, 0.0f), ImGuiChildFlags_AutoResizeY,
-                    ImGuiWindowFlags_HorizontalScrollbar);
+                    ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NavFlattened);
   draw_flow(data, memo.version(), s);
   mark_window("hscroll/flow");
   ImGui::EndChild();

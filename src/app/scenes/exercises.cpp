@@ -63,6 +63,10 @@ void check(const Question& q, AnswerState& a) {
   }
   a.feedback = check_answer(q, given);
   a.answered = q.kind == AnswerKind::Number || a.choice >= 0;
+  if (a.answered)
+    frame_answers().push_back(
+        {q.id, q.kind == AnswerKind::Number ? std::to_string(given) : q.choices[static_cast<size_t>(given)],
+         a.feedback.correct});
 }
 
 void draw_input(const Question& q, AnswerState& a) {

@@ -61,7 +61,10 @@ void draw_controls(Settings& s) {
   slider_int("d_model", &s.d_model, 2, 1024, "%d",
              ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   ImGui::SetNextItemWidth(220);
-  ImGui::InputDouble("base", &s.base, 0, 0, "%.0f");
+  {
+    const LockScope lock(&s.base);
+    ImGui::InputDouble("base", &s.base, 0, 0, "%.0f");
+  }
   s.base = std::max(2.0, std::min(1e9, s.base));
 }
 

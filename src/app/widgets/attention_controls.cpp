@@ -18,7 +18,10 @@ const char* const kSchemes[] = {"none", "sinusoidal", "learned", "rope", "alibi"
 bool attention_controls(Settings& s, const ControlSet& show) {
   const Settings before = s;
   ImGui::SetNextItemWidth(-180);
-  text_field("text", "type an email", s.text);
+  {
+    const LockScope lock(&s.text);
+    text_field("text", "type an email", s.text);
+  }
   ImGui::SetNextItemWidth(180);
   slider_int("d_model", &s.d_model, 2, 1024, "%d",
              ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
@@ -29,6 +32,7 @@ bool attention_controls(Settings& s, const ControlSet& show) {
   if (show.positions) {
     same_line_if_fits(130, "positions");
     ImGui::SetNextItemWidth(130);
+    const LockScope lock(&s.positions);
     if (ImGui::BeginCombo("positions", s.positions.c_str())) {
       for (const char* name : kSchemes) {
         if (ImGui::Selectable(name, s.positions == name)) s.positions = name;
@@ -38,13 +42,19 @@ bool attention_controls(Settings& s, const ControlSet& show) {
   }
   if (show.causal) {
     same_line_if_fits(ImGui::GetFrameHeight(), "causal (?)");
-    ImGui::Checkbox("causal", &s.causal);
+    {
+      const LockScope lock(&s.causal);
+      ImGui::Checkbox("causal", &s.causal);
+    }
     help_marker(
         "A causal mask hides every key after the query: each token sees only itself and earlier tokens.");
   }
   same_line_if_fits(110, "seed");
   ImGui::SetNextItemWidth(110);
-  ImGui::InputInt("seed", &s.seed);
+  {
+    const LockScope lock(&s.seed);
+    ImGui::InputInt("seed", &s.seed);
+  }
   s.seed = std::max(0, s.seed);
   return s != before;
 }

@@ -2,6 +2,7 @@
 #include "app/widgets/heatmap_view.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +12,9 @@
 #include <unordered_map>
 
 #include "app/widgets/heatmap_export.hpp"
+#include "app/widgets/heatmap_keys.hpp"
 #include "app/widgets/heatmap_labels.hpp"
+#include "app/widgets/theme.hpp"
 #include "app/widgets/widgets.hpp"
 #include "gfx/heatmap_renderer.hpp"
 
@@ -191,7 +194,7 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
   const gfx::HeatmapImage img = gfx::render_heatmap(spec.id, spec.version, values.data(), all_rows, all_cols,
                                                     spec.colormap, range.lo, range.hi);
   if (img.texture == 0) {
-    ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "Cannot draw this matrix: %s", img.error.c_str());
+    ImGui::TextColored(ink(Ink::Error), "Cannot draw this matrix: %s", img.error.c_str());
     return hover;
   }
   const std::vector<std::string>& row_labels = *fit.row_labels;
@@ -215,13 +218,20 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
                    static_cast<float>(row0) / static_cast<float>(all_rows));
   const ImVec2 uv1(static_cast<float>(col0 + cols) / static_cast<float>(all_cols),
                    static_cast<float>(row0 + rows) / static_cast<float>(all_rows));
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(img.texture)), ImVec2(w, h), uv0, uv1);
-  const bool hovered = ImGui::IsItemHovered();
+  // one item over the image: the pointer hovers and drags it, Tab focuses it (heatmap_keys.hpp)
+  const bool activated = ImGui::InvisibleButton(spec.id.c_str(), ImVec2(w, h));
+  dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(img.texture)), img_min, img_max, uv0, uv1);
+  const bool hovered = ImGui::IsItemHovered(ImGuiHoveredFlags_NoNavOverride);  // the pointer, not the keys
+  int key_row = -1, key_col = -1;
+  const bool keyed = !hovered && keyboard_cell(ImGui::GetItemID(), row0, col0, rows, cols, key_row, key_col);
+  const bool hot = hovered || keyed;  // a cell is shown: the pointer's or the keyboard's
+  ImGui::RenderNavHighlight(ImRect(img_min, img_max), ImGui::GetItemID());  // the keyboard focus, visible
   // a tap on a touch screen shows the cell (hover) and selects nothing: clicks are the mouse's
   const ImGuiIO& io = ImGui::GetIO();
   const bool touch = io.MouseSource == ImGuiMouseSource_TouchScreen;
   const bool dragged = io.MouseDragMaxDistanceSqr[0] > io.MouseDragThreshold * io.MouseDragThreshold;
-  hover.clicked = hovered && !touch && ImGui::IsMouseReleased(ImGuiMouseButton_Left) && !dragged;
+  hover.clicked = (hovered && !touch && ImGui::IsMouseReleased(ImGuiMouseButton_Left) && !dragged) ||
+                  (keyed && activated);  // Enter or Space on the keyboard's cell
   if (hovered && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
     const ImVec2 moved = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left);
     hover.dragging = true;
@@ -243,6 +253,9 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
         col0 + std::clamp(static_cast<int>(std::floor((io.MousePos.x - img_min.x) / cell_w)), 0, cols - 1);
     hover.row =
         row0 + std::clamp(static_cast<int>(std::floor((io.MousePos.y - img_min.y) / cell_h)), 0, rows - 1);
+  } else if (keyed) {
+    hover.row = key_row;
+    hover.col = key_col;
   }
   // a label's rect beside row r / above column c (index into the part drawn), kept beside the image
   auto row_rect = [&](int r, float tw) {
@@ -258,26 +271,26 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
   };
   std::vector<LabelRect> drawn, rects;
   std::string hot_text;
-  LabelRect hot{};
+  LabelRect hot_rect{};
   for (size_t k = 0; k < fit.row_text.size(); ++k)
     rects.push_back(row_rect(static_cast<int>(k) * fit.row_step, fit.row_text_w[k]));
-  if (hovered) {
+  if (hot) {
     hot_text = fit_text(label_text(row_labels, hover.row), kMaxRowLabelW);
-    hot = row_rect(hover.row - row0, ImGui::CalcTextSize(hot_text.c_str()).x);
+    hot_rect = row_rect(hover.row - row0, ImGui::CalcTextSize(hot_text.c_str()).x);
   }
-  draw_axis_labels(dl, rects, fit.row_text, false, hovered ? &hot : nullptr, hot_text, drawn);
+  draw_axis_labels(dl, rects, fit.row_text, false, hot ? &hot_rect : nullptr, hot_text, drawn);
   rects.clear();
   std::vector<std::string> col_text;
   for (int c = 0; c < cols; c += fit.col_step) {
     rects.push_back(col_rect(c, fit.col_text_w[static_cast<size_t>(c)]));
     col_text.push_back(fit.col_text[static_cast<size_t>(c)]);
   }
-  if (hovered) {
+  if (hot) {
     const auto k = static_cast<size_t>(hover.col - col0);
     hot_text = fit.col_text[k];
-    hot = col_rect(hover.col - col0, fit.col_text_w[k]);
+    hot_rect = col_rect(hover.col - col0, fit.col_text_w[k]);
   }
-  draw_axis_labels(dl, rects, col_text, fit.rotated, hovered ? &hot : nullptr, hot_text, drawn);
+  draw_axis_labels(dl, rects, col_text, fit.rotated, hot ? &hot_rect : nullptr, hot_text, drawn);
 
   // 4. the colour bar with the range's values (and 0 for the diverging map).
   if (spec.show_colorbar) {
@@ -294,8 +307,8 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
     }
   }
 
-  // 5. hover: outline the cell; a tooltip with titles, labels and the exact value.
-  if (hovered) {
+  // 5. the pointer's or the keyboard's cell: outlined; a tooltip with titles, labels and the exact value.
+  if (hot) {
     const ImVec2 cell_min(img_min.x + static_cast<float>(hover.col - col0) * cell_w,
                           img_min.y + static_cast<float>(hover.row - row0) * cell_h);
     dl->AddRect(cell_min, ImVec2(cell_min.x + cell_w, cell_min.y + cell_h), IM_COL32(255, 255, 255, 255));
@@ -305,7 +318,8 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
                hover.row,
                hover.col,
                {axis_line(spec.row_title, row_labels, hover.row),
-                axis_line(spec.col_title, col_labels, hover.col), value}};
+                axis_line(spec.col_title, col_labels, hover.col), value},
+               keyed};
     if (spec.extra_tooltip) {
       for (std::string& line : spec.extra_tooltip(hover.row, hover.col))
         g_hover.lines.push_back(std::move(line));

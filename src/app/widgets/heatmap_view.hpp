@@ -81,6 +81,7 @@ struct HoverReport {
   std::string id;
   int row = -1, col = -1;
   std::vector<std::string> lines;
+  bool keyboard = false;  // the keyboard's cell in a focused grid, not the pointer's
 };
 const HoverReport& hovered_heatmap();
 

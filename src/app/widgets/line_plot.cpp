@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/widgets/theme.hpp"
 #include "app/widgets/widgets.hpp"
 
 namespace app {
@@ -46,24 +47,24 @@ void line_plot(const char* id, const std::vector<PlotSeries>& series, const Plot
   const ImVec2 a(p0.x + label_w + 6.0f, p0.y + 0.5f * line_h);
   const ImVec2 b(p0.x + opt.size.x, p0.y + opt.size.y - (marks ? line_h + 2.0f : 0.0f));
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(a, b, IM_COL32(30, 30, 36, 255));
+  dl->AddRectFilled(a, b, ink_u32(Ink::PlotBg));
   const float x_span = opt.x_hi > opt.x_lo ? opt.x_hi - opt.x_lo : 1.0f;
   auto px = [&](float x) { return a.x + (b.x - a.x) * (x - opt.x_lo) / x_span; };
   auto py = [&](float y) { return b.y - (b.y - a.y) * std::clamp((y - lo) / (hi - lo), 0.0f, 1.0f); };
-  const ImU32 grid = IM_COL32(70, 70, 80, 255), text = IM_COL32(170, 170, 170, 255);
+  const ImU32 grid = ink_u32(Ink::PlotGrid), text = ink_u32(Ink::PlotText);
   for (float t : ticks) {
     dl->AddLine(ImVec2(a.x, py(t)), ImVec2(b.x, py(t)), grid);
     dl->AddText(ImVec2(p0.x, py(t) - 0.5f * line_h), text, number("%.3g", t).c_str());
   }
   for (float m : opt.x_marks) {
-    dl->AddLine(ImVec2(px(m), a.y), ImVec2(px(m), b.y), IM_COL32(90, 90, 100, 255));
+    dl->AddLine(ImVec2(px(m), a.y), ImVec2(px(m), b.y), ink_u32(Ink::PlotGrid));
     const std::string label = number("%g", m);
     dl->AddText(ImVec2(px(m) - 0.5f * ImGui::CalcTextSize(label.c_str()).x, b.y + 2.0f), text, label.c_str());
   }
   if (std::isfinite(opt.target)) {
     for (float x = a.x; x < b.x; x += 8.0f)
       dl->AddLine(ImVec2(x, py(opt.target)), ImVec2(std::min(b.x, x + 4.0f), py(opt.target)),
-                  IM_COL32(120, 200, 120, 200));
+                  ink_u32(Ink::Right));
   }
   dl->PushClipRect(a, b, true);
   const size_t max_points = static_cast<size_t>(2.0f * (b.x - a.x)) + 2;
@@ -89,7 +90,7 @@ void line_plot(const char* id, const std::vector<PlotSeries>& series, const Plot
   if (ImGui::IsItemHovered()) {
     float x = opt.x_lo + (ImGui::GetIO().MousePos.x - a.x) / std::max(1.0f, b.x - a.x) * x_span;
     x = std::clamp(opt.integer_x ? std::round(x) : x, opt.x_lo, opt.x_hi);
-    dl->AddLine(ImVec2(px(x), a.y), ImVec2(px(x), b.y), IM_COL32(255, 255, 255, 120));
+    dl->AddLine(ImVec2(px(x), a.y), ImVec2(px(x), b.y), ink_u32(Ink::Cursor));
     ImGui::BeginTooltip();
     ImGui::Text("%s %s", opt.x_name.c_str(), number(opt.integer_x ? "%.0f" : "%.4g", x).c_str());
     for (const PlotSeries& s : series) {

@@ -114,11 +114,13 @@ bool begin_table(const char* id, std::initializer_list<TableColumn> columns, int
   bool open = true;
   if (g.scroll) {  // the header stays; the rows scroll under it
     draw_header(columns);
-    open = ImGui::BeginChild("rows", ImVec2(std::min(g.x.back() + bar, avail),
-                                            static_cast<float>(scroll_rows) * table_row_height()));
+    open = ImGui::BeginChild(
+        "rows",
+        ImVec2(std::min(g.x.back() + bar, avail), static_cast<float>(scroll_rows) * table_row_height()),
+        false, ImGuiWindowFlags_NavFlattened);
   } else if (wide) {  // too wide: the whole table scrolls sideways
     open = ImGui::BeginChild("wide", ImVec2(avail, table_row_height() + g.w->height + bar), false,
-                             ImGuiWindowFlags_HorizontalScrollbar);
+                             ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NavFlattened);
     if (open) draw_header(columns);
   } else {
     draw_header(columns);

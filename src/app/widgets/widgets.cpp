@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "app/logic/text.hpp"
+#include "app/widgets/theme.hpp"
 
 namespace app {
 
@@ -41,7 +42,30 @@ bool narrow_screen() {
   return ImGui::GetMainViewport()->WorkSize.x < kNarrowWidth;
 }
 
+namespace {
+std::vector<const void*> g_locked;  // addresses of this frame's locked settings
+}  // namespace
+
+void set_locked_settings(const Settings& s) {
+  g_locked.clear();
+  for (const ParamInfo& p : param_table()) {
+    if (locked(s, p.name)) g_locked.push_back(setting_address(s, p.name));
+  }
+}
+
+LockScope::LockScope(const void* value) : locked_(false) {
+  for (const void* p : g_locked) locked_ = locked_ || (p != nullptr && p == value);
+  if (locked_) ImGui::BeginDisabled();
+}
+
+LockScope::~LockScope() {
+  if (!locked_) return;
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Fixed by this lesson");
+}
+
 bool slider_int(const char* label, int* v, int lo, int hi, const char* format, int flags) {
+  const LockScope lock(v);
   static int held = 0;  // the value when the active slider was pressed
   const int before = *v;
   // A label that does not fit after the slider goes above it, and the slider takes the width.
@@ -58,6 +82,7 @@ bool slider_int(const char* label, int* v, int lo, int hi, const char* format, i
     id = "##" + id;
   }
   bool changed = ImGui::SliderInt(id.c_str(), v, lo, hi, format, flags);
+  if (ImGui::IsItemFocused()) focused_value() = std::to_string(*v);
   if (ImGui::IsItemActivated()) held = before;
   const ImGuiIO& io = ImGui::GetIO();
   const float drag = ImGui::GetStyle().TouchExtraPadding.x + 6.0f;  // a finger's slack, CSS pixels
@@ -163,16 +188,26 @@ std::vector<std::string>& frame_messages() {
   return messages;
 }
 
+std::vector<AnswerEvent>& frame_answers() {
+  static std::vector<AnswerEvent> answers;
+  return answers;
+}
+
+std::string& focused_value() {
+  static std::string value;
+  return value;
+}
+
 void error_box(const std::string& message) {
   frame_messages().push_back(message);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.45f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, ink(Ink::Error));
   paragraph(message);
   ImGui::PopStyleColor();
 }
 
 void note_box(const std::string& message) {
   frame_messages().push_back(message);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.3f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, ink(Ink::Note));
   paragraph(message);
   ImGui::PopStyleColor();
 }
@@ -203,12 +238,11 @@ void value_bars(const char* id, const attn::RowVec& v, float limit, float height
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float mid = p.y + height * 0.5f;
-  dl->AddLine(ImVec2(p.x, mid), ImVec2(p.x + bar * static_cast<float>(v.size()), mid),
-              IM_COL32(160, 160, 160, 255));
+  dl->AddLine(ImVec2(p.x, mid), ImVec2(p.x + bar * static_cast<float>(v.size()), mid), ink_u32(Ink::Grey));
   for (Eigen::Index i = 0; i < v.size(); ++i) {
     const float h = std::max(-1.0f, std::min(1.0f, v(i) / limit)) * height * 0.5f;
     const float x0 = p.x + bar * static_cast<float>(i) + 2.0f, x1 = x0 + bar - 4.0f;
-    const ImU32 col = v(i) >= 0 ? IM_COL32(90, 160, 230, 255) : IM_COL32(230, 120, 90, 255);
+    const ImU32 col = v(i) >= 0 ? ink_u32(Ink::Blue) : ink_u32(Ink::Orange);
     dl->AddRectFilled(ImVec2(x0, std::min(mid, mid - h)), ImVec2(x1, std::max(mid, mid - h)), col);
   }
   ImGui::Dummy(ImVec2(bar * static_cast<float>(v.size()), height));

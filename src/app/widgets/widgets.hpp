@@ -47,6 +47,22 @@ bool narrow_screen();
 // click still jumps to the clicked value).
 bool slider_int(const char* label, int* v, int lo, int hi, const char* format = "%d", int flags = 0);
 
+// The settings a lesson locks (lock=), for this frame's controls: each control that edits one of them is
+// greyed out and says why (LockScope). Called by the app before the scene draws.
+void set_locked_settings(const Settings& s);
+// Around one control that edits the setting at `value`: greyed out (and its hover says "fixed by this
+// lesson") when that setting is locked.
+class LockScope {
+ public:
+  explicit LockScope(const void* value);
+  ~LockScope();
+  LockScope(const LockScope&) = delete;
+  LockScope& operator=(const LockScope&) = delete;
+
+ private:
+  bool locked_;
+};
+
 // Puts the next item on the same line if it fits there (`width` wide, then its label), else on a new line:
 // a row of controls wraps on a narrow screen instead of running off its edge.
 void same_line_if_fits(float width, const char* label = nullptr);
@@ -60,6 +76,16 @@ void error_box(const std::string& message);
 void note_box(const std::string& message);
 // Every error and note shown in place this frame, for window.attentionDemo.state().messages.
 std::vector<std::string>& frame_messages();
+// Exercises checked this frame (which one, the answer given, whether it was right): the page's `answer`
+// events.
+struct AnswerEvent {
+  std::string which, answer;
+  bool right = false;
+};
+std::vector<AnswerEvent>& frame_answers();
+// The value of the control that has the keyboard focus, said by the screen-reader mirror with its label
+// (slider_int sets it); cleared at the start of each frame.
+std::string& focused_value();
 // A collapsing section that can be hidden by the URL's hide=NAME; returns true when open.
 bool section(const char* title, const char* hide_name, const std::string& hide_list);
 // "0.841, 0.540, ..." with `decimals` decimals.

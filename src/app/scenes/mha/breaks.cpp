@@ -5,6 +5,7 @@
 #include "app/logic/text.hpp"
 #include "app/scenes/mha/panels.hpp"
 #include "app/widgets/table.hpp"
+#include "app/widgets/theme.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/attention.hpp"
 #include "core/error.hpp"
@@ -18,8 +19,7 @@ void draw_width_table(const Settings& s) {
   for (int h = 1; h <= 16; ++h) {
     if (s.d_model % h != 0) continue;
     const attn::ParameterCount pc = attn::count_parameters(s.d_model, h);
-    const ImVec4 col =
-        h == s.heads ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text);
+    const ImVec4 col = h == s.heads ? ink(Ink::Right) : ImGui::GetStyleColorVec4(ImGuiCol_Text);
     table_row();
     table_cell();
     ImGui::TextColored(col, "%d%s", h, h == s.heads ? " (now)" : "");

@@ -10,6 +10,7 @@
 #include "app/logic/captions.hpp"
 #include "app/logic/text.hpp"
 #include "app/widgets/heatmap_view.hpp"
+#include "app/widgets/theme.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/attention.hpp"
 #include "core/error.hpp"
@@ -223,7 +224,7 @@ void draw_parameters(const Settings& s) {
   } else {
     std::string valid;
     for (int v : p.valid_heads) valid += (valid.empty() ? "" : ", ") + std::to_string(v);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.4f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, ink(Ink::Wrong));
     text_wrapped(
         "There is no dₖ: %s / %s = %.2f is not a whole number, so %s heads cannot split d_model %s "
         "evenly, and the layer cannot be built.",

@@ -11,6 +11,7 @@
 #include "app/scenes/schemes/panels.hpp"
 #include "app/widgets/attention_controls.hpp"
 #include "app/widgets/table.hpp"
+#include "app/widgets/theme.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 #include "core/scheme_probe.hpp"
@@ -90,9 +91,9 @@ void limit_row(const char* name, const LimitRun& run, const LimitsData& l, int h
     error_box(run.error);
     return;
   }
-  text_wrapped_colored(ImVec4(0.4f, 0.9f, 0.4f, 1),
-                       "ok: %d tokens, entropy of head %d = %.3f (even attention: %s)", l.tokens, head,
-                       static_cast<double>(run.entropy), even_entropy(l.tokens, l.causal, l.even).c_str());
+  text_wrapped_colored(ink(Ink::Right), "ok: %d tokens, entropy of head %d = %.3f (even attention: %s)",
+                       l.tokens, head, static_cast<double>(run.entropy),
+                       even_entropy(l.tokens, l.causal, l.even).c_str());
 }
 
 nlohmann::json run_json(const LimitRun& run) {
@@ -169,7 +170,7 @@ void draw_limits(Settings& s, const std::shared_ptr<const SchemesData>& kept, bo
   limit_row("sinusoidal", l.sinusoidal, l, d.head);
   limit_row("rope", l.rope, l, d.head);
   end_table();
-  text_wrapped_colored(ImVec4(1.0f, 0.55f, 0.45f, 1.0f),
+  text_wrapped_colored(ink(Ink::Wrong),
                        "The learned table asked for position %d, the first "
                        "one past its end: %s",
                        s.slots, l.past_end.empty() ? "it answered" : l.past_end.c_str());

@@ -15,6 +15,7 @@
 #include "app/widgets/heatmap_view.hpp"
 #include "app/widgets/line_plot.hpp"
 #include "app/widgets/table.hpp"
+#include "app/widgets/theme.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 #include "core/scheme_probe.hpp"
@@ -27,12 +28,10 @@ namespace {
 constexpr int kMaxShownTokens = 64;
 
 // One colour per scheme, in pipeline_schemes() order: none, sinusoidal, learned, rope, alibi.
-const ImU32 kSchemeColours[] = {IM_COL32(170, 170, 170, 255), IM_COL32(90, 160, 240, 255),
-                                IM_COL32(110, 200, 110, 255), IM_COL32(240, 150, 60, 255),
-                                IM_COL32(220, 100, 200, 255)};
+const Ink kSchemeInks[] = {Ink::Grey, Ink::Blue, Ink::Right, Ink::Orange, Ink::Magenta};
 
 ImU32 scheme_colour(size_t i) {
-  return kSchemeColours[i % (sizeof kSchemeColours / sizeof kSchemeColours[0])];
+  return ink_u32(kSchemeInks[i % (sizeof kSchemeInks / sizeof kSchemeInks[0])]);
 }
 
 // One line per row of `rows` (schemes x offsets -(t - 1) .. t - 1), gaps where a scheme failed.
@@ -257,8 +256,8 @@ void draw_rope(Settings& s, const std::shared_ptr<const SchemesData>& kept, bool
                static_cast<double>(r.score));
   if (!r.shifted.empty()) {
     const ShiftedPair& p = r.shifted[std::min<size_t>(2, r.shifted.size() - 1)];
-    text_wrapped_colored(ImVec4(0.4f, 0.9f, 0.4f, 1), "%d and %d score the same as %d and %d: %.4f", r.pos,
-                         r.pos2, p.pos, p.pos2, static_cast<double>(p.score));
+    text_wrapped_colored(ink(Ink::Right), "%d and %d score the same as %d and %d: %.4f", r.pos, r.pos2, p.pos,
+                         p.pos2, static_cast<double>(p.score));
   }
   text_wrapped("Move only the key, to %d (gap %d): %.4f - a different gap, a different score.", r.pos2 + 1,
                r.pos - r.pos2 - 1, static_cast<double>(r.moved_key));
@@ -273,7 +272,7 @@ void draw_rope(Settings& s, const std::shared_ptr<const SchemesData>& kept, bool
   if (gap >= -kGaps && gap <= kGaps) opt.x_marks = {static_cast<float>(gap)};  // the current gap
   opt.x_name = "gap";
   line_plot("rope_gap",
-            {{"score", nullptr, r.by_gap.data(), r.by_gap.size(), IM_COL32(240, 150, 60, 255),
+            {{"score", nullptr, r.by_gap.data(), r.by_gap.size(), ink_u32(Ink::Orange),
               static_cast<float>(-kGaps)}},
             opt);
 }

@@ -9,6 +9,7 @@
 #include "app/scenes/scenes.hpp"
 #include "app/scenes/train/train.hpp"
 #include "app/widgets/table.hpp"
+#include "app/widgets/theme.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 #include "core/tokenizer.hpp"
@@ -93,7 +94,7 @@ void draw_longer(const TrainedModel& m, bool training, nlohmann::json& shown) {
       if (!run.error.empty()) {
         table_cell();
         table_cell();
-        text_wrapped_colored(ImVec4(1.0f, 0.55f, 0.45f, 1.0f), "%s", run.error.c_str());
+        text_wrapped_colored(ink(Ink::Error), "%s", run.error.c_str());
         item["error"] = run.error;
       } else {
         table_cell();

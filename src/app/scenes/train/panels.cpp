@@ -11,6 +11,7 @@
 #include "app/scenes/train/train.hpp"
 #include "app/widgets/line_plot.hpp"
 #include "app/widgets/table.hpp"
+#include "app/widgets/theme.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 
@@ -59,7 +60,7 @@ void probability_bars(const TrainedModel& m, const attn::train::Prediction& p) {
       char overlay[16];
       std::snprintf(overlay, sizeof overlay, "%.3f",
                     static_cast<double>(p.probabilities[static_cast<size_t>(c)]));
-      if (top) ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImVec4(0.3f, 0.7f, 0.35f, 1.0f));
+      if (top) ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ink(Ink::Right));
       ImGui::ProgressBar(p.probabilities[static_cast<size_t>(c)], ImVec2(bar_w, ImGui::GetTextLineHeight()),
                          overlay);
       if (top) ImGui::PopStyleColor();
@@ -126,8 +127,7 @@ void draw_curves(const Session& ses) {
   loss_opt.y_lo = 0.0f, loss_opt.y_hi = loss_max;
   loss_opt.y_ticks = {0.0f, loss_max * 0.5f, loss_max};
   loss_opt.x_name = "step";
-  line_plot("loss", {{"loss", nullptr, c.loss.data(), c.loss.size(), IM_COL32(230, 160, 80, 255), 1.0f}},
-            loss_opt);
+  line_plot("loss", {{"loss", nullptr, c.loss.data(), c.loss.size(), ink_u32(Ink::Orange), 1.0f}}, loss_opt);
   ImGui::EndGroup();
   same_line_if_fits(width);
   ImGui::BeginGroup();
@@ -150,11 +150,11 @@ void draw_curves(const Session& ses) {
   acc_opt.target = kTarget;
   line_plot("accuracy",
             {{"held-out emails", c.eval_step.data(), c.test_accuracy.data(), c.test_accuracy.size(),
-              IM_COL32(90, 170, 240, 255)},
+              ink_u32(Ink::Blue)},
              {"both orders of a twin", c.eval_step.data(), c.flipped.data(), c.flipped.size(),
-              IM_COL32(220, 110, 200, 255)},
+              ink_u32(Ink::Magenta)},
              {"training emails", c.train_step.data(), c.train_accuracy.data(), c.train_accuracy.size(),
-              IM_COL32(170, 170, 170, 255)}},
+              ink_u32(Ink::Grey)}},
             acc_opt);
   ImGui::EndGroup();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

@@ -11,6 +11,7 @@
 
 #include "app/platform_io.hpp"
 #include "app/scenes/scenes.hpp"
+#include "app/widgets/theme.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 
@@ -165,7 +166,7 @@ void draw_buttons(Settings& s, const Session& ses) {
   }
   if (ses.target_reached()) {
     text_wrapped_colored(
-        ImVec4(0.45f, 0.9f, 0.45f, 1.0f),
+        ink(Ink::Right),
         "Reached 99%% held-out accuracy (twice in a row) at step %d after %.1f s of training.",
         ses.target_step(), ses.target_seconds());
   } else if (!running && ses.steps() >= s.max_steps) {

@@ -1,0 +1,240 @@
+// The URL parameter table: each setting's name, allowed values, scenes, and how it is read and written.
+#include "app/logic/settings_table.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+
+#include "app/logic/lesson.hpp"
+#include "app/logic/scene_list.hpp"
+#include "app/logic/text.hpp"
+#include "app/logic/url_encoding.hpp"
+#include "core/input_limits.hpp"
+
+namespace app::detail {
+namespace {
+
+const char* const kEnumSchemes = "none|sinusoidal|learned|rope|alibi";
+const char* const kPanels =
+    "controls|readings|compare|exercise|naive|similarity|notes|stats|rows|params|shuffle|mistake|offsets|"
+    "rope|limits|"
+    "heads|curves|predict|pair|file|breaks|longer|menu|scenes|path|caption";
+
+bool parse_int(const std::string& v, long long lo, long long hi, int& out) {
+  long long x = 0;
+  const char* end = v.data() + v.size();
+  auto [p, ec] = std::from_chars(v.data(), end, x);
+  if (ec != std::errc() || p != end || x < lo || x > hi) return false;
+  out = static_cast<int>(x);
+  return true;
+}
+
+bool parse_number(const std::string& v, double lo, double hi, double& out) {
+  if (v.empty()) return false;
+  char* end = nullptr;
+  const double x = std::strtod(v.c_str(), &end);
+  if (end != v.c_str() + v.size() || !std::isfinite(x) || x < lo || x > hi) return false;
+  out = x;
+  return true;
+}
+
+bool parse_bool(const std::string& v, bool& out) {
+  if (v == "1" || v == "true") return out = true, true;
+  if (v == "0" || v == "false") return out = false, true;
+  return false;
+}
+
+bool one_of(const std::string& v, const std::string& allowed) {
+  for (const std::string& item : split_list(allowed, '|')) {
+    if (item == v) return true;
+  }
+  return false;
+}
+
+// An integer setting held in member m, lo to hi.
+Param int_param(ParamInfo info, int Settings::*m, long long lo, long long hi) {
+  Param p{info,
+          [](const Param& q, Settings& s, const std::string& v) {
+            return parse_int(v, q.lo, q.hi, s.*q.int_member);
+          },
+          [](const Param& q, const Settings& s) { return std::to_string(s.*q.int_member); }};
+  p.int_member = m, p.lo = lo, p.hi = hi;
+  return p;
+}
+
+// A 0|1 setting held in member m.
+Param bool_param(ParamInfo info, bool Settings::*m) {
+  Param p{info,
+          [](const Param& q, Settings& s, const std::string& v) { return parse_bool(v, s.*q.bool_member); },
+          [](const Param& q, const Settings& s) { return std::string(s.*q.bool_member ? "1" : "0"); }};
+  p.bool_member = m;
+  return p;
+}
+
+// A setting held in string member m that takes one of `allowed`'s "a|b|c" words (the allowed text).
+Param enum_param(ParamInfo info, std::string Settings::*m) {
+  Param p{info,
+          [](const Param& q, Settings& s, const std::string& v) {
+            return one_of(v, q.info.allowed) ? (s.*q.string_member = v, true) : false;
+          },
+          [](const Param& q, const Settings& s) { return s.*q.string_member; }};
+  p.string_member = m;
+  return p;
+}
+
+bool has_control_chars(const std::string& v) {
+  for (const char c : v) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string format_number(double x) {
+  return format("%.10g", x);  // what an ostream with precision(10) prints
+}
+
+std::string scene_list() {
+  std::string s;
+  for (const SceneInfo& sc : scene_table()) s += (s.empty() ? "" : "|") + std::string(sc.id);
+  return s;
+}
+
+const std::vector<Param>& params() {
+  static const std::string scenes_allowed = scene_list();
+  static const std::vector<Param> table = {
+      {{"scene", scenes_allowed.c_str(), "*"},
+       [](const Param&, Settings& s, const std::string& v) {
+         return is_scene(v) ? (s.scene = v, true) : false;
+       },
+       [](const Param&, const Settings& s) { return s.scene; }},
+      int_param({"d_model", "2 to 1024", "clock,positions,mha,order,schemes,encoder,train"},
+                &Settings::d_model, 2, 1024),
+      {{"base", "a number from 2 to 1000000000", "clock,positions,word"},
+       [](const Param&, Settings& s, const std::string& v) { return parse_number(v, 2.0, 1e9, s.base); },
+       [](const Param&, const Settings& s) { return format_number(s.base); }},
+      int_param({"pos", "0 to 100000", "clock,word,schemes"}, &Settings::pos, 0, 100000),
+      int_param({"pos2", "0 to 100000", "clock,word,schemes"}, &Settings::pos2, 0, 100000),
+      int_param({"count", "1 to 2048", "positions"}, &Settings::count, 1, 2048),
+      int_param({"length", "1 to 100000", "positions,schemes"}, &Settings::length, 1, 100000),
+      {{"emb", "1 to 16 comma-separated numbers", "word"},
+       [](const Param&, Settings& s, const std::string& v) {
+         int n = 0;
+         for (const std::string& item : split_list(v, ',')) {
+           double x = 0;
+           if (!parse_number(item, -1e6, 1e6, x) || ++n > 16) return false;
+         }
+         return n >= 1 ? (s.emb = v, true) : false;
+       },
+       [](const Param&, const Settings& s) { return s.emb; }},
+      int_param({"heads", "1 to 16", "mha,order,schemes,encoder,train"}, &Settings::heads, 1, 16),
+      {{"text", "any UTF-8 text (up to 1024 tokens are used)", "mha,order,schemes,encoder,train"},
+       [](const Param&, Settings& s, const std::string& v) {
+         s.text = utf8_prefix(v, kMaxTextBytes);  // longer texts are cut (apply_param notes it)
+         return true;
+       },
+       [](const Param&, const Settings& s) { return s.text; }},
+      enum_param({"positions", kEnumSchemes, "mha,order,encoder,train"}, &Settings::positions),
+      bool_param({"causal", "0|1", "mha,schemes,encoder"}, &Settings::causal),
+      int_param({"seed", "0 to 2147483647", "mha,order,schemes,encoder,train"}, &Settings::seed, 0,
+                2147483647),
+      int_param({"head", "-1 to 15 (-1: none)", "mha,schemes"}, &Settings::head, -1, 15),
+      int_param({"row", "0 to 1023", "mha"}, &Settings::row, 0, 1023),
+      int_param({"span", "0 to 1024 (0: the whole text; at least 4 are shown)", "mha"}, &Settings::span, 0,
+                1024),
+      int_param({"from", "0 to 1023", "mha"}, &Settings::from, 0, 1023),
+      int_param({"key_from", "0 to 1023", "mha"}, &Settings::key_from, 0, 1023),
+      {{"perm", "empty (random from seed) or a permutation such as 2,0,1", "order"},
+       [](const Param&, Settings& s, const std::string& v) {
+         int n = 0;
+         for (const std::string& item : split_list(v, ',')) {
+           int x = 0;
+           if (!parse_int(item, 0, 1023, x) || ++n > 1024) return false;
+         }
+         s.perm = v;
+         return true;
+       },
+       [](const Param&, const Settings& s) { return s.perm; }},
+      int_param({"slots", "1 to 4096", "mha,schemes,order"}, &Settings::slots, 1, 4096),
+      int_param({"layers", "1 to 4", "train"}, &Settings::layers, 1, 4),
+      enum_param({"train", "run|pause|reset", "train"}, &Settings::train),
+      int_param({"max_steps", "1 to 100000", "train"}, &Settings::max_steps, 1, 100000),
+      {{"model", "random|trained|a model file's path (.json, on the page's own site)", "mha"},
+       [](const Param&, Settings& s, const std::string& v) {
+         return one_of(v, "random|trained") || is_model_path(v) ? (s.model = v, true) : false;
+       },
+       [](const Param&, const Settings& s) { return s.model; }},
+      int_param({"layer", "0 to 3", "mha"}, &Settings::layer, 0, 3),
+      int_param({"answer", "0 to 100000", "clock"}, &Settings::answer, 0, 100000),
+      enum_param({"colormap", "viridis|cividis", "*"}, &Settings::colormap),
+      bool_param({"embed", "0|1", "*"}, &Settings::embed),
+      {{"hide",
+        "comma-separated panel names: "
+        "controls,readings,compare,exercise,naive,similarity,notes,stats,rows,params,shuffle,mistake,offsets,"
+        "rope,limits,heads,curves,predict,pair,file,breaks,longer; menu (the menu bar), scenes (the scene "
+        "list), "
+        "path (Back / Next between scenes), caption",
+        "*"},
+       [](const Param&, Settings& s, const std::string& v) {
+         for (const std::string& item : split_list(v, ',')) {
+           if (!one_of(item, kPanels)) return false;
+         }
+         s.hide = v;
+         return true;
+       },
+       [](const Param&, const Settings& s) { return s.hide; }},
+      enum_param({"theme", "dark|light|auto", "*"}, &Settings::theme),
+      {{"font_scale", "a number from 0.5 to 2", "*"},
+       [](const Param&, Settings& s, const std::string& v) {
+         return parse_number(v, 0.5, 2.0, s.font_scale);
+       },
+       [](const Param&, const Settings& s) { return format_number(s.font_scale); }},
+      {{"lock", "comma-separated setting names", "*"},
+       [](const Param&, Settings& s, const std::string& v) {
+         for (const std::string& item : split_list(v, ',')) {
+           if (item == "lock" || !find_param(item)) return false;
+         }
+         s.lock = v;
+         return true;
+       },
+       [](const Param&, const Settings& s) { return s.lock; }},
+      {{"caption", "a short text (up to 300 bytes, one line)", "*"},
+       [](const Param&, Settings& s, const std::string& v) {
+         if (v.size() > kMaxCaptionBytes || has_control_chars(v)) return false;
+         s.caption = v;
+         return true;
+       },
+       [](const Param&, const Settings& s) { return s.caption; }},
+      {{"steps", "a JSON list of steps [{\"caption\": ..., \"settings\": {...}}] or a .json file's path",
+        "*"},
+       [](const Param&, Settings& s, const std::string& v) {
+         std::vector<LessonStep> parsed;
+         if (!v.empty() && !is_model_path(v) && !parse_steps(v, parsed).empty()) return false;
+         s.steps = v;
+         return true;
+       },
+       [](const Param&, const Settings& s) { return s.steps; }},
+      int_param({"step", "1 to 50", "*"}, &Settings::step, 1, static_cast<long long>(kMaxSteps)),
+  };
+  return table;
+}
+
+const Param* find_param(const std::string& name) {
+  for (const Param& p : params()) {
+    if (name == p.info.name) return &p;
+  }
+  return nullptr;
+}
+
+bool used_by(const ParamInfo& info, const std::string& scene) {
+  if (std::string(info.scenes) == "*") return true;
+  for (const std::string& item : split_list(info.scenes, ',')) {
+    if (item == scene) return true;
+  }
+  return false;
+}
+
+}  // namespace app::detail

@@ -1,0 +1,30 @@
+// Which wheel events the app scrolls itself: ImGui's window under the point, or the first ancestor that
+// scrolls, if it can still move in the wheel's direction (as ImGui's own wheel routing picks it).
+#include "wheel_target.hpp"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+namespace platform {
+
+bool wheel_wanted(float x, float y, float dy) {
+  const ImGuiContext* ctx = ImGui::GetCurrentContext();
+  if (ctx == nullptr) return false;
+  if (ctx->IO.KeyCtrl) return true;  // Ctrl + wheel zooms a grid
+  const ImVec2 at(x, y);
+  ImGuiWindow* w = nullptr;
+  for (int i = ctx->Windows.Size - 1; i >= 0 && w == nullptr; --i) {  // front to back
+    ImGuiWindow* c = ctx->Windows[i];
+    if (c->WasActive && !c->Hidden && !(c->Flags & ImGuiWindowFlags_NoMouseInputs) &&
+        c->OuterRectClipped.Contains(at))
+      w = c;
+  }
+  // like ImGui: a child that cannot scroll (or ignores the wheel) hands it to its parent
+  while (w != nullptr && (w->Flags & ImGuiWindowFlags_ChildWindow) &&
+         (w->ScrollMax.y <= 0.0f || (w->Flags & ImGuiWindowFlags_NoScrollWithMouse)))
+    w = w->ParentWindow;
+  if (w == nullptr || w->ScrollMax.y <= 0.0f || (w->Flags & ImGuiWindowFlags_NoScrollWithMouse)) return false;
+  return dy > 0.0f ? w->Scroll.y < w->ScrollMax.y - 0.5f : dy < 0.0f && w->Scroll.y > 0.5f;
+}
+
+}  // namespace platform
