@@ -1,4 +1,5 @@
-// libFuzzer target: the settings parser shared by the URL and window.attentionDemo.set().
+// libFuzzer target: the settings parser shared by the URL, window.attentionDemo.set() and the course page's
+// messages (embed.js posts settings that the page hands to set()), lesson steps JSON included.
 // Input: the first line is a URL query for app::parse_query; every further line is one "name=value" pair
 // for app::apply_param (what set() does with each field). Checks: a rejected pair changes nothing and says
 // why; an accepted value, written back by param_value, reads the same; the URL the app writes for the
