@@ -33,11 +33,15 @@
   window.attentionCompileWasm = function (url, timing, onProgress) {
     return fetch(url, { credentials: "same-origin" }).then(function (response) {
       if (!response.ok) throw new Error(url + ": HTTP " + response.status);
-      var counted = countedResponse(response, timing, onProgress);
+      // In an iframe (a course page with several figures) the browser's own response goes to the compiler,
+      // so the compiled code can come from the browser's code cache for the second figure on; the bar then
+      // shows activity instead of bytes.
+      var counted = window.parent !== window ? response : countedResponse(response, timing, onProgress);
       if (typeof WebAssembly.compileStreaming === "function") return WebAssembly.compileStreaming(counted);
       return counted.arrayBuffer().then(function (bytes) { return WebAssembly.compile(bytes); });
     }).then(function (module) {
       timing.wasm_compiled_ms = performance.now();
+      if (timing.wasm_downloaded_ms === null) timing.wasm_downloaded_ms = timing.wasm_compiled_ms;
       return module;
     });
   };

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "app/widgets/theme.hpp"
 #include "wheel_target.hpp"
 
 // [SECTION] JavaScript side (EM_JS bodies are JavaScript)
@@ -47,12 +48,18 @@ EM_JS(void, js_dispatch, (const char* type, const char* detail, int json), {
   items.forEach(function(d) { window.dispatchEvent(new CustomEvent(name, {detail: d})); });
 });
 
+// The look the app draws in, for the page's own elements (web/style.css: [data-theme=light]).
+EM_JS(void, js_set_theme, (int dark), {
+  document.documentElement.setAttribute("data-theme", dark ? "dark" : "light");
+});
+
 // clang-format on
 
 namespace platform {
 namespace {
 
 struct Told {
+  int dark = -1;
   int height = -1;
   std::string announcement;
 };
@@ -66,6 +73,10 @@ void tell_page_after_frame(app::App& app) {
     const std::string query = app.query();
     js_set_query(query.c_str(), url == app::UrlChange::Push ? 1 : 0);
     js_dispatch("change", query.c_str(), 0);
+  }
+  if (g_told.dark != (app::theme_is_dark() ? 1 : 0)) {
+    g_told.dark = app::theme_is_dark() ? 1 : 0;
+    js_set_theme(g_told.dark);
   }
   const int height = static_cast<int>(std::ceil(app.content_height()));
   if (height != g_told.height) {
