@@ -60,6 +60,16 @@ test('lesson: caption, lock, hide and theme=light, in state and pixels; hostile 
     shot = await screenshot(page);
     assert.ok(brightness(shot.at(5, shot.height - 5)) < 60, 'a dark background: ' + shot.at(5, shot.height - 5));
     assert.equal((await api(page, 'state')).theme.dark, true);
+
+    // font_scale: the caption's line is 1.5 times as tall, drawn from a font built 1.5 times as large
+    const small = await api(page, 'state');
+    await page.evaluate(() => window.attentionDemo.set({ font_scale: 1.5 }));
+    await waitFrames(page, 4);
+    const big = await api(page, 'state');
+    const ratio = big.rects['lesson/caption'][3] / small.rects['lesson/caption'][3];
+    assert.ok(Math.abs(ratio - 1.5) < 0.15, `caption height ratio ${ratio}`);
+    assert.ok(Math.abs(big.font.pixel_size / small.font.pixel_size - 1.5) < 0.1,
+              `font pixel size ${small.font.pixel_size} -> ${big.font.pixel_size}`);
   });
 });
 
