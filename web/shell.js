@@ -1,5 +1,6 @@
 // The shell page's script: loads attention_demo.js/.wasm with a progress bar, shows every failure in place
-// (start-up, a crash of the module, a lost graphics context) and defines window.attentionDemo.
+// (start-up, a crash of the module, a lost graphics context), defines window.attentionDemo and, inside a
+// course page's iframe made by embed.js, answers that page over postMessage (section [5b]).
 (function () {
   "use strict";
   // Every path is relative to this page, so dist/ works from any folder of any static server.
@@ -211,6 +212,192 @@
   window.addEventListener("error", function (event) { uncaught(event.error, event.message, event.filename); });
   window.addEventListener("unhandledrejection", function (event) { uncaught(event.reason, "a promise failed", ""); });
 
+  // [5b] the course page around an iframe made by web/embed.js: the iframe URL's #hash names a channel and
+  // the page's origin (#attention-channel=ID&attention-parent=ORIGIN). Messages count only from the
+  // parent window, from that origin, on that channel, and go only to that origin. The page may ask for
+  // state() and set(settings) (settings only, as the URL would give them); the demo tells it when it is
+  // ready or failed, how tall its content is, and what the learner changed or answered.
+  var MAX_SETTINGS_JSON = 200000;
+  var bridge = parentChannel();
+  var canvasOnScreen = true;  // the IntersectionObserver's last word (section [8b])
+
+  function parentChannel() {
+    if (window.parent === window) return null;
+    var h = new URLSearchParams(location.hash.replace(/^#/, ""));
+    var channel = h.get("attention-channel") || "";
+    var origin = h.get("attention-parent") || "";
+    if (!/^[A-Za-z0-9_-]{8,128}$/.test(channel)) return null;
+    var parsed;
+    try {
+      parsed = new URL(origin);
+    } catch (e) {
+      return null;
+    }
+    if ((parsed.protocol !== "http:" && parsed.protocol !== "https:") || parsed.origin !== origin) return null;
+    return { channel: channel, origin: origin };
+  }
+
+  function postToParent(message) {
+    message.channel = bridge.channel;
+    try {
+      window.parent.postMessage(message, bridge.origin);
+    } catch (e) {
+      console.warn("attention demo: a message to the course page failed: " + describe(e));
+    }
+  }
+
+  function postEvent(name, data) { if (bridge) postToParent({ event: name, data: data }); }
+
+  if (bridge) (function () {
+    var running = false;      // attentionDemo.ready resolved
+    var failure = "";         // why the demo could not start
+    var waiting = [];         // requests not answered yet, oldest first (answered one at a time)
+    var busy = false;         // a request is being answered
+    var height = null;        // the content height last told to the page
+    var reported = null;      // the query the page last heard of
+    var setFrame = -1;        // a set() of the page waits for the frame after this one (its change is the page's own)
+    var setQuery = null;      // the query that frame showed (a repeat of its change event is dropped too)
+
+    function frameNow() { return window.attentionDemo.frameStats().frame; }
+
+    // Calls done() once the app has drawn the frame after `frame` (set() applies in the next frame: state()
+    // then shows it); at once when the canvas is off screen (it draws nothing there), else after 1 s at most.
+    function afterFrame(frame, done) {
+      var waited = 0;
+      (function poll() {
+        var drawn;
+        try {
+          drawn = frameNow() > frame;
+        } catch (e) {
+          drawn = true;  // the app stopped; the next call says why
+        }
+        if (drawn || !canvasOnScreen || waited >= 1000) { done(drawn); return; }
+        waited += 16;
+        setTimeout(poll, 16);
+      })();
+    }
+
+    // The page's own change ends with the frame after its set(): then its query is known.
+    function settleSet(frame) {
+      afterFrame(frame, function (drawn) {
+        if (!drawn) { setTimeout(function () { settleSet(frame); }, 100); return; }
+        if (frame !== setFrame) return;  // a later set() settles itself
+        setFrame = -1;
+        try {
+          setQuery = String(window.attentionDemo.state().query);
+        } catch (e) {
+          setQuery = null;
+        }
+      });
+    }
+
+    function setSettings(settings) {
+      if (!settings || typeof settings !== "object" || Array.isArray(settings)) {
+        throw new Error("set() takes an object of settings such as {\"pos\": 45}");
+      }
+      var json = JSON.stringify(settings);
+      if (json.length > MAX_SETTINGS_JSON) {
+        throw new Error("the settings are " + json.length + " characters of JSON; at most " + MAX_SETTINGS_JSON +
+                        " are accepted");
+      }
+      var frame = frameNow();
+      var result = window.attentionDemo.set(json);
+      setFrame = frame;
+      settleSet(frame);
+      return { result: result, frame: frame };
+    }
+
+    // Answers one request: reply({id, ok, result | error}) once it is done.
+    function perform(request, reply) {
+      var id = request.id;
+      try {
+        if (request.type === "state") {
+          reply({ id: id, ok: true, result: window.attentionDemo.state() });
+        } else if (request.type === "set") {
+          var applied = setSettings(request.settings);
+          afterFrame(applied.frame, function () { reply({ id: id, ok: true, result: applied.result }); });
+        } else {
+          throw new Error("unknown request " + JSON.stringify(String(request.type).slice(0, 40)) + " (set or state)");
+        }
+      } catch (e) {
+        reply({ id: id, ok: false, error: describe(e) });
+      }
+    }
+
+    function next() {
+      if (busy || !running || !waiting.length) return;
+      busy = true;
+      perform(waiting.shift(), function (reply) {
+        postToParent(reply);
+        busy = false;
+        next();
+      });
+    }
+
+    window.addEventListener("message", function (event) {
+      if (event.source !== window.parent || event.origin !== bridge.origin) return;
+      var data = event.data;
+      if (!data || typeof data !== "object" || data.channel !== bridge.channel) return;
+      var id = data.id;
+      if (!(typeof id === "number" && isFinite(id)) && !(typeof id === "string" && id.length <= 64)) return;
+      if (failure) {
+        postToParent({ id: id, ok: false, error: failure });
+        return;
+      }
+      waiting.push(data);
+      next();
+    });
+
+    window.addEventListener("attention:layout", function (event) {
+      var h = Math.ceil(Number(event.detail));
+      if (!isFinite(h) || h <= 0 || (height !== null && Math.abs(h - height) < 2)) return;
+      height = h;
+      postEvent("resize", { height: h });
+    });
+
+    window.addEventListener("attention:change", function (event) {
+      if (!running) return;
+      var query = typeof event.detail === "string" ? event.detail : "";
+      var own = setFrame >= 0 || query === setQuery;
+      setQuery = null;
+      if (own || query === reported) {
+        reported = query;
+        return;
+      }
+      reported = query;
+      var settings;
+      try {
+        settings = window.attentionDemo.state().settings;
+      } catch (e) {
+        return;  // the app stopped; the page already shows why
+      }
+      postEvent("change", { settings: settings, query: query });
+    });
+
+    window.addEventListener("attention:answer", function (event) {
+      var a;
+      try {
+        a = JSON.parse(String(event.detail));
+      } catch (e) {
+        return;
+      }
+      if (!a || typeof a !== "object") return;
+      postEvent("answer", { which: String(a.which), answer: String(a.answer), right: a.right === true });
+    });
+
+    ready.then(function () {
+      running = true;
+      var s = window.attentionDemo.state();
+      reported = String(s.query);
+      postEvent("ready", { settings: s.settings, query: reported, height: height });
+      next();
+    }).catch(function (e) {
+      failure = "the demo could not start: " + describe(e);
+      postEvent("error", { message: describe(e) });
+      waiting.splice(0).forEach(function (request) { postToParent({ id: request.id, ok: false, error: failure }); });
+    });
+  })();
+
   // [6] what the browser must offer: WebGL 2 and WebAssembly with SIMD and exceptions
   function hasWebGL2() {
     try {
@@ -336,6 +523,7 @@
   window.Module.onRuntimeInitialized = function () {
     started = true;
     timing.runtime_ready_ms = performance.now();
+    tellPrefers();
   };
 
   // [8b] frames on demand: the app draws on input and animation only, so it is told what it cannot see
@@ -352,9 +540,49 @@
   if (typeof IntersectionObserver === "function") {
     new IntersectionObserver(function (entries) {
       var entry = entries[entries.length - 1];
+      canvasOnScreen = entry.isIntersecting;
       tellApp("attn_set_visible", entry.isIntersecting ? 1 : 0);
     }).observe(canvas);
   }
+
+  // [8c] the wheel: the app says where it scrolls or zooms itself (Module._attn_wheel_wanted). Elsewhere
+  // this capture listener on the window keeps the event from SDL's canvas listener, so nothing prevents
+  // the browser's default and it scrolls the course page around an iframe (scroll chaining). Until the
+  // module has that export, SDL gets every wheel event as before.
+  function wheelPixels(event) {
+    if (event.deltaMode === 1) return event.deltaY * 16;                   // lines
+    if (event.deltaMode === 2) return event.deltaY * window.innerHeight;   // pages
+    return event.deltaY;
+  }
+  window.addEventListener("wheel", function (event) {
+    if (!started || stopped || failed || typeof Module._attn_wheel_wanted !== "function") return;
+    var r = canvas.getBoundingClientRect();
+    var wanted;
+    try {
+      wanted = Module._attn_wheel_wanted(event.clientX - r.left, event.clientY - r.top, wheelPixels(event));
+    } catch (e) {
+      moduleStopped(e);
+      return;
+    }
+    if (wanted === 0) event.stopImmediatePropagation();
+  }, { capture: true, passive: true });
+
+  // [8d] the reader's preferences (dark colours, less motion), told to the app at start and at each change
+  // (Module._attn_set_prefers, when the module has it).
+  var darkQuery = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+  var motionQuery = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+  function tellPrefers() {
+    if (!started || stopped || failed || typeof Module._attn_set_prefers !== "function") return;
+    try {
+      Module._attn_set_prefers(darkQuery && darkQuery.matches ? 1 : 0, motionQuery && motionQuery.matches ? 1 : 0);
+    } catch (e) {
+      moduleStopped(e);
+    }
+  }
+  [darkQuery, motionQuery].forEach(function (query) {
+    if (query && query.addEventListener) query.addEventListener("change", tellPrefers);
+  });
+  ready.then(tellPrefers, function () {});
 
   // [9] a lost WebGL context: the app stops drawing (main_web.cpp) and the learner is told; when the
   // browser restores the context the app rebuilds its GL objects and attentionGraphicsRestored hides this.
