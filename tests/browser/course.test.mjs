@@ -8,14 +8,15 @@ import http from 'node:http';
 import { launchBrowser, baseUrl, watchErrors, waitFrames } from './harness.mjs';
 
 const DEMO_ORIGIN = new URL(baseUrl()).origin;
-const FILES = { 'course-example.html': 'text/html', 'course-example.js': 'text/javascript', 'course-example.css': 'text/css' };
+const FILES = { 'course-example.html': 'text/html', 'course-example.js': 'text/javascript', 'course-example.css': 'text/css',
+                'theme.html': 'text/html' };
 
 let browser, context, page, errors, server, courseUrl;
 
 // The course page's files as dist/ ships them, with embed.js loaded from the demo's own site.
 async function courseFiles() {
   const files = {};
-  for (const name of Object.keys(FILES)) {
+  for (const name of Object.keys(FILES).filter((n) => n.startsWith('course-example'))) {
     const r = await fetch(baseUrl() + name);
     assert.equal(r.status, 200, `${name} is in dist/`);
     files[name] = await r.text();
@@ -23,6 +24,9 @@ async function courseFiles() {
   const local = '<script src="embed.js"></script>';
   assert.ok(files['course-example.html'].includes(local), 'the course page loads embed.js by a relative path');
   files['course-example.html'] = files['course-example.html'].replace(local, `<script src="${baseUrl()}embed.js"></script>`);
+  // a page with no colour scheme of its own: its embed follows the reader's preference
+  files['theme.html'] = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>theme</title><link rel="icon" href="data:,"></head><body>' +
+    `<attention-demo id="d" query="?scene=clock&amp;d_model=4" height="300"></attention-demo><script src="${baseUrl()}embed.js"></script></body></html>`;
   return files;
 }
 
@@ -298,6 +302,33 @@ test('course page: the wheel over an embed scrolls the course page', async () =>
   await page.mouse.move(box.x + box.width / 2, box.y + 300);
   await page.mouse.wheel(0, 240);
   await page.waitForFunction((y) => window.scrollY > y + 100, scrollY, { timeout: 5000 });
+});
+
+test('course page: an embed takes the page\'s colour scheme and follows the reader\'s preference', async () => {
+  // the example lesson names only light (color-scheme: light) on its root
+  assert.equal(await page.evaluate(() => new URL(document.querySelector('#clock iframe').src).searchParams.get('theme')), 'light');
+  const other = await context.newPage();
+  const otherErrors = watchErrors(other);
+  try {
+    await other.emulateMedia({ colorScheme: 'light' });
+    await other.goto(new URL('theme.html', courseUrl).href, { waitUntil: 'load' });
+    const theme = () => other.evaluate(() => new URL(document.querySelector('#d iframe').src).searchParams.get('theme'));
+    assert.equal(await theme(), 'light', 'no scheme on the page: the reader\'s preference');
+    await other.evaluate(() => {
+      window.__changes = 0;
+      document.getElementById('d').demo.on('change', () => { window.__changes++; });
+      return document.getElementById('d').demo.ready.then(() => true);
+    });
+    const frame = await (await other.$('#d iframe')).contentFrame();
+    assert.equal((await frameState(frame)).settings.theme, 'light');
+    await other.emulateMedia({ colorScheme: 'dark' });
+    await frame.waitForFunction(() => window.attentionDemo.state().settings.theme === 'dark', null, { timeout: 10000, polling: 100 });
+    await waitFrames(frame, 3);
+    assert.equal(await other.evaluate(() => window.__changes), 0, 'the page\'s own set({theme}) is no learner change');
+    assert.deepEqual(otherErrors, []);
+  } finally {
+    await other.close();
+  }
 });
 
 test('course page: no console error or uncaught exception on the page or in its demos', () => {
