@@ -398,6 +398,46 @@
     });
   })();
 
+  // [5c] an iframe out of view: browsers give a cross-origin iframe no animation frames while it is off
+  // screen, so the app's first frame (attentionDemo.ready, and the course page's handle) would wait for the
+  // learner to scroll to it. Until that first frame, a request for an animation frame is also answered by
+  // a timer after 100 ms, whichever comes first; from then on frames come from the browser alone.
+  if (window.parent !== window && typeof window.requestAnimationFrame === "function") (function () {
+    var nativeRequest = window.requestAnimationFrame;
+    var nativeCancel = window.cancelAnimationFrame;
+    var timers = {};  // animation frame id -> its timer
+    function request(callback) {
+      var done = false;
+      var id = nativeRequest.call(window, function (now) {
+        if (done) return;
+        done = true;
+        clearTimeout(timers[id]);
+        delete timers[id];
+        callback(now);
+      });
+      timers[id] = setTimeout(function () {
+        delete timers[id];
+        if (done) return;
+        done = true;
+        nativeCancel.call(window, id);
+        callback(performance.now());
+      }, 100);
+      return id;
+    }
+    function cancel(id) {
+      clearTimeout(timers[id]);
+      delete timers[id];
+      nativeCancel.call(window, id);
+    }
+    function restore() {
+      window.requestAnimationFrame = nativeRequest;
+      window.cancelAnimationFrame = nativeCancel;
+    }
+    window.requestAnimationFrame = request;
+    window.cancelAnimationFrame = cancel;
+    ready.then(restore, restore);
+  })();
+
   // [6] what the browser must offer: WebGL 2 and WebAssembly with SIMD and exceptions
   function hasWebGL2() {
     try {

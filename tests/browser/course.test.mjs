@@ -122,6 +122,14 @@ test('course page: another origin than the demo, three embeds through embed.js',
   assert.equal(none[0].label, none[1].label, 'without positions both emails get one label');
   assert.match(await page.textContent('#order-verdict'), new RegExp(`both emails the label “${none[0].label}”`));
   assert.equal(await page.textContent('#clock-pos'), '44');
+  // the four-head grid below the fold: its handle answers before the learner scrolls to it
+  const mha = await page.evaluate(async () => {
+    const el = document.querySelector('.demo[data-attention-demo^="?scene=mha"]');
+    const s = await el.demo.state();
+    return { scene: s.scene, heads: s.settings.heads, below: el.getBoundingClientRect().top - window.innerHeight };
+  });
+  assert.ok(mha.below > 0, `the mha embed is out of view (${mha.below} px below)`);
+  assert.deepEqual([mha.scene, mha.heads], ['mha', '4'], 'state() of an embed never on screen');
 });
 
 test('course page: each iframe is as tall as the demo\'s content, after load and after a change', async () => {
