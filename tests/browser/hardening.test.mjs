@@ -64,12 +64,14 @@ ${divs.join('\n')}
     page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
     await page.route(baseUrl() + 'course-page.html', (route) => route.fulfill({ contentType: 'text/html', body: html }));
     await page.goto(baseUrl() + 'course-page.html', { waitUntil: 'load' });
-    const want = baseUrl() + 'index.html?scene=clock&embed=1';
+    // embed.js adds the course page's theme, and a channel for its handle in the #hash
+    const want = baseUrl() + 'index.html?scene=clock&embed=1&theme=light';
+    const bare = (url) => url && url.split('#')[0];
     const frames = await page.evaluate(() => Array.from(document.querySelectorAll('[data-attention-demo]'), (d) => {
       const f = d.querySelector('iframe');
       return { id: d.id, src: f ? f.src : null, text: d.textContent };
     }));
-    good.forEach((src, i) => assert.equal(frames[i].src, want, `data-src ${JSON.stringify(src)} embeds the demo`));
+    good.forEach((src, i) => assert.equal(bare(frames[i].src), want, `data-src ${JSON.stringify(src)} embeds the demo`));
     bad.forEach((src, i) => {
       const f = frames[good.length + i];
       assert.equal(f.src, null, `data-src ${JSON.stringify(src)} makes no iframe`);
@@ -87,7 +89,7 @@ ${divs.join('\n')}
     // the embedded demo still runs (the relative iframe), and nothing ran a script
     let frame;
     for (let t = 0; t < 300 && !frame; t++) {
-      frame = page.frames().find((f) => f.url() === want);
+      frame = page.frames().find((f) => bare(f.url()) === want);
       if (!frame) await page.waitForTimeout(100);
     }
     assert.ok(frame, `the demo iframe loaded (frames: ${page.frames().map((f) => f.url()).join(', ')})`);
