@@ -23,3 +23,5 @@ add_library(attention_model_io STATIC ${CMAKE_SOURCE_DIR}/src/model_io/model_jso
 target_include_directories(attention_model_io PUBLIC ${CMAKE_SOURCE_DIR}/src)
 target_link_libraries(attention_model_io PUBLIC attention_core nlohmann_json::nlohmann_json)
 target_compile_options(attention_model_io PRIVATE ${ATTN_WARNINGS})
+# In wasm: -Os -flto, like the interface that calls it (cmake/emscripten.cmake): 7 KB gzipped less than -O3.
+attn_wasm_ui(attention_model_io)
