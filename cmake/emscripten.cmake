@@ -28,9 +28,10 @@ set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_
                            _attn_load_steps)
 
 # attn_wasm_maths(target FAST files...): the FAST files (the GEMM kernel, the products, the attention ops
-# and the layer) at -O2, every other source of the target at -Os. Eigen's element-wise loops are several
-# times slower at -Os and -O3 unrolls more than -O2 for little gain in wasm; every matrix product but the
-# seeded router's (1, D) x (D, 2) is matmul.hpp's, so no Eigen GEMM kernel is linked. Measured: the core
+# and the layer) at -O2, every other source of the target at -Os -flto (link-time optimised with the
+# interface: 8 KB gzipped less, the same bits, tests/wasm/run_node_test.sh). Eigen's element-wise loops are
+# several times slower at -Os and -O3 unrolls more than -O2 for little gain in wasm; every matrix product but
+# the seeded router's (1, D) x (D, 2) is matmul.hpp's, so no Eigen GEMM kernel is linked. Measured: the core
 # 52 -> 39 KB gzipped; the forward's GFLOP/s and the training steps/s are in README.md's benchmark figures.
 # Natively: -O3.
 function(attn_wasm_maths target)
@@ -40,21 +41,22 @@ function(attn_wasm_maths target)
     # -Os still gave size-tuned code (measured: the forward 30% slower, training 2x).
     get_target_property(sources ${target} SOURCES)
     foreach(f IN LISTS sources)
-      set(level -Os)
+      set(level -Os -flto)
       foreach(fast IN LISTS arg_FAST)
         if(f STREQUAL "${CMAKE_SOURCE_DIR}/${fast}")
           set(level -O2)
         endif()
       endforeach()
-      set_source_files_properties("${f}" TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS ${level})
+      set_source_files_properties("${f}" TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS "${level}")
     endforeach()
   endif()
 endfunction()
 
-# attn_wasm_ui(target): interface code at -Os, and link-time optimised across the interface's objects
-# (the core is not: its kernels keep their own -O2). The maths it calls is in the core (attn_wasm_maths);
-# what Eigen it inlines runs on a recompute only (the scene caches), never per frame. Measured: -Os saves
-# 33 KB gzipped and frame times stay within noise (bench/frame_bench.mjs); -flto 12 KB more.
+# attn_wasm_ui(target): interface code at -Os, and link-time optimised across the interface's objects and
+# the core's -Os files (the core's kernels keep their own -O2, outside it). The maths it calls is in the core
+# (attn_wasm_maths); what Eigen it inlines runs on a recompute only (the scene caches), never per frame.
+# Measured: -Os saves 33 KB gzipped and frame times stay within noise (bench/frame_bench.mjs); -flto 12 KB
+# more. Model I/O is built so too (cmake/model_io.cmake).
 function(attn_wasm_ui target)
   if(EMSCRIPTEN)
     target_compile_options(${target} PRIVATE -Os -flto)
