@@ -7,14 +7,30 @@
 
 namespace attn {
 
+std::string join_message(std::initializer_list<MessagePart> parts) {
+  std::string out;
+  for (const MessagePart& p : parts) {
+    if (p.is_number) {
+      out += std::to_string(p.number);
+    } else {
+      out += p.text;
+    }
+  }
+  return out;
+}
+
+void throw_input_error(std::initializer_list<MessagePart> parts) {
+  throw InputError(join_message(parts));
+}
+
 void require_finite(const Mat& m, const std::string& what) {
   if (gemm::all_finite(m.data(), m.size()))
     return;  // the quick pass; the loop below names the first bad entry
   for (Eigen::Index r = 0; r < m.rows(); ++r) {
     for (Eigen::Index c = 0; c < m.cols(); ++c) {
       if (!std::isfinite(m(r, c))) {
-        throw InputError(what + " has a non-finite number (NaN or infinity) at row " + std::to_string(r) +
-                         ", column " + std::to_string(c) + "; only finite numbers are allowed");
+        throw_input_error({what, " has a non-finite number (NaN or infinity) at row ", r, ", column ", c,
+                           "; only finite numbers are allowed"});
       }
     }
   }
@@ -29,14 +45,13 @@ void require_finite_result(const Mat& m, const std::string& what) {
 
 void require_weight_count(long long count, const std::string& what) {
   if (count <= kMaxWeights) return;
-  throw InputError(what + " would have " + std::to_string(count) + " weights; allowed: up to " +
-                   std::to_string(kMaxWeights) + " (use a smaller d_model or width)");
+  throw_input_error({what, " would have ", count, " weights; allowed: up to ", kMaxWeights,
+                     " (use a smaller d_model or width)"});
 }
 
 void require_range(long long value, long long lo, long long hi, const std::string& what) {
   if (value < lo || value > hi) {
-    throw InputError(what + " is " + std::to_string(value) + "; allowed: " + std::to_string(lo) + " to " +
-                     std::to_string(hi));
+    throw_input_error({what, " is ", value, "; allowed: ", lo, " to ", hi});
   }
 }
 
