@@ -71,15 +71,14 @@ std::vector<int> random_permutation(int n, std::uint64_t seed) {
 
 void require_permutation(const std::vector<int>& perm, int n) {
   if (static_cast<int>(perm.size()) != n) {
-    throw InputError("the permutation has " + std::to_string(perm.size()) + " entries for " +
-                     std::to_string(n) + " tokens; give each token index 0 to " + std::to_string(n - 1) +
-                     " once");
+    throw_input_error({"the permutation has ", perm.size(), " entries for ", n,
+                       " tokens; give each token index 0 to ", n - 1, " once"});
   }
   std::vector<bool> seen(static_cast<size_t>(n), false);
   for (int p : perm) {
     if (p < 0 || p >= n || seen[static_cast<size_t>(p)]) {
-      throw InputError("the permutation must use each token index 0 to " + std::to_string(n - 1) +
-                       " exactly once (" + std::to_string(p) + " is out of range or repeated)");
+      throw_input_error({"the permutation must use each token index 0 to ", n - 1, " exactly once (", p,
+                         " is out of range or repeated)"});
     }
     seen[static_cast<size_t>(p)] = true;
   }

@@ -13,15 +13,10 @@ namespace attn {
 namespace {
 
 template <class M>
-std::string shape(const M& m) {
-  return "(" + std::to_string(m.rows()) + ", " + std::to_string(m.cols()) + ")";
-}
-
-template <class M>
 void require_shape(const M& m, Eigen::Index rows, Eigen::Index cols, const std::string& what) {
   if (m.rows() != rows || m.cols() != cols) {
-    throw InputError(what + " has shape " + shape(m) + "; expected (" + std::to_string(rows) + ", " +
-                     std::to_string(cols) + ")");
+    throw_input_error(
+        {what, " has shape (", m.rows(), ", ", m.cols(), "); expected (", rows, ", ", cols, ")"});
   }
 }
 
@@ -29,8 +24,7 @@ void require_shape(const M& m, Eigen::Index rows, Eigen::Index cols, const std::
 void require_tokens(const Mat& x) {
   if (x.rows() == 0) throw InputError("the input has no tokens; attention needs at least one");
   if (x.rows() > kMaxTokens) {
-    throw InputError("the input has " + std::to_string(x.rows()) + " tokens; allowed: 1 to " +
-                     std::to_string(kMaxTokens));
+    throw_input_error({"the input has ", x.rows(), " tokens; allowed: 1 to ", kMaxTokens});
   }
   if (x.cols() == 0) throw InputError("the input rows are empty; d_model must be at least 1");
   require_finite(x, "the input x");
@@ -49,8 +43,7 @@ void require_unmasked_finite(const Mat& scores, bool causal) {
 std::vector<int> positions_for(const AttentionOptions& opt, Eigen::Index t) {
   if (opt.position_ids.empty()) return range_positions(static_cast<int>(t));
   if (static_cast<Eigen::Index>(opt.position_ids.size()) != t) {
-    throw InputError("got " + std::to_string(opt.position_ids.size()) + " position ids for " +
-                     std::to_string(t) + " tokens");
+    throw_input_error({"got ", opt.position_ids.size(), " position ids for ", t, " tokens"});
   }
   require_positions(opt.position_ids);
   return opt.position_ids;
@@ -198,13 +191,12 @@ std::vector<MhaResult> multi_head(const Batch& x, const MhaWeights& w, const Att
 }
 
 int head_dim(int d_model, int heads) {
-  if (heads < 1)
-    throw InputError("the number of heads is " + std::to_string(heads) + "; it must be at least 1");
-  if (d_model < 1) throw InputError("d_model is " + std::to_string(d_model) + "; it must be at least 1");
+  if (heads < 1) throw_input_error({"the number of heads is ", heads, "; it must be at least 1"});
+  if (d_model < 1) throw_input_error({"d_model is ", d_model, "; it must be at least 1"});
   if (d_model % heads != 0) {
-    throw InputError("d_model " + std::to_string(d_model) + " is not divisible by " + std::to_string(heads) +
-                     " heads: the heads must split d_model evenly (" + std::to_string(d_model) + " / " +
-                     std::to_string(heads) + " is not a whole number)");
+    throw_input_error({"d_model ", d_model, " is not divisible by ", heads,
+                       " heads: the heads must split d_model evenly (", d_model, " / ", heads,
+                       " is not a whole number)"});
   }
   return d_model / heads;
 }

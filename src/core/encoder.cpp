@@ -31,8 +31,7 @@ namespace {
 // LayerNorm of each row with eps 1e-5 (ops::layer_norm_forward). x (T, D), gain/bias (D,) -> (T, D)
 Mat normalise(const Mat& x, const RowVec& gain, const RowVec& bias) {
   if (gain.size() != x.cols() || bias.size() != x.cols()) {
-    throw InputError("LayerNorm gain and bias need " + std::to_string(x.cols()) +
-                     " entries, one per dimension");
+    throw_input_error({"LayerNorm gain and bias need ", x.cols(), " entries, one per dimension"});
   }
   Mat y, xhat, rstd;
   ops::layer_norm_forward<float>(x, gain, bias, y, xhat, rstd);
@@ -45,8 +44,8 @@ EncoderResult encoder_block(const Mat& x, const EncoderWeights& w, const Attenti
   const Eigen::Index d = x.cols();
   if (w.w1.rows() != d || w.w2.cols() != d || w.w2.rows() != w.w1.cols() || w.b1.size() != w.w1.cols() ||
       w.b2.size() != d) {
-    throw InputError("the feed-forward weights do not fit d_model " + std::to_string(d) +
-                     ": w1 must be (D, F), b1 (F), w2 (F, D), b2 (D)");
+    throw_input_error({"the feed-forward weights do not fit d_model ", d,
+                       ": w1 must be (D, F), b1 (F), w2 (F, D), b2 (D)"});
   }
   for (const auto* m : {&w.w1, &w.w2}) require_finite(*m, "the feed-forward weights");
   EncoderResult r;

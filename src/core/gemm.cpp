@@ -19,6 +19,8 @@
 #include <wasm_simd128.h>
 #endif
 
+#include "error.hpp"
+
 namespace attn::gemm {
 namespace {
 
@@ -214,10 +216,8 @@ void run(In a, const float* b, int rs, int cs, int n, Out c, float s, const int*
 
 void require(bool ok, const char* what, In a, In b, Out c) {
   if (!ok) {
-    throw std::invalid_argument(std::string(what) + ": a (" + std::to_string(a.rows) + ", " +
-                                std::to_string(a.cols) + "), b (" + std::to_string(b.rows) + ", " +
-                                std::to_string(b.cols) + "), c (" + std::to_string(c.rows) + ", " +
-                                std::to_string(c.cols) + ") do not fit");
+    throw std::invalid_argument(join_message({what, ": a (", a.rows, ", ", a.cols, "), b (", b.rows, ", ",
+                                              b.cols, "), c (", c.rows, ", ", c.cols, ") do not fit"}));
   }
 }
 

@@ -27,8 +27,8 @@ void require_json_depth(std::string_view text, const std::string& what, int max_
       in_string = true;
     } else if (c == '[' || c == '{') {
       if (++depth > max_depth) {
-        throw InputError(what + " nests arrays or objects more than " + std::to_string(max_depth) +
-                         " levels deep; allowed: up to " + std::to_string(max_depth));
+        throw_input_error({what, " nests arrays or objects more than ", max_depth,
+                           " levels deep; allowed: up to ", max_depth});
       }
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
@@ -42,8 +42,8 @@ std::string read_capped(std::istream& in, const std::string& what) {
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
     text.append(buf, static_cast<std::size_t>(in.gcount()));
     if (text.size() > kMaxInputBytes) {
-      throw InputError(what + " is larger than " + std::to_string(kMaxInputBytes >> 20) +
-                       " MiB; allowed: up to " + std::to_string(kMaxInputBytes >> 20) + " MiB");
+      throw_input_error({what, " is larger than ", kMaxInputBytes >> 20, " MiB; allowed: up to ",
+                         kMaxInputBytes >> 20, " MiB"});
     }
   }
   if (in.bad()) throw InputError("cannot read " + what);

@@ -120,10 +120,9 @@ Mat Learned::table(const std::vector<int>& positions) const {
   Mat t(static_cast<Eigen::Index>(positions.size()), d_model);
   for (size_t r = 0; r < positions.size(); ++r) {
     if (positions[r] >= slots) {
-      throw InputError("position " + std::to_string(positions[r]) +
-                       " is past the end of the learned table: it has " + std::to_string(slots) +
-                       " slots (positions 0 to " + std::to_string(slots - 1) +
-                       "); a learned table cannot stretch to longer text");
+      throw_input_error({"position ", positions[r], " is past the end of the learned table: it has ", slots,
+                         " slots (positions 0 to ", slots - 1,
+                         "); a learned table cannot stretch to longer text"});
     }
     t.row(static_cast<Eigen::Index>(r)) = weights.row(positions[r]);
   }
@@ -138,8 +137,8 @@ Mat fraction_position_table(const std::vector<int>& positions, int length, int d
   require_range(length, 1, kMaxPosition, "the text length");
   for (int p : positions) {
     if (p >= length) {
-      throw InputError("position " + std::to_string(p) + " is not inside a text of length " +
-                       std::to_string(length) + "; allowed: 0 to " + std::to_string(length - 1));
+      throw_input_error(
+          {"position ", p, " is not inside a text of length ", length, "; allowed: 0 to ", length - 1});
     }
   }
   return constant_rows(positions, d_model,
@@ -150,8 +149,7 @@ Mat Rope::rotate(const Mat& m, const std::vector<int>& positions) const {
   require_base(base);
   require_positions(positions);
   if (static_cast<Eigen::Index>(positions.size()) != m.rows()) {
-    throw InputError("RoPE got " + std::to_string(positions.size()) + " positions for " +
-                     std::to_string(m.rows()) + " rows");
+    throw_input_error({"RoPE got ", positions.size(), " positions for ", m.rows(), " rows"});
   }
   const int width = static_cast<int>(m.cols());
   Mat out = m;

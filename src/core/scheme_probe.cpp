@@ -10,7 +10,7 @@ HeadQueriesKeys head_queries_keys(const PipelineResult& r, const PipelineConfig&
   const int d_k = head_dim(c.d_model, c.heads);
   require_range(head, 0, c.heads - 1, "the head");
   if (r.inputs.cols() != c.d_model || r.inputs.rows() == 0) {
-    throw InputError("the pipeline result does not match d_model " + std::to_string(c.d_model));
+    throw_input_error({"the pipeline result does not match d_model ", c.d_model});
   }
   const MhaWeights w = scene_weights(c);  // the pipeline's own (D, 3D): Q block, K block, V block
   HeadQueriesKeys out;

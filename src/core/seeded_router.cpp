@@ -30,8 +30,7 @@ SeededRouterResult SeededRouter::classify(const std::string& text) const {
   r.tokens = tokenize(text, kMaxTokens, &total);
   if (r.tokens.empty()) throw InputError("the email is empty; type at least one word");
   if (total > static_cast<size_t>(kMaxTokens)) {
-    throw InputError("the email has " + std::to_string(total) + " tokens; allowed: up to " +
-                     std::to_string(kMaxTokens));
+    throw_input_error({"the email has ", total, " tokens; allowed: up to ", kMaxTokens});
   }
   const int t = static_cast<int>(r.tokens.size());
   const std::vector<int> pos = range_positions(t);

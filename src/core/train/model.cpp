@@ -12,10 +12,6 @@
 namespace attn::train {
 namespace {
 
-std::string shape_text(Eigen::Index rows, Eigen::Index cols) {
-  return "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
-}
-
 bool has_ffn(const ModelConfig& c) {
   return c.d_ff > 0;
 }
@@ -41,20 +37,20 @@ void ModelT<S>::validate() const {
   size_t i = 0;
   for (const auto& [name, shape] : expected) {
     if (i >= actual.size() || actual[i].first != name) {
-      throw InputError("the model parameters have no tensor '" + name + "' of shape " +
-                       shape_text(shape.first, shape.second));
+      throw_input_error({"the model parameters have no tensor '", name, "' of shape (", shape.first, ", ",
+                         shape.second, ")"});
     }
     const auto& m = *actual[i].second;
     if (m.rows() != shape.first || m.cols() != shape.second) {
-      throw InputError("the tensor '" + name + "' has shape " + shape_text(m.rows(), m.cols()) +
-                       "; expected " + shape_text(shape.first, shape.second));
+      throw_input_error({"the tensor '", name, "' has shape (", m.rows(), ", ", m.cols(), "); expected (",
+                         shape.first, ", ", shape.second, ")"});
     }
-    if (!m.allFinite()) throw InputError("the tensor '" + name + "' holds a NaN or infinite value");
+    if (!m.allFinite()) throw_input_error({"the tensor '", name, "' holds a NaN or infinite value"});
     ++i;
   }
   if (i != actual.size()) {
-    throw InputError("the model parameters have an unexpected tensor '" + actual[i].first +
-                     "' for this config");
+    throw_input_error(
+        {"the model parameters have an unexpected tensor '", actual[i].first, "' for this config"});
   }
 }
 
@@ -81,20 +77,17 @@ void ModelT<S>::forward(const std::vector<int>& ids, ForwardT<S>& f) const {
   }
   if (t == 0) throw InputError("the email has no tokens; the model needs at least one");
   if (t > kMaxTokens) {
-    throw InputError("the email has " + std::to_string(t) + " tokens; allowed: 1 to " +
-                     std::to_string(kMaxTokens));
+    throw_input_error({"the email has ", t, " tokens; allowed: 1 to ", kMaxTokens});
   }
   if (c.positions == Scheme::Learned && t > c.max_len) {
-    throw InputError(
-        "position " + std::to_string(c.max_len) + " is past the end of the learned table: it has " +
-        std::to_string(c.max_len) + " slots (positions 0 to " + std::to_string(c.max_len - 1) +
-        "); a learned table cannot stretch to longer text (this email has " + std::to_string(t) + " tokens)");
+    throw_input_error({"position ", c.max_len, " is past the end of the learned table: it has ", c.max_len,
+                       " slots (positions 0 to ", c.max_len - 1,
+                       "); a learned table cannot stretch to longer text (this email has ", t, " tokens)"});
   }
   for (int i = 0; i < t; ++i) {
     if (ids[static_cast<size_t>(i)] < 0 || ids[static_cast<size_t>(i)] >= c.vocab) {
-      throw InputError("token id " + std::to_string(ids[static_cast<size_t>(i)]) + " at position " +
-                       std::to_string(i) + " is outside the vocabulary of " + std::to_string(c.vocab) +
-                       " words");
+      throw_input_error({"token id ", ids[static_cast<size_t>(i)], " at position ", i,
+                         " is outside the vocabulary of ", c.vocab, " words"});
     }
   }
   f.ids = ids;

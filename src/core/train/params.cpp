@@ -36,14 +36,13 @@ void validate_config(const ModelConfig& c) {
   require_range(c.max_len, 1, kMaxTokens, "the number of learned position slots");
   if (c.positions != Scheme::None && c.positions != Scheme::Sinusoidal && c.positions != Scheme::Learned &&
       c.positions != Scheme::Rope) {
-    throw InputError("the trainable model cannot use '" + scheme_name(c.positions) +
-                     "' positions; allowed: none|sinusoidal|learned|rope");
+    throw_input_error({"the trainable model cannot use '", scheme_name(c.positions),
+                       "' positions; allowed: none|sinusoidal|learned|rope"});
   }
   const long long weights = weight_count(c);
   if (weights > kMaxWeights) {
-    throw InputError("this model would have " + std::to_string(weights) + " weights; allowed: up to " +
-                     std::to_string(kMaxWeights) +
-                     " (make the vocabulary, d_model, d_ff, layers or classes smaller)");
+    throw_input_error({"this model would have ", weights, " weights; allowed: up to ", kMaxWeights,
+                       " (make the vocabulary, d_model, d_ff, layers or classes smaller)"});
   }
 }
 

@@ -66,12 +66,11 @@ Trainer::Trainer(const ModelConfig& model_config, const TrainConfig& train_confi
   if (c.vocab == 0) c.vocab = vocab_.size();
   if (c.classes == 0) c.classes = data_.classes();
   if (c.vocab != vocab_.size()) {
-    throw InputError("the model has a vocabulary of " + std::to_string(c.vocab) +
-                     " words but the data set has " + std::to_string(vocab_.size()));
+    throw_input_error(
+        {"the model has a vocabulary of ", c.vocab, " words but the data set has ", vocab_.size()});
   }
   if (c.classes != data_.classes()) {
-    throw InputError("the model has " + std::to_string(c.classes) + " classes but the data set has " +
-                     std::to_string(data_.classes()));
+    throw_input_error({"the model has ", c.classes, " classes but the data set has ", data_.classes()});
   }
   model_ = Model(c);
   AdamConfig ac;
