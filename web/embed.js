@@ -211,6 +211,9 @@
         emit(listeners.answer, { which: String(data.which), answer: String(data.answer), right: data.right === true });
       } else if (name === "resize") {
         resized(data.height);
+      } else if (name === "scroll") {  // a swipe over the demo where it has nothing to scroll
+        var dy = Number(data.dy);
+        if (isFinite(dy) && Math.abs(dy) <= 2000) window.scrollBy(0, dy);
       }
     }
 

@@ -560,6 +560,11 @@
     }
   };
   // From here on the exports exist (they answer null until main() has created the app).
+  // A swipe over the canvas where the app has nothing to scroll (src/platform/touch_web.cpp) scrolls the
+  // course page: the browser cannot, since the canvas takes every touch.
+  if (bridge) window.Module.attentionScrollPage = function (dy) {
+    if (isFinite(dy) && dy !== 0) postEvent("scroll", { dy: Math.max(-2000, Math.min(2000, dy)) });
+  };
   window.Module.onRuntimeInitialized = function () {
     started = true;
     timing.runtime_ready_ms = performance.now();

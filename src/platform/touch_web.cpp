@@ -1,7 +1,8 @@
 // Touch on the canvas, read before SDL sees it (which would turn every touch into an immediate mouse press):
-// a vertical swipe scrolls the panel under the finger, a tap is a click at that point (its tooltip then
-// shows, as for a mouse resting there), and a drag that starts sideways is a mouse drag, so a slider moves
-// only on a deliberate horizontal drag. ImGui gets the pointer as a touch screen.
+// a vertical swipe scrolls the panel under the finger (in an embed, the course page where the panel has
+// nothing left to scroll that way), a tap is a click at that point (its tooltip then shows, as for a mouse
+// resting there), and a drag that starts sideways is a mouse drag, so a slider moves only on a deliberate
+// horizontal drag. ImGui gets the pointer as a touch screen.
 #include "touch_web.hpp"
 
 #include <emscripten.h>
@@ -15,7 +16,7 @@
 // finger at a time; a gesture is undecided until it has moved 10 CSS pixels.
 EM_JS(void, js_install_touch, (), {
   var canvas = document.getElementById("canvas");
-  var g = null;  // the finger's gesture: id, start, last point, mode (0 undecided, 1 scroll, 2 drag)
+  var g = null;  // the finger's gesture: id, start, last screen y, mode (0 undecided, 1 scroll, 2 drag)
   var at = function(touch) {
     var r = canvas.getBoundingClientRect();
     return [touch.clientX - r.left, touch.clientY - r.top];
@@ -32,7 +33,7 @@ EM_JS(void, js_install_touch, (), {
     var p = at(touch);
     if (e.type === "touchstart") {
       if (g) return;
-      g = {id: touch.identifier, x0: p[0], y0: p[1], y: p[1], mode: 0};
+      g = {id: touch.identifier, x0: p[0], y0: p[1], y: touch.screenY, mode: 0};
       _attn_touch(0, p[0], p[1]);  // the pointer is here: hover
       return;
     }
@@ -42,9 +43,15 @@ EM_JS(void, js_install_touch, (), {
         g.mode = Math.abs(dy) > Math.abs(dx) ? 1 : 2;
         if (g.mode === 2) _attn_touch(1, g.x0, g.y0);  // press where the drag started
       }
-      if (g.mode === 1) _attn_touch(3, 0, p[1] - g.y);
+      // the app's panel scrolls; where it has nothing to scroll, an embed's course page does (steps in screen
+      // pixels: the iframe moves with the page under the finger)
+      if (g.mode === 1) {
+        var step = touch.screenY - g.y;
+        if (Module.attentionScrollPage && !_attn_wheel_wanted(p[0], p[1], -step)) Module.attentionScrollPage(-step);
+        else _attn_touch(3, 0, step);
+      }
       if (g.mode === 2) _attn_touch(0, p[0], p[1]);
-      g.y = p[1];
+      g.y = touch.screenY;
       return;
     }
     if (e.type === "touchend" && g.mode === 0) _attn_touch(1, p[0], p[1]);  // a tap: press ...

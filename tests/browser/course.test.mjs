@@ -52,7 +52,7 @@ function recordLayouts() {
 before(async () => {
   browser = await launchBrowser();
   courseUrl = await serveCourse(await courseFiles());
-  context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
+  context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1, hasTouch: true });
   await context.addInitScript(recordLayouts);
   page = await context.newPage();
   errors = watchErrors(page);
@@ -310,6 +310,28 @@ test('course page: the wheel over an embed scrolls the course page', async () =>
   await page.mouse.move(box.x + box.width / 2, box.y + 300);
   await page.mouse.wheel(0, 240);
   await page.waitForFunction((y) => window.scrollY > y + 100, scrollY, { timeout: 5000 });
+});
+
+test('course page: a vertical swipe over an embed scrolls the course page and changes no setting', async () => {
+  await page.evaluate(() => { document.getElementById('clock').scrollIntoView(); window.scrollBy(0, -100); });
+  const frame = await clockFrame();
+  await waitFrames(frame, 3);
+  const box = await (await page.$('#clock iframe')).boundingBox();
+  const before = await frameState(frame);
+  const scrollY = await page.evaluate(() => window.scrollY);
+  const cdp = await context.newCDPSession(page);
+  const x = box.x + box.width / 2, y0 = box.y + 300;
+  const at = (y) => [{ x, y, id: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(y0) });
+  for (let k = 1; k <= 6; k += 1) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(y0 - 25 * k) });
+    await waitFrames(frame, 1);
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await page.waitForFunction((y) => window.scrollY > y + 80, scrollY, { timeout: 5000 });
+  await waitFrames(frame, 3);
+  assert.equal((await frameState(frame)).query, before.query, 'the swipe changed no setting');
+  await cdp.detach();
 });
 
 test('course page: an embed takes the page\'s colour scheme and follows the reader\'s preference', async () => {
