@@ -103,7 +103,7 @@ void App::frame() {
   frame_texts().clear();
   frame_rects().clear();
   frame_answers().clear();
-  focused_value().clear();
+  platform::focused_value().clear();
   start_lesson();
   const Settings before = settings_;  // the lesson's locked settings are kept as they are now
   const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -262,7 +262,7 @@ void App::describe_focus() {
   const HoverReport& cell = hovered_heatmap();
   const platform::FocusedItem item = platform::focused_item();
   focus_label_ = item.present ? item.label : "";
-  focus_value_ = item.checkable ? (item.checked ? "checked" : "not checked") : focused_value();
+  focus_value_ = item.checkable ? (item.checked ? "checked" : "not checked") : platform::focused_value();
   std::string said = scene_title(settings_.scene) + " scene.";
   if (cell.keyboard && cell.lines.size() >= 3) {
     said = "Cell of " + cell.id + ": " + cell.lines[0] + ", " + cell.lines[1] + ", " + cell.lines[2];

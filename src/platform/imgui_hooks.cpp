@@ -36,6 +36,11 @@ const char* ImGuiTestEngine_FindItemDebugLabel(ImGuiContext*, ImGuiID) {
 
 namespace platform {
 
+std::string& focused_value() {
+  static std::string value;
+  return value;
+}
+
 void enable_item_hooks() {
   ImGui::GetCurrentContext()->TestEngineHookItems = true;
 }

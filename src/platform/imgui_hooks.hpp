@@ -16,5 +16,8 @@ struct FocusedItem {
 void enable_item_hooks();
 // The item ImGui's keyboard navigation has focused in the frame being built (or the last one).
 FocusedItem focused_item();
+// The focused control's value as the mirror says it (a slider's number, a text box's text); controls set
+// it while drawn, and the app clears it before each frame.
+std::string& focused_value();
 
 }  // namespace platform

@@ -14,6 +14,7 @@
 #include "app/widgets/widgets.hpp"
 #include "font.hpp"
 #include "frames_web.hpp"
+#include "imgui_hooks.hpp"
 #include "text_fields.hpp"
 
 // clang-format off
@@ -29,7 +30,7 @@ EM_JS(void, js_fields_begin, (float px, float pad, float radius), {
 });
 
 EM_JS(void, js_field, (unsigned id, const char* label_utf8, const char* hint_utf8, const char* value_utf8,
-                       float x, float y, float w, float h, int shown), {
+                       float x, float y, float w, float h, int shown), {  // shown: 1 visible, 2 read-only
   var box = Module.attnFieldBox;
   if (!box) {
     box = Module.attnFieldBox = document.createElement("div");
@@ -90,7 +91,14 @@ EM_JS(void, js_field, (unsigned id, const char* label_utf8, const char* hint_utf
   s.fontSize = st.px + "px";
   s.padding = "0 " + st.pad + "px";
   s.borderRadius = st.radius + "px";
-  el.hidden = !shown && document.activeElement !== el;  // never taken away while the learner types
+  el.readOnly = (shown & 2) !== 0;  // a locked setting: shown, not editable
+  el.hidden = !(shown & 1) && document.activeElement !== el;  // never taken away while the learner types
+});
+
+// Enter on a field the keyboard reached in the canvas: typing goes on in its <input> (Escape returns).
+EM_JS(void, js_focus_field, (unsigned id), {
+  var el = Module.attnFields && Module.attnFields[id];
+  if (el && !el.hidden) el.focus({preventScroll: true});
 });
 
 EM_JS(void, js_fields_end, (), {
@@ -111,10 +119,11 @@ struct Field {
   ImGuiID id;
   std::string label, hint, value;
   float x, y, w, h;
-  bool shown;  // wholly inside its panel's visible part and under no tooltip or popup
+  bool shown;      // wholly inside its panel's visible part and under no tooltip or popup
+  bool read_only;  // a lesson locks the setting it edits (drawn disabled)
   bool operator==(const Field& o) const {
     return id == o.id && label == o.label && hint == o.hint && value == o.value && x == o.x && y == o.y &&
-           w == o.w && h == o.h && shown == o.shown;
+           w == o.w && h == o.h && shown == o.shown && read_only == o.read_only;
   }
 };
 
@@ -187,8 +196,15 @@ bool text_field(const char* label, const char* hint, std::string& value, bool* e
   }
   const std::string name = label_end > label ? std::string(label, label_end) : std::string(hint);
   const bool inside = window->ClipRect.Contains(frame) && !covered(frame);
-  g_fields.push_back(
-      {id, name, hint, value, frame.Min.x, frame.Min.y, frame.GetWidth(), frame.GetHeight(), inside});
+  const bool read_only = (ImGui::GetItemFlags() & ImGuiItemFlags_Disabled) != 0;
+  g_fields.push_back({id, name, hint, value, frame.Min.x, frame.Min.y, frame.GetWidth(), frame.GetHeight(),
+                      inside, read_only});
+  // the keyboard: the screen-reader mirror names the field, and Enter on it moves the focus into its <input>
+  ImGuiTestEngineHook_ItemInfo(GImGui, id, name.c_str(), ImGuiItemStatusFlags_Inputable);
+  if (ImGui::IsItemFocused()) {
+    platform::focused_value() = value;
+    if (GImGui->NavActivateId == id) js_focus_field(id);
+  }
   return changed;
 }
 
@@ -201,7 +217,8 @@ void sync_text_fields() {
     const ImGuiStyle& style = ImGui::GetStyle();
     js_fields_begin(ImGui::GetFontSize(), style.FramePadding.x, style.FrameRounding);
     for (const Field& f : g_fields) {
-      js_field(f.id, f.label.c_str(), f.hint.c_str(), f.value.c_str(), f.x, f.y, f.w, f.h, f.shown ? 1 : 0);
+      js_field(f.id, f.label.c_str(), f.hint.c_str(), f.value.c_str(), f.x, f.y, f.w, f.h,
+               (f.shown ? 1 : 0) | (f.read_only ? 2 : 0));
     }
     js_fields_end();
     g_synced = g_fields;

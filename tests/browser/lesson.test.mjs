@@ -115,5 +115,9 @@ test('lesson: steps go Back and Next, from JSON in the link and from a file; bad
     await openDemo(page, 'steps=' + encodeURIComponent('[{"settings": {"pos": "far"}}]'));
     s = await api(page, 'state');
     assert.ok(s.notes.some((n) => /step 1: ignored pos=far/.test(n)), JSON.stringify(s.notes));
+
+    // a locked text: its box is shown but cannot be typed in
+    await openDemo(page, 'scene=mha&lock=text');
+    assert.deepEqual(await page.$$eval('input.field', (els) => els.map((e) => [e.hidden, e.readOnly])), [[false, true]]);
   });
 });

@@ -10,6 +10,7 @@
 
 #include "app/logic/text.hpp"
 #include "app/widgets/theme.hpp"
+#include "platform/imgui_hooks.hpp"
 
 namespace app {
 
@@ -82,7 +83,7 @@ bool slider_int(const char* label, int* v, int lo, int hi, const char* format, i
     id = "##" + id;
   }
   bool changed = ImGui::SliderInt(id.c_str(), v, lo, hi, format, flags);
-  if (ImGui::IsItemFocused()) focused_value() = std::to_string(*v);
+  if (ImGui::IsItemFocused()) platform::focused_value() = std::to_string(*v);
   if (ImGui::IsItemActivated()) held = before;
   const ImGuiIO& io = ImGui::GetIO();
   const float drag = ImGui::GetStyle().TouchExtraPadding.x + 6.0f;  // a finger's slack, CSS pixels
@@ -191,11 +192,6 @@ std::vector<std::string>& frame_messages() {
 std::vector<AnswerEvent>& frame_answers() {
   static std::vector<AnswerEvent> answers;
   return answers;
-}
-
-std::string& focused_value() {
-  static std::string value;
-  return value;
 }
 
 void error_box(const std::string& message) {

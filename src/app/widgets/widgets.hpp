@@ -83,9 +83,7 @@ struct AnswerEvent {
   bool right = false;
 };
 std::vector<AnswerEvent>& frame_answers();
-// The value of the control that has the keyboard focus, said by the screen-reader mirror with its label
-// (slider_int sets it); cleared at the start of each frame.
-std::string& focused_value();
+// The keyboard-focused control's value: platform::focused_value() (src/platform/imgui_hooks.hpp).
 // A collapsing section that can be hidden by the URL's hide=NAME; returns true when open.
 bool section(const char* title, const char* hide_name, const std::string& hide_list);
 // "0.841, 0.540, ..." with `decimals` decimals.
