@@ -1,8 +1,17 @@
-// Frames on demand in the browser (src/platform/main_web.cpp), for input that reaches the app outside SDL:
-// the page's text fields and the canvas's touch gestures.
+// Frames on demand in the browser (src/platform/main_web.cpp), for input that reaches the app outside SDL
+// (the page's text fields, the canvas's touch gestures, the page's events), and the app itself.
 #pragma once
 
+namespace app {
+class App;
+}
+
 namespace platform {
+
+// The browser app (nullptr before main() made it or after a fatal error), for the page's exports.
+app::App* web_app();
+// Asks for n more frames (the app changed from outside a frame).
+void request_app_frames(int n);
 
 // Input arrived: draw frames now and for a short while after (ImGui's hover delays and two-frame layouts),
 // as for any SDL event.

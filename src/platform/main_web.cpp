@@ -231,6 +231,14 @@ int on_sdl_event(void*, SDL_Event* event) {
 
 }  // namespace
 
+app::App* platform::web_app() {
+  return g.app.get();
+}
+
+void platform::request_app_frames(int n) {
+  request_frames(n);
+}
+
 void platform::wake_for_input() {
   g.awake_until = emscripten_get_now() + kSettleMs;
   g.last_frame_continued = false;
@@ -311,29 +319,6 @@ EMSCRIPTEN_KEEPALIVE void attn_set_visible(int visible) {
   g.visible = visible != 0;
   g.last_frame_continued = false;
   if (g.visible) request_frames(1);
-}
-
-// The page's media queries: prefers-color-scheme: dark (for theme=auto) and prefers-reduced-motion.
-EMSCRIPTEN_KEEPALIVE void attn_set_prefers(int dark, int reduced_motion) {
-  if (!g.app) return;
-  g.app->set_page_prefers(dark != 0, reduced_motion != 0);
-  request_frames(2);
-}
-
-// A lesson steps file fetched for steps=`source` (web/io_web.cpp): its text, or "" and `error`.
-EMSCRIPTEN_KEEPALIVE void attn_load_steps(const char* source, const char* text, const char* error) {
-  if (!g.app) return;
-  platform::font_want_text(text ? text : "");
-  g.app->load_steps(source ? source : "", text ? text : "", error ? error : "");
-  request_frames(2);
-}
-
-// The browser went Back or Forward to `query` (window.location.search): open its view.
-EMSCRIPTEN_KEEPALIVE void attn_open_query(const char* query) {
-  if (!g.app) return;
-  platform::font_want_text(query ? query : "");
-  g.app->open_query(query ? query : "");
-  request_frames(2);
 }
 
 EMSCRIPTEN_KEEPALIVE const char* attn_set(const char* json) {

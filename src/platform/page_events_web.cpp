@@ -8,12 +8,12 @@
 #include <string>
 
 #include "app/widgets/theme.hpp"
+#include "font.hpp"
+#include "frames_web.hpp"
 #include "wheel_target.hpp"
 
 // [SECTION] JavaScript side (EM_JS bodies are JavaScript)
 // clang-format off
-
-extern "C" void attn_open_query(const char* query);
 
 // Puts "?query" into the address bar without reloading, as a new history entry when `push` is not 0 (a new
 // scene: the browser's Back returns to the last one, through attn_open_query); keeps the path and #hash.
@@ -99,6 +99,29 @@ extern "C" {
 // when it has nothing to scroll there and the page around it should (web/shell.js).
 EMSCRIPTEN_KEEPALIVE int attn_wheel_wanted(float x, float y, float dy) {
   return platform::wheel_wanted(x, y, dy) ? 1 : 0;
+}
+
+// The page's media queries: prefers-color-scheme: dark (for theme=auto) and prefers-reduced-motion.
+EMSCRIPTEN_KEEPALIVE void attn_set_prefers(int dark, int reduced_motion) {
+  if (!platform::web_app()) return;
+  platform::web_app()->set_page_prefers(dark != 0, reduced_motion != 0);
+  platform::request_app_frames(2);
+}
+
+// A lesson steps file fetched for steps=`source` (web/io_web.cpp): its text, or "" and `error`.
+EMSCRIPTEN_KEEPALIVE void attn_load_steps(const char* source, const char* text, const char* error) {
+  if (!platform::web_app()) return;
+  platform::font_want_text(text ? text : "");
+  platform::web_app()->load_steps(source ? source : "", text ? text : "", error ? error : "");
+  platform::request_app_frames(2);
+}
+
+// The browser went Back or Forward to `query` (window.location.search): open its view.
+EMSCRIPTEN_KEEPALIVE void attn_open_query(const char* query) {
+  if (!platform::web_app()) return;
+  platform::font_want_text(query ? query : "");
+  platform::web_app()->open_query(query ? query : "");
+  platform::request_app_frames(2);
 }
 
 }  // extern "C"

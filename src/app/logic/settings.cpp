@@ -82,17 +82,16 @@ bool uses_trained_model(const Settings& s) {
   return s.model != "random";
 }
 
+void keep_page_settings(const Settings& from, Settings& to) {
+  for (const Param& p : params()) {
+    if (std::string(p.info.name) != "scene" && std::string(p.info.scenes) == "*")
+      p.read(p, to, p.write(p, from));
+  }
+}
+
 Settings switch_scene(const Settings& from, const std::string& id) {
   Settings s = defaults_for(id);
-  s.colormap = from.colormap;
-  s.hide = from.hide;
-  s.embed = from.embed;
-  s.theme = from.theme;
-  s.font_scale = from.font_scale;
-  s.lock = from.lock;
-  s.caption = from.caption;
-  s.steps = from.steps;
-  s.step = from.step;
+  keep_page_settings(from, s);
   return s;
 }
 

@@ -73,8 +73,10 @@ bool is_scene(const std::string& id);
 bool is_model_path(const std::string& v);
 // Whether the multi-head scene shows a trained model (model=trained or a model file), not random weights.
 bool uses_trained_model(const Settings& s);
-// The settings after moving to scene `id` (a known scene): its defaults, keeping the page-wide choices
-// (colours, hidden panels, embed mode).
+// Copies the page-wide settings (those every scene uses: colours, look, hidden panels, embed mode and the
+// lesson) from `from` into `to`.
+void keep_page_settings(const Settings& from, Settings& to);
+// The settings after moving to scene `id` (a known scene): its defaults, keeping the page-wide choices.
 Settings switch_scene(const Settings& from, const std::string& id);
 
 // The longest text kept (bytes, cut at a character boundary): far more than the 1024 tokens the core reads.

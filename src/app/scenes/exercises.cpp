@@ -89,8 +89,7 @@ void draw_input(const Question& q, AnswerState& a) {
 void open_link(Settings& s, const Question& q) {
   std::vector<std::string> notes;
   Settings next = parse_query(q.link_query, notes);
-  next.colormap = s.colormap;
-  next.embed = s.embed;
+  keep_page_settings(s, next);
   s = next;
 }
 
