@@ -46,8 +46,8 @@
     return p;
   }
 
-  // Calls the export `name` with numbers and strings; returns the C string it answers, as a JS string.
-  function callText(name, args) {
+  // Calls the export `name` with numbers and strings; returns what it returns.
+  function callRaw(name, args) {
     ensureRunning();
     var owned = [];
     var result;
@@ -63,8 +63,11 @@
       throw new Error("attentionDemo: the app stopped (" + stopped + "); reload the page to start it again");
     }
     owned.forEach(function (p) { Module._free(p); });
-    return Module.UTF8ToString(result);
+    return result;
   }
+
+  // The C string the export `name` answers, as a JS string.
+  function callText(name, args) { return Module.UTF8ToString(callRaw(name, args)); }
 
   function call(name, args) { return JSON.parse(callText(name, args)); }
 
@@ -212,37 +215,9 @@
   window.addEventListener("error", function (event) { uncaught(event.error, event.message, event.filename); });
   window.addEventListener("unhandledrejection", function (event) { uncaught(event.reason, "a promise failed", ""); });
 
-  // [6] what the browser must offer: WebGL 2 and WebAssembly with SIMD and exceptions
-  function hasWebGL2() {
-    try {
-      var probe = document.createElement("canvas");
-      var gl = probe.getContext("webgl2");
-      if (!gl) return false;
-      var lose = gl.getExtension("WEBGL_lose_context");
-      if (lose) lose.loseContext();
-      return true;
-    } catch (e) {
-      return false;
-    }
-  }
-
-  function wasmFeatures() {
-    if (typeof WebAssembly !== "object" || typeof WebAssembly.validate !== "function") return "WebAssembly";
-    try {
-      // v128 i8x16.popcnt, and a try / catch_all block (the same probes as wasm-feature-detect)
-      var simd = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10,
-                                 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
-      var eh = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 10, 8, 1, 6, 0,
-                               6, 64, 25, 11, 11]);
-      if (!WebAssembly.validate(simd)) return "WebAssembly SIMD";
-      if (!WebAssembly.validate(eh)) return "WebAssembly exception handling";
-    } catch (e) {
-      return "WebAssembly";
-    }
-    return "";
-  }
-
-  if (!hasWebGL2()) {
+  // [6] what the browser must offer: WebGL 2 and WebAssembly with SIMD and exceptions (web/stream_wasm.js
+  // probes them)
+  if (!window.attentionHasWebGL2()) {
     fail("no-webgl2", "This demo needs WebGL 2, and this browser did not provide it.", [
       "The demo draws its clocks and heatmaps with WebGL 2. Your browser either does not support it, " +
       "has it turned off, or blocked it for this graphics driver.",
@@ -251,7 +226,7 @@
     ]);
     return;
   }
-  var missing = wasmFeatures();
+  var missing = window.attentionWasmLacks();
   if (missing) {
     fail("no-wasm", "This browser is too old for the demo.", [
       "The demo needs " + missing + ", which this browser does not support.",
@@ -343,18 +318,20 @@
   // [8b] frames on demand: the app draws on input and animation only, so it is told what it cannot see
   // itself: a resize, and whether the canvas is on screen (off screen it draws nothing; hidden tabs get no
   // animation frames from the browser anyway).
-  function tellApp(name, arg) {
-    if (!started || stopped || failed) return;
-    try { callText(name, [arg]); } catch (shownInPlace) { /* callText stopped the module and said so */ }
+  // Tells the app what the page saw (numbers); its answer, or null while it is not running or lacks the
+  // export (an exception stops the module and shows why, in callRaw).
+  function tellApp(name, args) {
+    if (!started || stopped || failed || typeof Module["_" + name] !== "function") return null;
+    try { return callRaw(name, args); } catch (shownInPlace) { return null; }
   }
-  window.addEventListener("resize", function () { tellApp("attn_request_frames", 2); });
+  window.addEventListener("resize", function () { tellApp("attn_request_frames", [2]); });
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) tellApp("attn_request_frames", 1);
+    if (!document.hidden) tellApp("attn_request_frames", [1]);
   });
   if (typeof IntersectionObserver === "function") {
     new IntersectionObserver(function (entries) {
       var entry = entries[entries.length - 1];
-      tellApp("attn_set_visible", entry.isIntersecting ? 1 : 0);
+      tellApp("attn_set_visible", [entry.isIntersecting ? 1 : 0]);
     }).observe(canvas);
   }
 
@@ -368,16 +345,9 @@
     return event.deltaY;
   }
   window.addEventListener("wheel", function (event) {
-    if (!started || stopped || failed || typeof Module._attn_wheel_wanted !== "function") return;
     var r = canvas.getBoundingClientRect();
-    var wanted;
-    try {
-      wanted = Module._attn_wheel_wanted(event.clientX - r.left, event.clientY - r.top, wheelPixels(event));
-    } catch (e) {
-      moduleStopped(e);
-      return;
-    }
-    if (wanted === 0) event.stopImmediatePropagation();
+    var x = event.clientX - r.left, y = event.clientY - r.top;
+    if (tellApp("attn_wheel_wanted", [x, y, wheelPixels(event)]) === 0) event.stopImmediatePropagation();
   }, { capture: true, passive: true });
 
   // [8d] the reader's preferences (dark colours, less motion), told to the app at start and at each change
@@ -385,12 +355,7 @@
   var darkQuery = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
   var motionQuery = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
   function tellPrefers() {
-    if (!started || stopped || failed || typeof Module._attn_set_prefers !== "function") return;
-    try {
-      Module._attn_set_prefers(darkQuery && darkQuery.matches ? 1 : 0, motionQuery && motionQuery.matches ? 1 : 0);
-    } catch (e) {
-      moduleStopped(e);
-    }
+    tellApp("attn_set_prefers", [darkQuery && darkQuery.matches ? 1 : 0, motionQuery && motionQuery.matches ? 1 : 0]);
   }
   [darkQuery, motionQuery].forEach(function (query) {
     if (query && query.addEventListener) query.addEventListener("change", tellPrefers);

@@ -1,7 +1,39 @@
-// Fetches the demo's .wasm and compiles it while it streams in, reporting the bytes received; used by
-// shell.js (loaded before it). Compiling needs no imports, so it overlaps the download of the JS glue.
+// Checks that the browser can run the demo (WebGL 2, WebAssembly SIMD and exceptions), then fetches the
+// demo's .wasm and compiles it while it streams in, reporting the bytes received; used by shell.js (loaded
+// before it). Compiling needs no imports, so it overlaps the download of the JS glue.
 (function () {
   "use strict";
+
+  // Whether the browser gives a canvas a WebGL 2 context (the probe's context is let go at once).
+  window.attentionHasWebGL2 = function () {
+    try {
+      var probe = document.createElement("canvas");
+      var gl = probe.getContext("webgl2");
+      if (!gl) return false;
+      var lose = gl.getExtension("WEBGL_lose_context");
+      if (lose) lose.loseContext();
+      return true;
+    } catch (e) {
+      return false;
+    }
+  };
+
+  // "" when WebAssembly with SIMD and exception handling runs here, else the name of what is missing.
+  window.attentionWasmLacks = function () {
+    if (typeof WebAssembly !== "object" || typeof WebAssembly.validate !== "function") return "WebAssembly";
+    try {
+      // v128 i8x16.popcnt, and a try / catch_all block (the same probes as wasm-feature-detect)
+      var simd = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10,
+                                 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+      var eh = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 10, 8, 1, 6, 0,
+                               6, 64, 25, 11, 11]);
+      if (!WebAssembly.validate(simd)) return "WebAssembly SIMD";
+      if (!WebAssembly.validate(eh)) return "WebAssembly exception handling";
+    } catch (e) {
+      return "WebAssembly";
+    }
+    return "";
+  };
 
   // The response with its body counted as it passes. Content-Length counts the compressed bytes when the
   // server compresses: then the total is unknown (0).
