@@ -71,15 +71,15 @@ void draw_path_bar(Settings& settings) {
   if (next) settings = switch_scene(settings, scenes[at + 1].id);
 }
 
-}  // namespace
-
 // Whether a URL query names a parameter, e.g. "step" in "?steps=a.json&step=2".
-static bool names_param(const std::string& query, const std::string& name) {
+bool names_param(const std::string& query, const std::string& name) {
   for (size_t at = query.find(name + "="); at != std::string::npos; at = query.find(name + "=", at + 1)) {
     if (at == 0 || query[at - 1] == '?' || query[at - 1] == '&') return true;
   }
   return false;
 }
+
+}  // namespace
 
 App::App(const std::string& query) : lesson_(names_param(query, "step")) {
   std::vector<std::string> parsed;

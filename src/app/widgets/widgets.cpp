@@ -49,6 +49,7 @@ std::vector<const void*> g_locked;  // addresses of this frame's locked settings
 
 void set_locked_settings(const Settings& s) {
   g_locked.clear();
+  if (s.lock.empty()) return;  // most frames: no lesson locks anything
   for (const ParamInfo& p : param_table()) {
     if (locked(s, p.name)) g_locked.push_back(setting_address(s, p.name));
   }
