@@ -19,6 +19,7 @@ else()
 endif()
 
 add_library(attention_model_io STATIC ${CMAKE_SOURCE_DIR}/src/model_io/model_json.cpp
+                                      ${CMAKE_SOURCE_DIR}/src/model_io/model_stream.cpp
                                       ${CMAKE_SOURCE_DIR}/src/model_io/model_file.cpp)
 target_include_directories(attention_model_io PUBLIC ${CMAKE_SOURCE_DIR}/src)
 target_link_libraries(attention_model_io PUBLIC attention_core nlohmann_json::nlohmann_json)

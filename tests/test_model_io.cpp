@@ -191,7 +191,9 @@ TEST_F(BrokenFile, Config) {
   expect_error([](json& d) { d["config"]["heads"] = 5; },
                "the config cannot build a model: d_model 16 is not divisible by 5 heads");
   expect_error([](json& d) { d["config"]["causal"] = "no"; }, "config.causal must be true or false");
-  expect_error([](json& d) { d["config"]["seed"] = -1; }, "config.seed must not be negative");
+  expect_error([](json& d) { d["config"]["seed"] = -1; }, "config.seed = -1 is out of range; allowed: 0 to ");
+  expect_error([](json& d) { d["config"]["seed"] = 9007199254740992LL; },
+               "config.seed = 9007199254740992 is out");
   expect_error([](json& d) { d["config"]["layers"] = 0; }, "the number of layers");
 }
 
@@ -226,6 +228,31 @@ TEST_F(BrokenFile, Tensors) {
                "must be an object with \"shape\" and \"data\"");
   expect_error([](json& d) { d["tensors"] = json::array(); }, "\"tensors\" must be an object");
   expect_error([](json& d) { d["training"] = 3; }, "\"training\" must be an object");
+}
+
+// Whole numbers far outside any range, written as floats: refused in words before any conversion to an
+// integer (in wasm such a conversion traps and stops the page).
+TEST_F(BrokenFile, HugeWholeNumbersAreOutOfRange) {
+  const std::vector<std::string> values = {"1e300",  "-1e300",  "1e19",
+                                           "9.3e18", "-9.3e18", "9007199254740994.0"};
+  const std::vector<std::string> fields = {"\"version\":1", "\"seed\":11", "\"d_model\":16", "\"heads\":4"};
+  for (const std::string& field : fields) {
+    for (const std::string& v : values) {
+      std::string text = good_->dump();
+      const auto at = text.find(field);
+      ASSERT_NE(at, std::string::npos) << field;
+      const auto colon = field.find(':');
+      text.replace(at, field.size(), field.substr(0, colon + 1) + v);
+      SCOPED_TRACE(field + " -> " + v);
+      expect_text_error(text, " is out of range");
+    }
+  }
+  for (const std::string& v : values) {
+    json doc = *good_;
+    doc["tensors"]["classifier.b"]["shape"][1] = json::parse(v);
+    SCOPED_TRACE("shape -> " + v);
+    expect_text_error(doc.dump(), "tensor 'classifier.b' columns = ");
+  }
 }
 
 TEST_F(BrokenFile, HugeNumberLiteralIsNotFinite) {

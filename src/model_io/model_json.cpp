@@ -1,31 +1,32 @@
-// Trained router <-> JSON: writes every float32 weight as its exact double, checks every field on load.
+// Trained router <-> JSON: writes every float32 weight as its exact double, checks every field of a read
+// document (model_stream.cpp reads the text into one).
 #include "model_io/model_json.hpp"
 
 #include <algorithm>
 #include <cfloat>
 #include <climits>
 #include <cmath>
+#include <cstring>
 
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
+#include "model_io/model_checks.hpp"
 
 namespace attn::model_io {
 
 using nlohmann::json;
 using train::Model;
-using train::ModelConfig;
-using train::Params;
 using train::Vocab;
-
-namespace {
-
-// [SECTION] errors and typed fields
-// Fields are read through get_ptr (a pointer or null, never a throw), and every message is one
-// throw_input_error list: the checks stay small.
 
 [[noreturn]] void bad(std::initializer_list<MessagePart> parts) {
   throw InputError("model file: " + join_message(parts));
 }
+
+namespace {
+
+// [SECTION] typed fields
+// Fields are read through get_ptr (a pointer or null, never a throw), and every message is one
+// throw_input_error list: the checks stay small.
 
 const json& required(const json& obj, const char* key, std::string_view where) {
   const auto& members = obj.get_ref<const json::object_t&>();
@@ -34,15 +35,24 @@ const json& required(const json& obj, const char* key, std::string_view where) {
   return it->second;
 }
 
-// j's value when it is a whole number (an integer, or a float with no fraction below 1e15).
+// Seeds are stored exactly as JSON numbers: 0 to 2^53 - 1, as everywhere else (the CLI's --seed).
+constexpr long long kMaxSeed = 9007199254740991LL;
+// The largest magnitude a whole number in a model file may have: 2^53, below which every double is exact.
+constexpr double kMaxWhole = 9007199254740992.0;
+
+// j's value when it is a whole number: an integer, or a float with no fraction of magnitude at most 2^53.
+// The float's range is checked before it is converted (an out-of-range conversion is undefined natively and
+// traps in wasm).
 long long integer_value(const json& j, std::string_view what) {
   if (const auto* u = j.get_ptr<const json::number_unsigned_t*>()) {
-    if (*u > static_cast<std::uint64_t>(LLONG_MAX)) bad({what, " is too large"});
+    if (*u > static_cast<std::uint64_t>(LLONG_MAX)) bad({what, " = ", j.dump(), " is out of range"});
     return static_cast<long long>(*u);
   }
   if (const auto* i = j.get_ptr<const json::number_integer_t*>()) return *i;
   if (const auto* d = j.get_ptr<const json::number_float_t*>()) {
-    if (std::isfinite(*d) && *d == std::floor(*d) && std::fabs(*d) < 1e15) return static_cast<long long>(*d);
+    const bool in_range = *d >= -kMaxWhole && *d <= kMaxWhole;  // false for NaN
+    if (!in_range) bad({what, " = ", j.dump(), " is out of range"});
+    if (*d == std::floor(*d)) return static_cast<long long>(*d);
   }
   bad({what, " must be a whole number, not ", j.is_number() ? j.dump() : std::string(j.type_name())});
 }
@@ -105,6 +115,8 @@ json config_json(const ModelConfig& c) {
   return j;
 }
 
+}  // namespace
+
 ModelConfig config_from_json(const json& j) {
   if (!j.is_object()) bad({"\"config\" must be an object, not ", j.type_name()});
   ModelConfig c;
@@ -123,7 +135,8 @@ ModelConfig config_from_json(const json& j) {
     bad({"config.positions: ", e.what()});
   }
   const long long seed = integer_value(required(j, "seed", "config"), "config.seed");
-  if (seed < 0) bad({"config.seed must not be negative"});
+  if (seed < 0 || seed > kMaxSeed)
+    bad({"config.seed = ", seed, " is out of range; allowed: 0 to ", kMaxSeed});
   c.seed = static_cast<std::uint64_t>(seed);
   const json& causal = required(j, "causal", "config");
   const auto* flag = causal.get_ptr<const json::boolean_t*>();
@@ -136,6 +149,23 @@ ModelConfig config_from_json(const json& j) {
   }
   return c;
 }
+
+void check_format(const json& doc) {
+  const auto& top = doc.get_ref<const json::object_t&>();
+  auto format = top.find("format");
+  const auto* format_name = format == top.end() ? nullptr : format->second.get_ptr<const json::string_t*>();
+  if (!format_name) bad({"this is not a router model: it has no \"format\": \"", kFormat, "\" field"});
+  if (*format_name != kFormat) {
+    bad({"this is not a router model: its format is \"", *format_name, "\", expected \"", kFormat, "\""});
+  }
+}
+
+void unexpected_tensor(const std::string& name, const ModelConfig& c) {
+  bad({"unexpected tensor '", name, "': a ", scheme_name(c.positions), " model with ", c.layers,
+       " layer(s) and d_ff ", c.d_ff, " has no such tensor"});
+}
+
+namespace {
 
 // [SECTION] tensors
 
@@ -160,9 +190,16 @@ json tensor_json(const std::string& name, const train::MatT<float>& m) {
   return t;
 }
 
+// One tensor's numbers: a list of JSON numbers, or the float32 bytes model_stream.cpp streamed them into.
+struct TensorData {
+  const json::array_t* numbers = nullptr;
+  const json::binary_t* floats = nullptr;
+  size_t size() const { return numbers ? numbers->size() : floats->size() / sizeof(float); }
+};
+
 // Checks one tensor's shape and the length of its data against `want`, without allocating anything; returns
 // its data.
-const json::array_t& check_tensor_json(const json& j, const std::string& name, std::pair<int, int> want) {
+TensorData check_tensor_json(const json& j, const std::string& name, std::pair<int, int> want) {
   const std::string what = "tensor '" + name + "'";
   if (!j.is_object()) bad({what, " must be an object with \"shape\" and \"data\", not ", j.type_name()});
   const json& shape = required(j, "shape", what);
@@ -178,20 +215,24 @@ const json::array_t& check_tensor_json(const json& j, const std::string& name, s
          "]"});
   }
   const json& data = required(j, "data", what);
-  const auto* numbers = data.get_ptr<const json::array_t*>();
-  if (!numbers) bad({what, " \"data\" must be a list of numbers, not ", data.type_name()});
+  const TensorData d{data.get_ptr<const json::array_t*>(), data.get_ptr<const json::binary_t*>()};
+  if (!d.numbers && !d.floats) bad({what, " \"data\" must be a list of numbers, not ", data.type_name()});
   const size_t n = static_cast<size_t>(rows) * static_cast<size_t>(cols);
-  if (numbers->size() != n) {
-    bad({what, " has ", numbers->size(), " numbers in \"data\"; its shape [", rows, ", ", cols, "] needs ",
-         n});
+  if (d.size() != n) {
+    bad({what, " has ", d.size(), " numbers in \"data\"; its shape [", rows, ", ", cols, "] needs ", n});
   }
-  return *numbers;
+  return d;
 }
 
 // One tensor's data (checked by check_tensor_json) into `out` (rows, cols): every number finite.
-void tensor_from_json(const json::array_t& numbers, const std::string& name, std::pair<int, int> want,
+void tensor_from_json(const TensorData& data, const std::string& name, std::pair<int, int> want,
                       train::MatT<float>& out) {
   out.resize(want.first, want.second);
+  if (data.floats) {  // checked as they streamed in
+    std::memcpy(out.data(), data.floats->data(), data.floats->size());
+    return;
+  }
+  const json::array_t& numbers = *data.numbers;
   for (size_t i = 0; i < numbers.size(); ++i) {
     const json& v = numbers[i];
     double d;
@@ -253,12 +294,7 @@ std::string model_to_json(const Model& model, const Vocab& vocab, const std::vec
 LoadedModel model_from_json_value(const json& doc) {
   if (!doc.is_object()) bad({"expected a JSON object at the top, not ", doc.type_name()});
   const auto& top = doc.get_ref<const json::object_t&>();
-  auto format = top.find("format");
-  const auto* format_name = format == top.end() ? nullptr : format->second.get_ptr<const json::string_t*>();
-  if (!format_name) bad({"this is not a router model: it has no \"format\": \"", kFormat, "\" field"});
-  if (*format_name != kFormat) {
-    bad({"this is not a router model: its format is \"", *format_name, "\", expected \"", kFormat, "\""});
-  }
+  check_format(doc);
   const long long version = integer_value(required(doc, "version", "the file"), "version");
   if (version != kVersion) {
     bad({"version ", version, " is not supported; this build reads version ", kVersion,
@@ -288,22 +324,19 @@ LoadedModel model_from_json_value(const json& doc) {
   for (const auto& item : named) {
     bool known = false;
     for (const auto& e : expected) known = known || e.first == item.first;
-    if (!known) {
-      bad({"unexpected tensor '", item.first, "': a ", scheme_name(c.positions), " model with ", c.layers,
-           " layer(s) and d_ff ", c.d_ff, " has no such tensor"});
-    }
+    if (!known) unexpected_tensor(item.first, c);
   }
   // every tensor is checked against the config before any weight is allocated
-  std::vector<const json::array_t*> data;  // (expected.size())
+  std::vector<TensorData> data;  // (expected.size())
   for (const auto& [name, shape] : expected) {
     auto it = named.find(name);
     if (it == named.end()) bad({"tensor '", name, "' is missing"});
-    data.push_back(&check_tensor_json(it->second, name, shape));
+    data.push_back(check_tensor_json(it->second, name, shape));
   }
   Params params = Params::init(c);
   const auto weights = params.named_tensors();
   for (size_t i = 0; i < weights.size(); ++i) {
-    tensor_from_json(*data[i], weights[i].first, expected[i].second, *weights[i].second);
+    tensor_from_json(data[i], weights[i].first, expected[i].second, *weights[i].second);
   }
   try {
     out.model = Model(c, std::move(params));
@@ -318,25 +351,6 @@ LoadedModel model_from_json_value(const json& doc) {
     out.training_info = training->second;
   }
   return out;
-}
-
-LoadedModel model_from_json(const std::string& text) {
-  try {
-    require_json_depth(text, "it");
-  } catch (const InputError& e) {
-    bad({e.what()});
-  }
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
-    std::string_view what = e.what();
-    // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> the part after "] "
-    const auto cut = what.find("] ");
-    if (cut != std::string_view::npos) what.remove_prefix(cut + 2);
-    bad({"not valid JSON (", what, ")"});
-  }
-  return model_from_json_value(doc);
 }
 
 }  // namespace attn::model_io

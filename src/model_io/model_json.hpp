@@ -45,9 +45,25 @@ std::string model_to_json(const train::Model& model, const train::Vocab& vocab,
 
 // Reads a model file's text. Throws InputError saying what is wrong: not JSON, another format or version,
 // a missing or wrongly typed config field, an unusable config, a vocab or label list of the wrong size,
-// a missing, unexpected or wrongly shaped tensor, a non-finite number.
+// a missing, unexpected or wrongly shaped tensor, a non-finite number; or a file past the limits (more than
+// kMaxInputBytes, nested deeper than kMaxJsonDepth, more numbers than its config's tensors hold). No tree
+// of the tensors' numbers is built (src/model_io/model_stream.cpp).
 LoadedModel model_from_json(const std::string& text);
-// The same from an already parsed document.
+
+// Where a model file's bytes come from, a chunk at a time (the page hands its download over so, never
+// copying the whole text into the heap): read() fills up to `cap` bytes of `dst`, returns how many, 0 at the
+// end.
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  virtual std::size_t read(char* dst, std::size_t cap) = 0;
+};
+// The same as model_from_json, reading from `source`. total_bytes (-1: unknown) is checked against
+// kMaxInputBytes before anything is read, and so is every byte read.
+LoadedModel model_from_source(ByteSource& source, long long total_bytes);
+
+// The checks of model_from_json on an already parsed document (a tensor's "data" is a list of numbers, or
+// the float32 bytes the stream reader keeps as a JSON binary value).
 LoadedModel model_from_json_value(const nlohmann::json& doc);
 
 // File helpers (desktop and CLI; the browser build has no file system): InputError naming the path when
