@@ -8,7 +8,8 @@
 #   4. the parsers fuzzed with libFuzzer (tests/fuzz/run.sh: saved crashes replayed, then each target for
 #      ATTN_FUZZ_SECONDS, default 60),
 #   5. the core compiled to wasm against the native build (node; preset wasm-node),
-#   6. the browser app (./build_wasm.sh) end to end in headless Chromium.
+#   6. the browser app (./build_wasm.sh) end to end in headless Chromium,
+#   7. the cross-engine browser tests: one set of checks on Chromium, Firefox ESR and WebKitGTK.
 # Safe to run again; a fresh Debian 12 machine needs nothing else.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -42,3 +43,6 @@ bash tests/wasm/run_node_test.sh
 echo "== 6. the browser app end to end"
 ./build_wasm.sh
 bash tests/browser/run.sh
+
+echo "== 7. the cross-engine browser tests (Chromium, Firefox ESR, WebKitGTK)"
+bash tests/browser/engines/run.sh all

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The one benchmark command: builds what it needs, then prints, each under its own heading, the multi-head
 # attention kernels against onnxruntime-web and tfjs-backend-wasm, the softmax wasm/native ratio, the dist/
-# size breakdown, the browser frame figures, the training steps/s ratio and the native recompute (Google
-# Benchmark). ATTN_BENCH_QUICK=1: fewer reps and rounds, to check the plumbing (timings not meaningful).
+# size breakdown, the browser frame figures, the training steps/s ratio, the native recompute (Google
+# Benchmark) and each browser engine's start-up and time to train to 99% (Chromium, Firefox ESR, WebKitGTK).
+# ATTN_BENCH_QUICK=1: fewer reps and rounds, to check the plumbing (timings not meaningful).
 # ATTN_JOBS: build jobs (default 2). ATTN_NATIVE_BUILD_DIR, ATTN_WASM_NODE_BUILD_DIR and ATTN_DIST_DIR
 # (defaults build/native, build/wasm-node, dist) put the builds elsewhere. Run after ./run_tests.sh (or on
 # a machine it has set up).
@@ -38,7 +39,7 @@ MHA_NATIVE="$NATIVE/bench/mha_bench"
 MHA_WASM="$WASM_NODE/bench/mha_bench.js"
 [ -f "$MHA_WASM" ] || MHA_WASM="$WASM_NODE/mha_bench.js"
 if [ ! -f "$DIST/index.html" ] || [ ! -f "$DIST/attention_demo.wasm" ]; then ./build_wasm.sh; fi
-[ -d tests/browser/node_modules ] || quiet bash -c 'cd tests/browser && npm ci --no-audit --no-fund'
+quiet tests/browser/prepare.sh "$DIST"  # tests/browser's npm packages (npm ci when stale)
 # bench/kernels: npm ci when node_modules is missing or older than package.json / package-lock.json
 stamp=bench/kernels/node_modules/.package-lock.json
 if [ ! -f "$stamp" ] || [ bench/kernels/package-lock.json -nt "$stamp" ] ||
@@ -105,6 +106,8 @@ part "training: steps per second, native against wasm (bench/train_bench.sh)" \
   bench/train_bench.sh ${train_args[@]+"${train_args[@]}"}
 part "native recompute of the attention scenes (Google Benchmark)" \
   "$NATIVE/bench/attention_bench" ${gbench_args[@]+"${gbench_args[@]}"}
+part "browser engines: start-up and training to 99% (bench/engines_bench.mjs; Chromium, Firefox ESR, WebKitGTK)" \
+  tests/browser/engines/with_display.sh scripts/with_dist_server.sh --dir "$DIST" node bench/engines_bench.mjs
 
 echo
 if [ "${#failed[@]}" != 0 ]; then

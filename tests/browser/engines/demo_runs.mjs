@@ -1,0 +1,32 @@
+// What the cross-engine tests and bench/engines_bench.mjs both do with the demo on a driver page: load it
+// and read its start-up milestones, and train the Train scene until it stops.
+import { baseUrl, waitReady, api } from '../harness.mjs';
+
+// The Train scene the tests and the benchmark train: sinusoidal positions, seeded.
+export const TRAIN_QUERY = 'scene=train&positions=sinusoidal&seed=1';
+
+// Loads index.html?query, waits for attentionDemo.ready (and 3 frames); returns attentionDemo.timing
+// (ms since navigation: wasm_downloaded_ms, wasm_compiled_ms, runtime_ready_ms, first_frame_ms).
+export async function openDemo(page, query, timeout = 120000) {
+  await page.goto(baseUrl() + 'index.html?' + query);
+  await waitReady(page, timeout);
+  return page.evaluate(() => window.attentionDemo.timing);
+}
+
+// set({train: 'run'}) on a loaded Train scene, then state() twice a second (it is large there) until
+// shown.running is false; fails after `timeout` ms. Returns {state, seconds} (wall time in node).
+export async function trainUntilStopped(page, timeout = 240000) {
+  const started = Date.now();
+  const { frame, r } = await page.evaluate(() => ({ frame: window.attentionDemo.frameStats().frame,
+                                                    r: window.attentionDemo.set({ train: 'run' }) }));
+  if (!r.ok) throw new Error(`set({train: 'run'}) -> ${JSON.stringify(r)}`);
+  // state() is the last frame's: two frames after set() it shows the training running
+  await page.waitForFunction((f) => window.attentionDemo.frameStats().frame > f + 1, frame, { timeout: 30000 });
+  for (;;) {
+    const state = await api(page, 'state');
+    const seconds = (Date.now() - started) / 1000;
+    if (!state.shown.running) return { state, seconds };
+    if (seconds * 1000 > timeout) throw new Error(`still training after ${seconds} s (${state.shown.steps} steps)`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}

@@ -1,0 +1,190 @@
+// The cross-engine tests: the same checks on whichever engine ATTN_ENGINE names (chromium, firefox or
+// webkit; run.sh runs the file once per engine). One browser launch and three page loads: the demo (start-up,
+// the clock, set(), idle, heatmap pixels, typed text, context loss), a course page on another origin that
+// embeds it, and the Train scene.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { launch, engineFromEnv } from './driver.mjs';
+import { baseUrl, waitFrames, setAndWait, api, assertAllClose } from '../harness.mjs';
+import { openDemo, trainUntilStopped, TRAIN_QUERY } from './demo_runs.mjs';
+import { assertHeatmapPixels } from '../sampled_pixels.mjs';
+
+const engine = engineFromEnv();
+let browser, page;
+before(async () => {
+  browser = await launch(engine);
+  page = await browser.open();
+});
+after(async () => { if (browser) await browser.close(); });
+
+const state = () => api(page, 'state');
+const frame = async () => (await api(page, 'frameStats')).frame;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The lesson's formula, in float64: PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(the same).
+function lessonPE(pos, d) {
+  return Array.from({ length: d }, (_, k) => {
+    const angle = pos / 10000 ** (2 * Math.floor(k / 2) / d);
+    return k % 2 ? Math.cos(angle) : Math.sin(angle);
+  });
+}
+
+// The clock's readings on screen (state().shown) are the lesson's numbers at `pos` for d_model 4.
+function assertClock(shown, pos, what) {
+  assert.equal(shown.pos, pos, `${what}: the position shown`);
+  assertAllClose(shown.readings, lessonPE(pos, 4), `${what}: readings at position ${pos}`);
+}
+
+test(`${engine}: start-up: attentionDemo.ready resolves and the page is ready`, async (t) => {
+  const timing = await openDemo(page, 'scene=clock&d_model=4&pos=44');
+  assert.equal(await page.evaluate(() => document.body.dataset.state), 'ready', 'the shell says ready');
+  for (const name of ['wasm_compiled_ms', 'runtime_ready_ms', 'first_frame_ms']) {
+    assert.equal(typeof timing[name], 'number', `timing.${name} is filled in`);
+  }
+  const s = await state();
+  assert.equal(s.error, '');
+  assert.equal(s.scene, 'clock');
+  t.diagnostic(`${browser.name} ${browser.version}: first frame ${timing.first_frame_ms.toFixed(0)} ms after navigation`);
+});
+
+test(`${engine}: the clock at position 44 shows the lesson's sin/cos`, async () => {
+  const s = await state();
+  assert.equal(s.settings.d_model, '4');
+  assert.equal(s.shown.readings.length, 4, 'd_model 4: four readings');
+  assertClock(s.shown, 44, 'clock from the URL');
+});
+
+test(`${engine}: set({pos: 45}) round trip`, async () => {
+  const r = await setAndWait(page, { pos: 45 });
+  assert.deepEqual(r, { ok: true, notes: [] });
+  const s = await state();
+  assert.equal(s.settings.pos, '45');
+  assertClock(s.shown, 45, 'clock after set()');
+});
+
+test(`${engine}: idle: no frame drawn in a second without input`, async () => {
+  let last = await frame();
+  for (let waited = 0; ; waited += 500) {  // the frames asked for so far end first
+    await sleep(500);
+    const now = await frame();
+    if (now === last) break;
+    assert.ok(waited < 10000, `the page kept drawing for 10 s without input (frame ${now})`);
+    last = now;
+  }
+  await sleep(1000);
+  assert.equal(await frame(), last, 'frames were drawn in a second without input');
+  await waitFrames(page, 2);  // and a request still draws
+});
+
+test(`${engine}: heatmap pixels have the colormap colour of their values`, async () => {
+  const r = await setAndWait(page, { scene: 'mha', heads: 2, d_model: 16 });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.ok(await assertHeatmapPixels(page, ['mha/head0', 'mha/head1'], 3) >= 16, 'cells compared');
+});
+
+test(`${engine}: typed text with an emoji and right-to-left words reaches state() exactly`, async () => {
+  const box = await page.evaluate(() => {
+    const input = document.querySelector('input.field[aria-label="text"]');
+    const r = input && input.getBoundingClientRect();
+    return r && { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  });
+  assert.ok(box, 'the multi-head scene has its text <input>');
+  await page.click(box.x, box.y);
+  const focused = await page.evaluate(() => {
+    const el = document.activeElement;
+    if (el && el.matches('input.field')) el.select();  // typing replaces the text
+    return el && el.getAttribute('aria-label');
+  });
+  assert.equal(focused, 'text', 'the click focused the text input');
+  const typed = 'cake 😀 שלום عربى end';
+  await page.type(typed);
+  await page.waitForFunction(() => !document.querySelector('input.field.pending'), null, { timeout: 10000 });
+  await waitFrames(page, 3);
+  const s = await state();
+  assert.equal(s.settings.text, typed, 'state().settings.text');
+  assert.equal(s.error, '');
+  assert.ok(s.shown.tokens.length >= 4, `the typed text is tokenised: ${JSON.stringify(s.shown.tokens)}`);
+});
+
+test(`${engine}: WebGL context loss shows the message; on restore the page draws again`, async () => {
+  const before = await api(page, 'heatmaps');
+  await page.evaluate(() => {
+    window.loseContextExt = document.getElementById('canvas').getContext('webgl2').getExtension('WEBGL_lose_context');
+    window.loseContextExt.loseContext();
+  });
+  await page.waitForFunction(() => document.body.dataset.state === 'context-lost', null, { timeout: 10000 });
+  const lost = await page.evaluate(() => {
+    const status = document.getElementById('status');
+    return { visible: !!status && status.getClientRects().length > 0 && getComputedStyle(status).visibility !== 'hidden',
+             message: document.getElementById('message').textContent, webgl: window.attentionDemo.state().webgl };
+  });
+  assert.equal(lost.visible, true, 'the learner is told');
+  assert.match(lost.message, /continues by itself/);
+  assert.deepEqual(lost.webgl, { lost: true, restores: 0 }, 'state() reports the lost context');
+  await page.evaluate(() => window.loseContextExt.restoreContext());
+  await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 10000 });
+  await waitFrames(page, 3);
+  assert.deepEqual((await state()).webgl, { lost: false, restores: 1 });
+  const after = await api(page, 'heatmaps');
+  assert.deepEqual(after.map((h) => [h.id, h.values]), before.map((h) => [h.id, h.values]), 'the same view');
+  await assertHeatmapPixels(page, ['mha/head0', 'mha/head1'], 4);
+});
+
+// A course page at http://localhost:PORT/ (the demo is at 127.0.0.1: another origin and site) that embeds
+// the clock with embed.js from the demo's site, under a CSP as strict as a course page's.
+async function serveCoursePage() {
+  const demoOrigin = new URL(baseUrl()).origin;
+  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course</title>' +
+    '<link rel="icon" href="data:,"></head><body>' +
+    '<attention-demo id="d" query="?scene=clock&amp;d_model=4" height="400"></attention-demo>' +
+    `<script src="${baseUrl()}embed.js"></script></body></html>`;
+  const csp = `default-src 'self'; script-src ${demoOrigin}; frame-src ${demoOrigin}; img-src data:`;
+  const server = http.createServer((req, res) => {
+    if (new URL(req.url, 'http://x').pathname !== '/course.html') { res.writeHead(404); res.end(); return; }
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp });
+    res.end(html);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://localhost:${server.address().port}/course.html` };
+}
+
+test(`${engine}: the embed handle across origins: ready, set, state`, async () => {
+  const { server, url } = await serveCoursePage();
+  try {
+    await page.goto(url);
+    const got = await page.evaluate(async () => {
+      const demo = document.getElementById('d').demo;
+      await demo.ready;
+      const set = await demo.set({ pos: 44 });
+      const settings = (await demo.state()).settings;
+      return { set, settings, page: location.origin, frame: new URL(demo.frame.src).origin };
+    });
+    assert.notEqual(got.page, got.frame, 'the course page and the demo have different origins');
+    assert.equal(got.frame, new URL(baseUrl()).origin, 'the iframe is the demo\'s');
+    assert.deepEqual(got.set, { ok: true, notes: [] });
+    assert.equal(got.settings.scene, 'clock');
+    assert.equal(got.settings.embed, '1');
+    assert.equal(got.settings.pos, '44', 'state() through the handle sees the new setting');
+    // state().shown is the last frame's: wait for the frame that shows position 44
+    await page.waitForFunction(async () => (await document.getElementById('d').demo.state()).shown.pos === 44,
+      null, { timeout: 30000 });
+    assertClock((await page.evaluate(() => document.getElementById('d').demo.state())).shown, 44, 'embedded clock');
+  } finally {
+    server.close();
+  }
+});
+
+test(`${engine}: training with sinusoidal positions reaches 99% held-out accuracy`, async (t) => {
+  await openDemo(page, TRAIN_QUERY);
+  const fresh = await state();
+  assert.equal(fresh.error, '');
+  assert.deepEqual([fresh.shown.positions, fresh.shown.steps, fresh.shown.running], ['sinusoidal', 0, false]);
+  const { state: s, seconds } = await trainUntilStopped(page);
+  const m = s.shown.metrics;
+  t.diagnostic(`${engine}: ${s.shown.steps} steps, held-out accuracy ${m.test_accuracy}, ` +
+               `${seconds.toFixed(1)} s`);
+  assert.equal(s.error, '');
+  assert.equal(s.shown.target_reached, true, `stopped at the target, not at max steps (${s.shown.steps} steps)`);
+  assert.ok(m.test_accuracy >= 0.99, `held-out accuracy ${m.test_accuracy}`);
+});
