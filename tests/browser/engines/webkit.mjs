@@ -66,40 +66,40 @@ export async function launchEngine(viewport) {
   const stopDriver = () => { if (child.exitCode === null) child.kill(); };
   process.on('exit', stopDriver);
   let driver;
-  try {
-    driver = await new Builder().disableEnvironmentOverrides().usingServer(url).withCapabilities({
-      browserName: 'MiniBrowser',
-      'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
-    }).build();
-    await driver.manage().setTimeouts({ script: 600000, pageLoad: 120000 });
-  } catch (e) {
-    stopDriver();
-    throw e;
-  }
-  const caps = await driver.getCapabilities();
-
   const run = async (source, arg) => {
     const r = await driver.executeAsyncScript(asyncCall(source), arg === undefined ? null : arg);
     if (!r.ok) throw new Error(`in the page: ${r.error}`);
     return r.value;
   };
   const evaluate = (fn, arg) => run(fn.toString(), arg);
-  // The window's outer size is what WebDriver sets: grow it until the viewport is `viewport`.
-  const fitViewport = async () => {
-    for (let i = 0; i < 3; i++) {
+  let caps;
+  try {
+    driver = await new Builder().disableEnvironmentOverrides().usingServer(url).withCapabilities({
+      browserName: 'MiniBrowser',
+      'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+    }).build();
+    await driver.manage().setTimeouts({ script: 600000, pageLoad: 120000 });
+    caps = await driver.getCapabilities();
+    // WebDriver sets the window's outer size: on the first (blank) page, grow it until the viewport fits.
+    for (let i = 0; ; i++) {
       const inner = await evaluate(() => [window.innerWidth, window.innerHeight]);
-      if (inner[0] === viewport.width && inner[1] === viewport.height) return;
+      if (inner[0] === viewport.width && inner[1] === viewport.height) break;
+      if (i === 3) throw new Error(`MiniBrowser's viewport stays ${inner.join(' x ')}, not ${viewport.width} x ${viewport.height}`);
       const rect = await driver.manage().window().getRect();
       await driver.manage().window().setRect({ width: rect.width + viewport.width - inner[0],
                                                height: rect.height + viewport.height - inner[1] });
     }
-  };
+  } catch (e) {
+    if (driver) await driver.quit().catch(() => {});
+    stopDriver();
+    throw e;
+  }
   return {
     name: 'webkit',
     version: caps.get('browserVersion'),
     async open(to) {
       const page = {
-        goto: async (u) => { await driver.get(u); await fitViewport(); },
+        goto: (u) => driver.get(u),
         evaluate,
         waitForFunction: (fn, arg, { timeout = 30000 } = {}) => run(poll(fn.toString()), [arg, timeout]),
         screenshot: async () => Buffer.from(await driver.takeScreenshot(), 'base64'),
