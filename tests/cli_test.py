@@ -15,8 +15,8 @@ CLI = os.environ.get("ATTENTION_CLI", "build/native/attention_cli")
 ATOL, RTOL = 1e-5, 1e-4
 
 
-def run(*args, stdin=None):
-    return subprocess.run([CLI, *args], input=stdin, capture_output=True)
+def run(*args, stdin=None, timeout=None):
+    return subprocess.run([CLI, *args], input=stdin, capture_output=True, timeout=timeout)
 
 
 def run_json(*args, stdin=None):
@@ -190,8 +190,8 @@ class ParamsRouterBlock(unittest.TestCase, CloseMixin):
 
 
 class BadInput(unittest.TestCase):
-    def assertRejected(self, args, needles, stdin=None):
-        p = run(*args, stdin=stdin)
+    def assertRejected(self, args, needles, stdin=None, timeout=None):
+        p = run(*args, stdin=stdin, timeout=timeout)
         err = p.stderr.decode("utf-8", "replace")
         self.assertEqual(p.returncode, 2, f"{args}: exit {p.returncode}, stderr {err!r}")
         self.assertEqual(p.stdout, b"", args)
@@ -224,7 +224,7 @@ class BadInput(unittest.TestCase):
         self.assertRejected(["pe", "--d-model", "4", "--count", ""], ["--count"])
         self.assertRejected(["pe", "--d-model", "1024", "--count", "100000"], ["would print", "4194304"])
         self.assertRejected(["train", "--steps", "1000000"], ["--steps", "100000"])
-        self.assertRejected(["train", "--steps", "1", "--d-model", "1024", "--d-ff", "4096", "--layers", "8"],
+        self.assertRejected(["train", "--steps", "1", "--d-model", "1024", "--d-ff", "4096", "--layers", "4"],
                             ["weights; allowed"])
         words = " ".join(f"w{i}" for i in range(1024))
         doc = {"text": words, "d_model": 1024, "heads": 16}
@@ -233,6 +233,108 @@ class BadInput(unittest.TestCase):
         x = [[1.0, 2.0], [3.0, 4.0]]
         doc = {"x": x, "w_q": [[1e20], [1e20]], "w_k": [[1e20], [1e20]], "w_v": [[1.0], [1.0]]}
         self.assertRejected(["attend", "--input", "-"], ["overflowed float32"], stdin=json.dumps(doc).encode())
+
+    def test_caps_count_every_given_width(self):
+        # The print cap (4194304 numbers) and the work cap (16777216 numbers in the intermediates) count the
+        # widths the input gives, before any work; each message names the figure and the limit. Sizes just
+        # past the caps (the issue's: 3.85 GB for a 100,000-wide w_v, 1.22 GB for w_q and w_k, 1.13 GB for w1).
+        t = 64
+        x = [[1.0]] * t
+        doc = {"x": x, "w_q": [[1.0]], "w_k": [[1.0]], "w_v": [[0.5] * 70000]}
+        printed = t * t + t * 70000  # weights (T, T) and output (T, d_v)
+        self.assertGreater(printed, 4194304)
+        self.assertRejected(["attend", "--input", "-"], [f"would print {printed} numbers", "up to 4194304"],
+                            stdin=json.dumps(doc).encode(), timeout=60)
+        doc = {"x": x, "w_q": [[1.0] * 140000], "w_k": [[1.0] * 140000], "w_v": [[0.5]]}
+        computed = t * (140000 + 140000 + 1) + 2 * t * t + t  # q, k, v; scores and weights; output
+        self.assertGreater(computed, 16777216)
+        self.assertRejected(["attend", "--input", "-"], [f"would compute {computed} numbers", "up to 16777216"],
+                            stdin=json.dumps(doc).encode(), timeout=60)
+        # block: the hidden layer is w1's real width, whatever d_ff says (and a d_ff that disagrees is an error)
+        doc = {"x": x, "heads": 1, "w1": [[1.0] * 70000], "b1": [0.0] * 70000, "w2": [[1.0]] * 70000}
+        printed = 7 * t + t * 70000 + t * t  # seven (T, D) intermediates, hidden (T, F), weights (T, T)
+        self.assertRejected(["block", "--input", "-"], [f"would print {printed} numbers", "up to 4194304"],
+                            stdin=json.dumps(doc).encode(), timeout=60)
+        doc["d_ff"] = 1
+        self.assertRejected(["block", "--input", "-"], ['"d_ff" is 1', "w1 has 70000 columns"],
+                            stdin=json.dumps(doc).encode(), timeout=60)
+        # a given w1 with no d_ff: the seeded w2 and b1 are drawn at w1's width
+        rng = np.random.default_rng(4)
+        w1 = rng.normal(size=(2, 3))
+        got = run_json("block", "--input", "-", stdin=json.dumps({"x": [[1.0, 2.0]], "w1": w1.tolist()}).encode())
+        self.assertEqual(got["d_ff"], 3)
+        self.assertEqual(np.asarray(got["hidden"]).shape, (1, 3))
+
+    def test_whole_numbers_are_never_wrapped_or_cast(self):
+        # seeds are 0 .. 2^53 - 1 in every path (README "Limits"); a float where a whole number is expected is
+        # refused, its range checked before any cast
+        for cmd in ("attend", "block"):
+            for seed in ("-1", "18446744073709551615", "9007199254740992", "1e300", "-1e300", "1e19", "9.3e18",
+                         "2.5", "7.0", '"7"'):
+                with self.subTest(cmd=cmd, seed=seed):
+                    doc = ('{"text": "a b", "seed": %s}' % seed).encode()
+                    self.assertRejected([cmd, "--input", "-"], ['"seed" is', "0 to 9007199254740991"], stdin=doc)
+            doc = (b'{"x": [[1.0, 2.0]], "heads": 1, "positions": "learned", "seed": -1,'
+                   b' "w_qkv": [[1,0,0,0,0,0],[0,1,0,0,0,0]], "w_o": [[1,0],[0,1]]}')
+            self.assertRejected([cmd, "--input", "-"], ['"seed" is -1'], stdin=doc)
+            largest = run(cmd, "--input", "-", stdin=b'{"text": "a b", "seed": 9007199254740991}')
+            self.assertEqual(largest.returncode, 0, largest.stderr)
+        for field in ("heads", "d_model", "max_len", "d_ff"):
+            for value in ("1e300", "-1e300", "1e19", "9.3e18", "18446744073709551615"):
+                with self.subTest(field=field, value=value):
+                    doc = ('{"text": "a b", "%s": %s}' % (field, value)).encode()
+                    self.assertRejected(["block", "--input", "-"], [f'"{field}" is', "allowed"], stdin=doc)
+        doc = b'{"x": [[1, 0]], "heads": 18446744073709551615, "w_qkv": [[1]], "w_o": [[1]]}'
+        self.assertRejected(["attend", "--input", "-"], ['"heads" is 18446744073709551615'], stdin=doc)
+        # flags: decimal digits only (CLI11 alone reads 010 as octal 8 and 0x10 as 16)
+        learned = ["pe", "--scheme", "learned", "--d-model", "4", "--count", "2", "--seed"]
+        self.assertEqual(run_json(*learned, "010")["table"], run_json(*learned, "10")["table"])
+        self.assertEqual(run_json(*learned, "010")["seed"], 10)
+        for flag, args in (("--steps", ["train", "--steps", "0x10"]), ("--steps", ["train", "--steps", "1e2"]),
+                           ("--count", ["pe", "--d-model", "4", "--count", "1e3"]),
+                           ("--d-model", ["pe", "--d-model", "4.0", "--count", "3"]),
+                           ("--seed", learned + ["1e3"]), ("--seed", learned + ["-1"]),
+                           ("--seed", learned + ["9007199254740992"]),
+                           ("--seed", ["router", "--text", "hi", "--seed", "9.3e18"])):
+            with self.subTest(args=args):
+                self.assertRejected(args, [flag])
+
+    def test_empty_or_missing_sizes_are_errors(self):
+        self.assertRejected(["pe", "--d-model", "4", "--positions", ""], ["--positions", "empty list"])
+        for length in ("-1", "0", "1000001"):
+            self.assertRejected(["pe", "--scheme", "fraction", "--d-model", "4", "--positions", "1,2", "--length",
+                                 length], ["length is " + length, "1 to 1000000"])
+        self.assertRejected(["pe", "--d-model", "4", "--positions", "1,2", "--length", "5"], ["--length", "fraction"])
+        self.assertEqual(run_json("pe", "--scheme", "fraction", "--d-model", "4", "--positions", "1,3")["length"], 4)
+        x = [[1.0, 2.0], [3.0, 4.0]]  # D = 2: each weight (2, d) with d = 0 for the one under test
+        for name in ("w_v", "w_q", "w_k"):
+            doc = {"x": x, "w_q": [[1.0], [0.5]], "w_k": [[1.0], [0.5]], "w_v": [[1.0], [0.5]], name: [[], []]}
+            self.assertRejected(["attend", "--input", "-"], [name, "column"], stdin=json.dumps(doc).encode())
+        self.assertRejected(["attend", "--input", "-"], ["x", "column"],
+                            stdin=b'{"x": [[]], "heads": 1, "w_qkv": [[1]], "w_o": [[1]]}')
+
+    def test_train_refuses_runs_past_its_budget(self):
+        # the issue's runs of 5 minutes to 3.5 hours: refused at once, with the estimate and the budget
+        def figure(args):
+            p = run("train", *args, timeout=60)
+            err = p.stderr.decode()
+            self.assertEqual(p.returncode, 2, err)
+            self.assertIn("floating-point operations; allowed: up to 2e+12 (about", err)
+            self.assertIn("--steps", err)
+            return float(err.split("needs about ")[1].split(" ")[0])
+        big = figure(["--d-model", "1024", "--heads", "1", "--layers", "1", "--d-ff", "4096", "--batch", "4096",
+                      "--steps", "1"])
+        self.assertGreater(big, 2e12)
+        long_run = figure(["--steps", "100000", "--batch", "4096"])
+        shorter = figure(["--steps", "10000", "--batch", "4096"])
+        self.assertGreater(long_run / shorter, 9.5)  # the steps are nearly all of it
+        self.assertLess(long_run / shorter, 10.01)
+        # the page trains 1 to 4 layers; so does the CLI
+        self.assertRejected(["train", "--d-model", "512", "--layers", "7", "--batch", "4096", "--steps", "1"],
+                            ["--layers is 7", "1 to 4"], timeout=60)
+        d = run_json("train", "--steps", "2", "--layers", "4", "--no-timing")
+        self.assertEqual(d["config"]["layers"], 4)
+        self.assertGreater(d["estimated_flops"], 0)
 
     def test_layer_norm_of_huge_values(self):
         # 3e38 and -3e38 in one row: a float sum overflows; the block standardises the row exactly

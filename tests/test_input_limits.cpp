@@ -1,5 +1,6 @@
 // Limits on untrusted input: JSON nesting, one-line echoes, capped reads, a tokenizer that keeps only what
-// it needs, weight caps, and results that overflow float32 reported as errors (never silent NaN).
+// it needs, weight caps, the work caps, and results that overflow float32 reported as errors (never silent
+// NaN).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +14,7 @@
 #include "core/input_limits.hpp"
 #include "core/ops.hpp"
 #include "core/positions.hpp"
+#include "core/rng.hpp"
 #include "core/tokenizer.hpp"
 
 namespace {
@@ -130,6 +132,59 @@ TEST(InputLimits, LayerNormOfHugeValuesIsExact) {
     EXPECT_NEAR(y(0, c), want, 1e-6 + 1e-5 * std::fabs(want)) << "column " << c;
   }
   for (int c = 0; c < 4; ++c) EXPECT_EQ(y(1, c), 0.0f) << "a constant row standardises to 0";
+}
+
+// The work caps count what the core really prints and holds: every matrix an encoder block or a head
+// returns, at the widths given (a w_v wider than w_q, a w1 wider than 4 x d_model).
+TEST(InputLimits, WorkCountsAreTheSizesTheCoreReturns) {
+  attn::Rng rng(3);
+  const int t = 5, d = 4, heads = 2, d_ff = 19;
+  const attn::Mat x = rng.normal_matrix(t, d, 1.0f);
+  const attn::EncoderWeights w = attn::EncoderWeights::random(d, heads, d_ff, 9);
+  const attn::EncoderResult r = attn::encoder_block(x, w, {});
+  long long printed = r.input.size() + r.mha.output.size() + r.residual1.size() + r.norm1.size() +
+                      r.hidden.size() + r.ffn.size() + r.residual2.size() + r.output.size();
+  for (const auto& h : r.mha.head) printed += h.weights.size();
+  const attn::WorkCount block = attn::block_work(t, d, heads, d_ff);
+  EXPECT_EQ(block.printed, printed);
+  EXPECT_EQ(block.weights, w.attention.w_qkv.size() + w.attention.w_o.size() + w.w1.size() + w.b1.size() +
+                               w.w2.size() + w.b2.size() + w.ln1_gain.size() + w.ln1_bias.size() +
+                               w.ln2_gain.size() + w.ln2_bias.size());
+  EXPECT_GE(block.computed, printed - r.input.size());  // every result but the input is computed
+
+  const int d_q = 3, d_v = 7;
+  const attn::Mat w_q = rng.normal_matrix(d, d_q, 0.5f), w_k = rng.normal_matrix(d, d_q, 0.5f);
+  const attn::Mat w_v = rng.normal_matrix(d, d_v, 0.5f);
+  const attn::HeadResult h = attn::single_head(x, w_q, w_k, w_v, {});
+  const attn::WorkCount head = attn::single_head_work(2, t, d, d_q, d_q, d_v);  // two items of x
+  EXPECT_EQ(head.printed, 2 * (h.weights.size() + h.output.size()));
+  EXPECT_EQ(head.computed,
+            2 * (t * (d_q + d_q + d_v) + h.scores.size() + h.weights.size() + h.output.size()));
+  EXPECT_EQ(head.weights, w_q.size() + w_k.size() + w_v.size());
+}
+
+TEST(InputLimits, WorkCapsNameTheFigureAndTheLimit) {
+  EXPECT_NO_THROW(attn::require_within_caps(attn::single_head_work(1, 1024, 1, 1, 1, 3000), "x"));
+  try {  // the 100,000-wide w_v: 103,448,576 numbers to print
+    attn::require_within_caps(attn::single_head_work(1, 1024, 1, 1, 1, 100000), "the output");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_TRUE(has(e.what(), "would print 103448576 numbers for the output")) << e.what();
+    EXPECT_TRUE(has(e.what(), "up to 4194304")) << e.what();
+  }
+  try {  // w_q and w_k 100,000 wide: little to print, 207 million numbers to compute
+    attn::require_within_caps(attn::single_head_work(1, 1024, 1, 100000, 100000, 1), "the output");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_TRUE(has(e.what(), "would compute 206899200 numbers")) << e.what();
+    EXPECT_TRUE(has(e.what(), "up to 16777216")) << e.what();
+  }
+  try {  // one token through a 4096-wide block: 4 x 4096^2 + 2 x 4096 x 16 + 16 + 5 x 4096 weights
+    attn::require_within_caps(attn::block_work(1, 4096, 1, 16), "x");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_TRUE(has(e.what(), "the layer would have 67260432 weights; allowed: up to 16777216")) << e.what();
+  }
 }
 
 }  // namespace

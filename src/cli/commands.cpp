@@ -3,6 +3,7 @@
 
 #include "core/encoder.hpp"
 #include "core/error.hpp"
+#include "core/input_limits.hpp"
 #include "core/pipeline.hpp"
 #include "core/positions.hpp"
 #include "core/seeded_router.hpp"
@@ -26,8 +27,7 @@ AttentionOptions prepare_positions(const json& j, Batch& x) {
   Mat table;
   if (opt.positions == Scheme::Sinusoidal) table = Sinusoidal(d, opt.rope_base).table(range_positions(t));
   if (opt.positions == Scheme::Learned) {
-    const auto seed = static_cast<std::uint64_t>(int_field(j, "seed", 7));
-    table = Learned(int_field(j, "max_len", 128), d, seed).table(range_positions(t));
+    table = Learned(int_field(j, "max_len", 128), d, seed_field(j, "seed", 7)).table(range_positions(t));
   }
   if (table.size() > 0) {
     for (Mat& item : x) item += table;
@@ -54,24 +54,14 @@ json block_json(const EncoderResult& r) {
 // The seeded pipeline's settings from the JSON fields the attention scenes use.
 PipelineConfig pipeline_config(const json& j) {
   PipelineConfig c;
-  c.d_model = int_field(j, "d_model", 16);
-  c.heads = int_field(j, "heads", 4);
+  c.d_model = static_cast<int>(whole_field(j, "d_model", 16, 1, kMaxDModel));
+  c.heads = static_cast<int>(whole_field(j, "heads", 4, 1, kMaxDModel));
   c.positions = parse_scheme(string_field(j, "positions", "none"), kAttendSchemes);
   c.causal = bool_field(j, "causal", false);
-  c.seed = static_cast<std::uint64_t>(int_field(j, "seed", 7));
+  c.seed = seed_field(j, "seed", 7);
   c.learned_slots = int_field(j, "max_len", 128);
   c.base = number_field(j, "base", 10000.0);
   return c;
-}
-
-// The most numbers one command prints (about 40 MB of JSON): larger requests are refused before any work.
-constexpr long long kMaxPrintedNumbers = 4194304;
-
-void require_printable(long long numbers, const std::string& what) {
-  if (numbers <= kMaxPrintedNumbers) return;
-  throw InputError("this would print " + std::to_string(numbers) + " numbers for " + what +
-                   "; allowed: up to " + std::to_string(kMaxPrintedNumbers) +
-                   " (use fewer tokens, positions or heads, or a smaller d_model)");
 }
 
 json stats_json(const std::vector<HeadStats>& stats) {
@@ -84,13 +74,28 @@ json stats_json(const std::vector<HeadStats>& stats) {
   return out;
 }
 
+// The feed-forward width F of `block` with an x (T, d): the width of a given w1, which a given "d_ff" must
+// equal; else "d_ff"; else 4 x d. The seeded weights left out are drawn at this width.
+int ffn_width(const json& j, int d) {
+  const long long given = matrix_width(j, "w1", 0);
+  if (given == 0) return static_cast<int>(whole_field(j, "d_ff", 4LL * d, 1, 4LL * kMaxDModel));
+  const long long d_ff = whole_field(j, "d_ff", given, 1, 4LL * kMaxDModel);
+  if (d_ff != given) {
+    throw_input_error({"\"d_ff\" is ", d_ff, " but w1 has ", given,
+                       " columns; the feed-forward width is w1's (D, F): leave d_ff out or make them agree"});
+  }
+  return static_cast<int>(given);
+}
+
 // `attend` with a "text": the seeded layer of the attention scenes, same numbers as the page.
 json run_text_attention(const json& j) {
   const PipelineConfig c = pipeline_config(j);
   const long long t =
       std::min<long long>(kMaxTokens, static_cast<long long>(string_field(j, "text", "").size()));
-  require_printable(2LL * c.heads * t * t + 2LL * t * c.d_model,
-                    "the weights and scores of every head (2 x heads x T x T) and the output");
+  WorkCount work = multi_head_work(1, t, c.d_model, c.heads);
+  work.printed += c.heads * t * t + t * c.d_model;  // the scores and the inputs too
+  require_within_caps(work,
+                      "the weights and scores of every head (2 x heads x T x T), the inputs and output");
   const PipelineResult r = run_pipeline(string_field(j, "text", ""), c);
   json weights = json::array(), scores = json::array();
   for (const HeadResult& h : r.mha.head) {
@@ -103,10 +108,8 @@ json run_text_attention(const json& j) {
           {"stats", stats_json(r.stats)}, {"parameters", count_parameters(c.d_model, c.heads).fused}};
 }
 
+// One head, w_q, w_k (D, d_k) and w_v (D, d_v) given: x is B items of (T, D) with positions added.
 json run_single_head(const json& j, const Batch& x, const AttentionOptions& opt, bool batched) {
-  long long numbers = 0;
-  for (const Mat& item : x) numbers += item.rows() * item.rows() + item.size();
-  require_printable(numbers, "the weights (T x T) and the output");
   const Mat w_q = matrix_from_json(j.at("w_q"), "w_q");
   const Mat w_k = matrix_from_json(j.value("w_k", json()), "w_k");
   const Mat w_v = matrix_from_json(j.value("w_v", json()), "w_v");
@@ -130,6 +133,10 @@ json run_pe(const PeOptions& o) {
     throw InputError("give exactly one of --positions (e.g. 0,1,44) or --count N");
   }
   if (o.positions.empty() && o.count < 1) throw InputError("--count must be 1 or more (positions 0 .. N-1)");
+  if (o.length_given && scheme != Scheme::Fraction) {
+    throw InputError("--length is the text length of --scheme fraction; the " + scheme_name(scheme) +
+                     " scheme has none");
+  }
   const long long rows = o.positions.empty() ? o.count : static_cast<long long>(o.positions.size());
   const bool appended = scheme == Scheme::Raw || scheme == Scheme::Fraction;  // one column
   require_printable(rows * (appended ? 1 : std::max(o.d_model, 1)),
@@ -157,8 +164,7 @@ json run_pe(const PeOptions& o) {
       out["width_after_appending"] = o.d_model + 1;
       break;
     default: {
-      int length = o.length;
-      if (length < 0) length = pos.empty() ? 1 : *std::max_element(pos.begin(), pos.end()) + 1;
+      const int length = o.length_given ? o.length : *std::max_element(pos.begin(), pos.end()) + 1;
       require_range(o.d_model, 1, kMaxDModel, "--d-model");
       table = fraction_position_table(pos, length, 1);
       out["length"] = length;
@@ -178,8 +184,15 @@ json run_attend_document(const json& j) {
   if (!j.contains("x")) throw InputError("the input needs \"x\": (T, D) or (B, T, D) numbers, or a \"text\"");
   bool batched = false;
   Batch x = batch_from_json(j.at("x"), "x", batched);
-  const AttentionOptions opt = prepare_positions(j, x);
-  if (j.contains("w_q")) return run_single_head(j, x, opt, batched);
+  const auto b = static_cast<long long>(x.size());
+  const long long t = x[0].rows(), d = x[0].cols();
+  if (j.contains("w_q")) {
+    require_within_caps(single_head_work(b, t, d, matrix_width(j, "w_q", 0), matrix_width(j, "w_k", 0),
+                                         matrix_width(j, "w_v", 0)),
+                        "the weights (T x T) and the output (T x d_v)");
+    const AttentionOptions opt = prepare_positions(j, x);
+    return run_single_head(j, x, opt, batched);
+  }
 
   if (!j.contains("heads") || !j.contains("w_qkv") || !j.contains("w_o")) {
     throw InputError(
@@ -188,10 +201,10 @@ json run_attend_document(const json& j) {
   }
   MhaWeights w;
   w.heads = int_field(j, "heads", 1);
-  long long numbers = 0;
-  for (const Mat& item : x)
-    numbers += static_cast<long long>(w.heads) * item.rows() * item.rows() + item.size();
-  require_printable(numbers, "the weights of every head (heads x T x T) and the output");
+  head_dim(static_cast<int>(d), w.heads);  // 1 <= heads <= D before they are counted
+  require_within_caps(multi_head_work(b, t, d, w.heads),
+                      "the weights of every head (heads x T x T) and the output");
+  const AttentionOptions opt = prepare_positions(j, x);
   w.w_qkv = matrix_from_json(j.at("w_qkv"), "w_qkv");
   w.w_o = matrix_from_json(j.at("w_o"), "w_o");
   json outputs = json::array(), weights = json::array();
@@ -203,7 +216,7 @@ json run_attend_document(const json& j) {
   }
   return {{"output", by_rank(outputs, batched)},
           {"weights", by_rank(weights, batched)},
-          {"parameters", count_parameters(static_cast<int>(x[0].cols()), w.heads).fused}};
+          {"parameters", count_parameters(static_cast<int>(d), w.heads).fused}};
 }
 
 json run_params(int d_model, int heads) {
@@ -237,14 +250,14 @@ json run_block(const std::string& input_path) {
 }
 
 json run_block_document(const json& j) {
+  const char* printed = "every intermediate of the block and every head's weights";
   if (!j.contains("x") && j.contains("text")) {
     const PipelineConfig c = pipeline_config(j);
     const long long t =
         std::min<long long>(kMaxTokens, static_cast<long long>(string_field(j, "text", "").size()));
-    require_printable(t * (7LL * c.d_model + int_field(j, "d_ff", 4 * c.d_model)) + c.heads * t * t,
-                      "every intermediate of the block and every head's weights");
-    const EncoderPipelineResult r =
-        run_encoder_pipeline(string_field(j, "text", ""), c, int_field(j, "d_ff", 4 * c.d_model));
+    const int d_ff = static_cast<int>(whole_field(j, "d_ff", 4LL * c.d_model, 1, 4LL * kMaxDModel));
+    require_within_caps(block_work(t, c.d_model, c.heads, d_ff), printed);
+    const EncoderPipelineResult r = run_encoder_pipeline(string_field(j, "text", ""), c, d_ff);
     json out = block_json(r.block);
     out["tokens"] = r.tokens;
     out["dropped_tokens"] = r.dropped_tokens;
@@ -253,14 +266,13 @@ json run_block_document(const json& j) {
     return out;
   }
   if (!j.contains("x")) throw InputError("the input needs \"x\" (T, D) numbers or a \"text\" to embed");
-  const auto seed = static_cast<std::uint64_t>(int_field(j, "seed", 7));
   Batch x = {matrix_from_json(j.at("x"), "x")};
   const int d = static_cast<int>(x[0].cols());
   const int heads = int_field(j, "heads", 1);
-  const long long t = x[0].rows();
-  require_printable(t * (7LL * d + int_field(j, "d_ff", 4 * d)) + static_cast<long long>(heads) * t * t,
-                    "every intermediate of the block and every head's weights");
-  EncoderWeights w = EncoderWeights::random(d, heads, int_field(j, "d_ff", 4 * d), seed);
+  head_dim(d, heads);  // 1 <= heads <= D before they are counted
+  const int d_ff = ffn_width(j, d);
+  require_within_caps(block_work(x[0].rows(), d, heads, d_ff), printed);
+  EncoderWeights w = EncoderWeights::random(d, heads, d_ff, seed_field(j, "seed", 7));
   // Given weights replace the seeded ones, field by field.
   if (j.contains("w_qkv")) w.attention.w_qkv = matrix_from_json(j["w_qkv"], "w_qkv");
   if (j.contains("w_o")) w.attention.w_o = matrix_from_json(j["w_o"], "w_o");

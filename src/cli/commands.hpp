@@ -16,7 +16,8 @@ struct PeOptions {
   int count = -1;
   double base = 10000.0;
   int max_len = 128;
-  int length = -1;
+  int length = 0;             // the fraction scheme's text length, when length_given
+  bool length_given = false;  // else the last position + 1
   std::uint64_t seed = 7;
 };
 

@@ -40,6 +40,7 @@ Mat matrix_from_json(const json& j, const std::string& what) {
     throw InputError(what + " must be a non-empty array of rows (arrays of numbers)");
   }
   const size_t cols = j[0].size();
+  if (cols == 0) throw InputError(what + " has rows of no numbers; it needs at least one column");
   Mat m(static_cast<Eigen::Index>(j.size()), static_cast<Eigen::Index>(cols));
   for (size_t r = 0; r < j.size(); ++r) {
     const std::string row_name = what + "[" + std::to_string(r) + "]";
@@ -50,6 +51,11 @@ Mat matrix_from_json(const json& j, const std::string& what) {
     m.row(static_cast<Eigen::Index>(r)) = row_from_json(j[r], row_name);
   }
   return m;
+}
+
+long long matrix_width(const json& j, const char* name, long long fallback) {
+  if (!j.contains(name) || !j[name].is_array() || j[name].empty() || !j[name][0].is_array()) return fallback;
+  return static_cast<long long>(j[name][0].size());
 }
 
 Batch batch_from_json(const json& j, const std::string& what, bool& batched) {
@@ -82,14 +88,31 @@ json to_json(const RowVec& v) {
   return row;
 }
 
-int int_field(const json& j, const char* name, int fallback) {
+long long whole_field(const json& j, const char* name, long long fallback, long long lo, long long hi) {
   if (!j.contains(name)) return fallback;
   const json& v = j[name];
-  if (!v.is_number_integer()) throw InputError(std::string("\"") + name + "\" must be a whole number");
-  const auto n = v.get<long long>();
-  if (n < -2147483647LL || n > 2147483647LL)
-    throw InputError(std::string("\"") + name + "\" is out of range");
-  return static_cast<int>(n);
+  const auto refuse = [&] {
+    throw InputError(std::string("\"") + name + "\" is " + one_line(v.dump()) +
+                     "; allowed: a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
+  };
+  if (!v.is_number_integer()) refuse();  // a float (1e300, 2.5, 5.0), string, array, ...
+  if (v.is_number_unsigned()) {          // 0 .. 2^64 - 1: compared as unsigned before any signed cast
+    const auto u = v.get<std::uint64_t>();
+    if (hi < 0 || u > static_cast<std::uint64_t>(hi) || static_cast<long long>(u) < lo) refuse();
+    return static_cast<long long>(u);
+  }
+  const auto n = v.get<std::int64_t>();
+  if (n < lo || n > hi) refuse();
+  return n;
+}
+
+int int_field(const json& j, const char* name, int fallback) {
+  return static_cast<int>(whole_field(j, name, fallback, -2147483647LL, 2147483647LL));
+}
+
+std::uint64_t seed_field(const json& j, const char* name, std::uint64_t fallback) {
+  return static_cast<std::uint64_t>(
+      whole_field(j, name, static_cast<long long>(fallback), 0, (1LL << 53) - 1));
 }
 
 bool bool_field(const json& j, const char* name, bool fallback) {

@@ -1,6 +1,7 @@
 // attention_cli: the core's numbers as JSON for course authors and tests; bad input -> "error: ..." and
 // exit 2.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 
 #include "commands.hpp"
@@ -12,6 +13,26 @@ namespace {
 
 // Seeds are whole numbers that a JSON model file stores exactly: 0 .. 2^53 - 1 (no wrap-around of -1).
 const CLI::Range kSeedRange(0LL, 9007199254740991LL, "a whole number from 0 to 9007199254740991");
+
+// Whole numbers on the command line are decimal digits with an optional minus: CLI11 alone reads 010 as 8
+// (octal) and 0x10 as 16. Leading zeros are dropped (010 is ten); anything else (1e3, 2.5, an empty value)
+// is refused, never rounded or wrapped.
+const CLI::Validator kDecimal(
+    [](std::string& s) -> std::string {
+      const std::size_t sign = !s.empty() && s[0] == '-' ? 1 : 0;
+      if (s.size() == sign || s.find_first_not_of("0123456789", sign) != std::string::npos) {
+        return "'" + attn::one_line(s) + "' is not a whole number (decimal digits, e.g. 42)";
+      }
+      s.erase(sign, std::min(s.find_first_not_of('0', sign), s.size() - 1) - sign);
+      return {};
+    },
+    "INT");
+
+// An option holding a whole number (or a list of them): parsed as kDecimal says.
+template <class T>
+CLI::Option* whole(CLI::App* cmd, const std::string& name, T& value, const std::string& help) {
+  return cmd->add_option(name, value, help)->transform(kDecimal);
+}
 
 // One line on stderr, whatever the message echoes (a newline in an input value cannot forge a second line).
 int fail(const std::string& message) {
@@ -29,16 +50,18 @@ int main(int argc, char** argv) {
   PeOptions pe;
   auto* pe_cmd = app.add_subcommand("pe", "a position table, one row per position");
   pe_cmd->add_option("--scheme", pe.scheme, "sinusoidal|learned|raw|fraction")->capture_default_str();
-  pe_cmd->add_option("--d-model", pe.d_model, "width of each position vector")->required();
-  pe_cmd->add_option("--positions", pe.positions, "comma-separated positions, e.g. 0,1,44")->delimiter(',');
-  pe_cmd->add_option("--count", pe.count, "positions 0 .. N-1");
+  whole(pe_cmd, "--d-model", pe.d_model, "width of each position vector")->required();
+  whole(pe_cmd, "--positions", pe.positions, "comma-separated positions, e.g. 0,1,44")
+      ->delimiter(',')
+      ->transform(CLI::Validator(
+          [](std::string& s) { return s.empty() ? "an empty list; give positions such as 0,1,44" : ""; },
+          "LIST"));
+  whole(pe_cmd, "--count", pe.count, "positions 0 .. N-1");
   pe_cmd->add_option("--base", pe.base, "sinusoidal base")->capture_default_str();
-  pe_cmd->add_option("--max-len", pe.max_len, "slots of the learned table")->capture_default_str();
-  pe_cmd->add_option("--length", pe.length,
-                     "text length for the fraction scheme (default: last position + 1)");
-  pe_cmd->add_option("--seed", pe.seed, "seed of the learned table")
-      ->capture_default_str()
-      ->check(kSeedRange);
+  whole(pe_cmd, "--max-len", pe.max_len, "slots of the learned table")->capture_default_str();
+  auto* length_opt = whole(pe_cmd, "--length", pe.length,
+                           "text length for the fraction scheme (default: last position + 1)");
+  whole(pe_cmd, "--seed", pe.seed, "seed of the learned table")->capture_default_str()->check(kSeedRange);
 
   std::string attend_input;
   auto* attend_cmd = app.add_subcommand("attend", "single-head or multi-head attention on JSON input");
@@ -46,8 +69,8 @@ int main(int argc, char** argv) {
 
   int d_model = 0, heads = 0;
   auto* params_cmd = app.add_subcommand("params", "parameter accounting of a multi-head layer");
-  params_cmd->add_option("--d-model", d_model, "model width")->required();
-  params_cmd->add_option("--heads", heads, "number of heads")->required();
+  whole(params_cmd, "--d-model", d_model, "model width")->required();
+  whole(params_cmd, "--heads", heads, "number of heads")->required();
 
   RouterOptions router;
   std::string router_model;
@@ -57,10 +80,10 @@ int main(int argc, char** argv) {
   auto* model_opt = router_cmd->add_option("--model", router_model,
                                            "a model file from `train --out` (else seeded weights)");
   for (auto* opt : {router_cmd->add_option("--positions", router.positions, "none|sinusoidal|learned|rope"),
-                    router_cmd->add_option("--seed", router.seed, "weights seed")->check(kSeedRange),
-                    router_cmd->add_option("--d-model", router.d_model, "model width"),
-                    router_cmd->add_option("--heads", router.heads, "number of heads"),
-                    router_cmd->add_option("--max-len", router.max_len, "slots of the learned table")}) {
+                    whole(router_cmd, "--seed", router.seed, "weights seed")->check(kSeedRange),
+                    whole(router_cmd, "--d-model", router.d_model, "model width"),
+                    whole(router_cmd, "--heads", router.heads, "number of heads"),
+                    whole(router_cmd, "--max-len", router.max_len, "slots of the learned table")}) {
     opt->capture_default_str()->excludes(model_opt);  // a model file brings its own settings
   }
 
@@ -69,25 +92,23 @@ int main(int argc, char** argv) {
       app.add_subcommand("train", "train the refund router; learning curve and accuracies as JSON");
   train_cmd->add_option("--positions", train.positions, "none|sinusoidal|learned|rope")
       ->capture_default_str();
-  train_cmd->add_option("--steps", train.steps, "Adam steps (minibatches)")->capture_default_str();
-  train_cmd->add_option("--seed", train.seed, "initial weights and minibatch order")
+  whole(train_cmd, "--steps", train.steps, "Adam steps (minibatches)")->capture_default_str();
+  whole(train_cmd, "--seed", train.seed, "initial weights and minibatch order")
       ->capture_default_str()
       ->check(kSeedRange);
   train_cmd->add_option("--out", train.out, "save the trained model to this JSON file");
-  train_cmd->add_option("--d-model", train.d_model, "model width")->capture_default_str();
-  train_cmd->add_option("--heads", train.heads, "attention heads per layer")->capture_default_str();
-  train_cmd->add_option("--layers", train.layers, "attention layers")->capture_default_str();
-  train_cmd->add_option("--d-ff", train.d_ff, "feed-forward width (0: none)")->capture_default_str();
-  train_cmd->add_option("--max-len", train.max_len, "slots of the learned position table")
-      ->capture_default_str();
+  whole(train_cmd, "--d-model", train.d_model, "model width")->capture_default_str();
+  whole(train_cmd, "--heads", train.heads, "attention heads per layer")->capture_default_str();
+  whole(train_cmd, "--layers", train.layers, "attention layers")->capture_default_str();
+  whole(train_cmd, "--d-ff", train.d_ff, "feed-forward width (0: none)")->capture_default_str();
+  whole(train_cmd, "--max-len", train.max_len, "slots of the learned position table")->capture_default_str();
   train_cmd->add_flag("--causal", train.causal, "mask keys after each query");
   bool no_timing = false;
   train_cmd->add_flag("--no-timing", no_timing, "leave out the wall-clock fields (byte-identical runs)");
-  train_cmd->add_option("--batch", train.batch, "emails per minibatch")->capture_default_str();
+  whole(train_cmd, "--batch", train.batch, "emails per minibatch")->capture_default_str();
   train_cmd->add_option("--lr", train.lr, "Adam learning rate")->capture_default_str();
-  train_cmd->add_option("--eval-every", train.eval_every, "test accuracy every K steps")
-      ->capture_default_str();
-  train_cmd->add_option("--longer", train.longer, "extra tokens for the longer-email accuracy (0: skip)")
+  whole(train_cmd, "--eval-every", train.eval_every, "test accuracy every K steps")->capture_default_str();
+  whole(train_cmd, "--longer", train.longer, "extra tokens for the longer-email accuracy (0: skip)")
       ->capture_default_str();
 
   std::string block_input;
@@ -104,7 +125,10 @@ int main(int argc, char** argv) {
 
   try {
     json out;
-    if (*pe_cmd) out = run_pe(pe);
+    if (*pe_cmd) {
+      pe.length_given = length_opt->count() > 0;
+      out = run_pe(pe);
+    }
     if (*attend_cmd) out = run_attend(attend_input);
     if (*params_cmd) out = run_params(d_model, heads);
     if (*router_cmd) {

@@ -1,13 +1,16 @@
 // `attention_cli train` and `router --model`: the core's Trainer and the model_io JSON files, as JSON out.
 #include "train_commands.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "core/error.hpp"
 #include "core/positions.hpp"
+#include "core/train/cost.hpp"
 #include "core/train/trainer.hpp"
 #include "model_io/model_json.hpp"
 
@@ -72,6 +75,26 @@ json longer_json(const train::Model& model, const train::Vocab& vocab, const tra
   return out;
 }
 
+std::string rounded(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2g", v);
+  return buf;
+}
+
+// The run's estimated work (train::train_flops); InputError past train::kMaxTrainFlops.
+double require_train_budget(const train::ModelConfig& c, const TrainOptions& o, const train::Dataset& data) {
+  const double flops =
+      train::train_flops(c, train::train_work(data, o.steps, o.batch, o.eval_every, o.longer));
+  if (flops > train::kMaxTrainFlops) {
+    throw InputError("train: this run needs about " + rounded(flops) +
+                     " floating-point operations; allowed: up to " + rounded(train::kMaxTrainFlops) +
+                     " (about " + rounded(train::kMaxTrainFlops / train::kMeasuredFlopsPerSecond / 60) +
+                     " minutes at the speed of a 2-core test machine); use fewer --steps, a smaller --batch "
+                     "or model");
+  }
+  return flops;
+}
+
 }  // namespace
 
 json run_train(const TrainOptions& o) {
@@ -81,6 +104,7 @@ json run_train(const TrainOptions& o) {
   require_range(o.eval_every, 1, 1000000, "--eval-every");
   require_range(o.batch, 1, 4096, "--batch");
   require_range(o.longer, 0, kMaxTokens, "--longer (extra tokens)");
+  require_range(o.layers, 1, 4, "--layers");  // as on the page
   if (!(o.lr > 0.0 && o.lr <= 1.0)) {
     throw InputError("--lr must be a learning rate in (0, 1], not " + std::to_string(o.lr));
   }
@@ -97,7 +121,11 @@ json run_train(const TrainOptions& o) {
 
   const auto t_start = Clock::now();
   const train::Dataset data = train::make_refund_dataset();
-  train::Trainer trainer(mc, tc, data);  // validates both configs (InputError in words)
+  mc.vocab = train::Vocab::build(data).size();
+  mc.classes = data.classes();
+  train::validate_config(mc);  // sizes and weights in words, before the work is counted
+  const double flops = require_train_budget(mc, o, data);
+  train::Trainer trainer(mc, tc, data);
   const train::Model& model = trainer.model();
 
   // 1. train in chunks of eval_every steps; the curve holds the mean minibatch loss of each chunk and the
@@ -140,6 +168,7 @@ json run_train(const TrainOptions& o) {
 
   json out = {{"config", config_json(model.config, o)},
               {"parameters", model.params.parameter_count()},
+              {"estimated_flops", flops},
               {"data",
                {{"train_examples", data.train.size()},
                 {"test_examples", data.test.size()},

@@ -1,4 +1,4 @@
-// Limits on untrusted input: JSON nesting depth and one-line echoes.
+// Limits on untrusted input: JSON nesting depth, capped reads, one-line echoes and the work caps.
 #include "input_limits.hpp"
 
 #include <cstdio>
@@ -80,6 +80,47 @@ std::string one_line(std::string_view text, std::size_t max_bytes) {
   }
   if (text.size() > max_bytes) out += "...";
   return out;
+}
+
+WorkCount single_head_work(long long b, long long t, long long d, long long d_q, long long d_k,
+                           long long d_v) {
+  WorkCount w;
+  w.printed = b * (t * t + t * d_v);
+  w.computed = b * (t * (d_q + d_k + d_v) + 2 * t * t + t * d_v);
+  w.weights = d * (d_q + d_k + d_v);
+  return w;
+}
+
+WorkCount multi_head_work(long long b, long long t, long long d, long long heads) {
+  WorkCount w;
+  w.printed = b * (heads * t * t + t * d);
+  w.computed = b * (3 * t * d + 2 * heads * t * t + 2 * t * d);
+  w.weights = 4 * d * d;
+  return w;
+}
+
+WorkCount block_work(long long t, long long d, long long heads, long long d_ff) {
+  WorkCount w = multi_head_work(1, t, d, heads);
+  w.printed += 6 * t * d + t * d_ff;  // input, residual1, norm1, ffn, residual2, output; hidden
+  w.computed += 5 * t * d + t * d_ff;
+  w.weights += 2 * d * d_ff + d_ff + 5 * d;  // w1, w2, b1; b2 and the LayerNorms' gains and biases
+  return w;
+}
+
+void require_printable(long long numbers, const std::string& what) {
+  if (numbers <= kMaxPrintedNumbers) return;
+  throw_input_error({"this would print ", numbers, " numbers for ", what, "; allowed: up to ",
+                     kMaxPrintedNumbers, " (use fewer tokens, positions or heads, or a smaller d_model)"});
+}
+
+void require_within_caps(const WorkCount& w, const std::string& what) {
+  require_printable(w.printed, what);
+  if (w.computed > kMaxComputedNumbers) {
+    throw_input_error({"this would compute ", w.computed,
+                       " numbers in the intermediates (q, k, v, scores, hidden, ...); allowed: up to ",
+                       kMaxComputedNumbers, " (use fewer tokens or narrower weights)"});
+  }
+  require_weight_count(w.weights, "the layer");
 }
 
 }  // namespace attn
