@@ -26,7 +26,7 @@ const CLI::Validator kDecimal(
       s.erase(sign, std::min(s.find_first_not_of('0', sign), s.size() - 1) - sign);
       return {};
     },
-    "INT");
+    "");  // no text in --help: the option's type (INT, UINT) says it
 
 // An option holding a whole number (or a list of them): parsed as kDecimal says.
 template <class T>
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->transform(CLI::Validator(
           [](std::string& s) { return s.empty() ? "an empty list; give positions such as 0,1,44" : ""; },
-          "LIST"));
+          ""));
   whole(pe_cmd, "--count", pe.count, "positions 0 .. N-1");
   pe_cmd->add_option("--base", pe.base, "sinusoidal base")->capture_default_str();
   whole(pe_cmd, "--max-len", pe.max_len, "slots of the learned table")->capture_default_str();
