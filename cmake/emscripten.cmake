@@ -6,7 +6,8 @@
 #   attn_wasm_ui(target)               interface code (scenes, widgets, the app's logic): size first
 #   attn_wasm_imgui(target)            Dear ImGui and its back ends: GLES 3 (WebGL2), size first
 #   attn_wasm_page(target)             the browser app: WebGL2, memory, allocator, exports -> .js + .wasm
-#   attn_wasm_node_program(target [NODERAWFS])   a program run by node (tests, benchmarks) -> .js + .wasm
+#   attn_wasm_node_program(target [NODERAWFS] [PAGE_OPTIMISATION])   a program run by node (tests,
+#                                      benchmarks) -> .js + .wasm
 #
 # Debian's Emscripten 3.1.6 needs NODE_PATH=/usr/share/nodejs for optimised links (acorn): the presets
 # `wasm` and `wasm-node` (CMakePresets.json) set it.
@@ -16,9 +17,24 @@ if(EMSCRIPTEN)
   # Every wasm object alike: C++ exceptions as native wasm exceptions (the core throws InputError and
   # the page must catch it), 128-bit SIMD for the auto-vectorised maths, and no RTTI (nothing uses
   # typeid or dynamic_cast; thrown types keep theirs): 4 KB gzipped of type names and tables.
-  add_compile_options(-fwasm-exceptions -msimd128 -fno-rtti)
+  # Float-to-int conversions as the saturating i32/i64.trunc_sat: the plain ones trap on a value out of
+  # range, and LLVM guards each with a range check that binaryen (the page's -Oz with no implicit traps,
+  # ATTN_WASM_PAGE_OPTIMISATION) turns into a select and runs before the checks of the code around it, so a
+  # model file with "version": 1e300 stopped the page (tests/wasm/compare_parsers.py).
+  add_compile_options(-fwasm-exceptions -msimd128 -fno-rtti -mnontrapping-fptoint)
   add_link_options(-fwasm-exceptions)
 endif()
+
+# The page's link-time optimisation (attn_wasm_page), also the parsers' wasm test program's
+# (tests/wasm/parsers_node.cpp: it must see the code the page runs):
+set(ATTN_WASM_PAGE_OPTIMISATION
+  # binaryen at -Oz, and only -Os/-Oz/-O3 run meta-DCE, which drops the JS glue nothing calls
+  # (with -O2 the wasm was 1.5 KB smaller gzipped but the JS 1.5 KB larger; -O3 is 23 KB larger);
+  # -flto: the interface objects are LLVM bitcode (attn_wasm_ui)
+  -Oz -flto
+  # a second binaryen -Oz round, and no implicit traps (C++ with no undefined behaviour never traps on a
+  # load or a division): 2 KB gzipped together
+  -sBINARYEN_EXTRA_PASSES=-Oz -sBINARYEN_IGNORE_IMPLICIT_TRAPS=1)
 
 # The C functions src/platform/main_web.cpp exports to the page (web/shell.js calls them as Module._name).
 set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_frame_stats _attn_set
@@ -81,12 +97,7 @@ function(attn_wasm_page target)
   attn_wasm_ui(${target})
   string(REPLACE ";" "," exports "${ATTN_WASM_PAGE_EXPORTS}")
   target_link_options(${target} PRIVATE
-    # binaryen at -Oz, and only -Os/-Oz/-O3 run meta-DCE, which drops the JS glue nothing calls
-    # (with -O2 the wasm was 1.5 KB smaller gzipped but the JS 1.5 KB larger; -O3 is 23 KB larger)
-    -Oz -flto                          # -flto: the interface objects are LLVM bitcode (attn_wasm_ui)
-    # a second binaryen -Oz round, and no implicit traps (C++ with no undefined behaviour never traps on a
-    # load or a division): 2 KB gzipped together
-    -sBINARYEN_EXTRA_PASSES=-Oz -sBINARYEN_IGNORE_IMPLICIT_TRAPS=1
+    ${ATTN_WASM_PAGE_OPTIMISATION}
     -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
     # WebGL glue the app does not use: GLES-style version strings, "GL_"-prefixed extension names,
     # enabling every extension when the context is made (the app needs none: R32F textures are read
@@ -114,15 +125,20 @@ function(attn_wasm_page target)
                                               "${CMAKE_SOURCE_DIR}/src/platform/unused_web_apis.js")
 endfunction()
 
-# attn_wasm_node_program(target [NODERAWFS]): a node-only program (NODERAWFS: it reads and writes the real
-# file system). Run it with `node --no-experimental-fetch prog.js`: Emscripten 3.1.6 loads the .wasm with
-# fetch() whenever fetch exists, which fails on file paths under Node >= 18.
+# attn_wasm_node_program(target [NODERAWFS] [PAGE_OPTIMISATION]): a node-only program (NODERAWFS: it reads
+# and writes the real file system), linked at -O3 or, with PAGE_OPTIMISATION, as the page is
+# (ATTN_WASM_PAGE_OPTIMISATION). Run it with `node --no-experimental-fetch prog.js`: Emscripten 3.1.6 loads
+# the .wasm with fetch() whenever fetch exists, which fails on file paths under Node >= 18.
 function(attn_wasm_node_program target)
   if(NOT EMSCRIPTEN)
     return()
   endif()
-  cmake_parse_arguments(PARSE_ARGV 1 arg "NODERAWFS" "" "")
-  set(options -O3 -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "NODERAWFS;PAGE_OPTIMISATION" "" "")
+  set(options -O3)
+  if(arg_PAGE_OPTIMISATION)
+    set(options ${ATTN_WASM_PAGE_OPTIMISATION})
+  endif()
+  list(APPEND options -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1)
   if(arg_NODERAWFS)
     list(APPEND options -sNODERAWFS=1)
   endif()

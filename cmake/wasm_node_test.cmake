@@ -18,3 +18,12 @@ foreach(_attn_prog train_node train_bench)
   target_compile_options(${_attn_prog} PRIVATE ${ATTN_WARNINGS} -O3)
   attn_wasm_node_program(${_attn_prog} NODERAWFS)
 endforeach()
+
+# parsers_node: tests/wasm/parsers_node.cpp (model files and settings in, verdicts out) natively and for node,
+# compiled as the page's interface code (attn_wasm_ui) and linked with the page's optimisation, so the wasm
+# build runs the parsers as the page does. Run by tests/wasm/run_node_test.sh (compare_parsers.py).
+add_executable(parsers_node EXCLUDE_FROM_ALL tests/wasm/parsers_node.cpp)
+target_link_libraries(parsers_node PRIVATE attention_model_io attention_app_logic)
+target_compile_options(parsers_node PRIVATE ${ATTN_WARNINGS})
+attn_wasm_ui(parsers_node)
+attn_wasm_node_program(parsers_node NODERAWFS PAGE_OPTIMISATION)

@@ -3,6 +3,9 @@
 # (build/native) and with Emscripten for node (build/wasm-node), runs both, compares with compare.py.
 # Then training: tests/wasm/train_node.cpp trains with a fixed seed in both builds, each loads the other's
 # model file, and compare_train.py checks weights and predictions.
+# Then the parsers: tests/wasm/parsers_node.cpp (linked as the page is) answers the fuzz corpora and hostile
+# numbers in a model file and in every numeric setting (parser_cases.py) in both builds, and
+# compare_parsers.py checks that the wasm build never traps and gives the native verdicts.
 # Usage: tests/wasm/run_node_test.sh        (exit 0 when they match)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,13 +16,13 @@ scripts/ensure_packages.sh emscripten cmake make g++ python3 libeigen3-dev nlohm
 
 echo "== native core_node"
 cmake --preset native >/dev/null
-cmake --build --preset native --target core_node train_node -j"$JOBS"
+cmake --build --preset native --target core_node train_node parsers_node attention_cli -j"$JOBS"
 
 echo "== wasm core_node (node)"
 # The preset wasm-node (build/wasm-node): the core and the node programs only, never the app; it sets
 # NODE_PATH for Emscripten's optimiser.
 cmake --preset wasm-node >/dev/null
-cmake --build --preset wasm-node --target core_node train_node -j"$JOBS"
+cmake --build --preset wasm-node --target core_node train_node parsers_node -j"$JOBS"
 
 OUT="build/wasm-node/compare"
 mkdir -p "$OUT"
@@ -40,3 +43,10 @@ for s in $SCHEMES; do
       > "$OUT/wasm_${s}_cross.json"
 done
 python3 tests/wasm/compare_train.py "$OUT" $SCHEMES
+
+echo "== parsers: native vs wasm (node, the page's link flags) on the fuzz corpora and hostile numbers"
+build/native/attention_cli train --steps 1 --no-timing --d-model 8 --heads 2 --d-ff 8 \
+    --out "$OUT/parsers_model.json" >/dev/null
+build/native/parsers_node --params > "$OUT/parsers_params.jsonl"
+python3 tests/wasm/parser_cases.py "$OUT/parsers_model.json" "$OUT/parsers_params.jsonl" "$OUT/parsers_cases"
+python3 tests/wasm/compare_parsers.py build/native/parsers_node build/wasm-node/parsers_node.js "$OUT/parsers_cases"
