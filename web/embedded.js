@@ -15,7 +15,7 @@
   // parent window, from that origin, on that channel, and go only to that origin. The page may ask for
   // state() and set(settings) (settings only, as the URL would give them); the demo tells it when it is
   // ready or failed, how tall its content is, and what the learner changed or answered.
-  var MAX_SETTINGS_JSON = 200000;
+  var MAX_SETTINGS_JSON = window.attentionDemo.settingsLimit;  // set()'s own limit (shell.js)
   var bridge = parentChannel();
   var canvasOnScreen = true;  // the canvas is on screen (an IntersectionObserver below)
 

@@ -71,6 +71,27 @@
 
   function call(name, args) { return JSON.parse(callText(name, args)); }
 
+  // The longest strings the API hands the module, checked before anything is copied into its heap: set()'s
+  // settings in characters of JSON (a text setting keeps 100,000 bytes, so this leaves room for escapes;
+  // web/embedded.js's bridge refuses longer settings too) and a heatmap's id (ids are short names such as
+  // "mha/head0").
+  var MAX_SETTINGS_JSON = 200000;
+  var MAX_HEATMAP_ID = 1000;
+
+  // set()'s argument as the JSON text the module reads, or null when it is longer than MAX_SETTINGS_JSON.
+  function settingsJson(settings) {
+    if (typeof settings === "string") return settings.length > MAX_SETTINGS_JSON ? null : settings;
+    var json;
+    try {
+      json = JSON.stringify(settings || {});
+    } catch (e) {
+      if (e instanceof RangeError) return null;  // a string too long for the browser to build
+      throw e;
+    }
+    if (json === undefined) json = String(settings);
+    return json.length > MAX_SETTINGS_JSON ? null : json;
+  }
+
   // [3] window.attentionDemo: the JavaScript API for course pages and tests.
   window.attentionDemo = {
     ready: ready,                                               // resolves after the first frame
@@ -79,21 +100,39 @@
     // texts), heatmaps({id: "mha/head0"}) returns that one only
     heatmaps: function (options) {
       var o = options || {};
-      return call("attn_heatmaps", [o.values === false ? 0 : 1, o.id ? String(o.id) : ""]);
+      var id = o.id ? String(o.id) : "";
+      if (id.length > MAX_HEATMAP_ID) {  // no heatmap has such an id
+        ensureRunning();
+        return [];
+      }
+      return call("attn_heatmaps", [o.values === false ? 0 : 1, id]);
     },
     frameStats: function () { return call("attn_frame_stats"); },  // frame counter and timings
     // Asks for n more frames (default 1): the app draws only on input, animation or such a request.
     requestFrames: function (n) { callText("attn_request_frames", [Math.max(1, Math.floor(Number(n) || 1))]); },
     timing: timing,                                             // start-up milestones, ms since navigation
     exportCsv: function (id) {                                  // the CSV the heatmap's "Copy as CSV" gives
-      var r = call("attn_export_csv", [String(id)]);
+      var s = String(id);
+      ensureRunning();
+      var r = s.length > MAX_HEATMAP_ID
+        ? { ok: false, error: "no heatmap '" + s.slice(0, 60) + "...' in the last frame (ids have at most " +
+                             MAX_HEATMAP_ID + " characters)" }
+        : call("attn_export_csv", [s]);
       if (!r.ok) throw new Error(r.error);
       return r.csv;
     },
-    set: function (settings) {                                  // {"pos": 44, ...} as the URL would
-      var json = typeof settings === "string" ? settings : JSON.stringify(settings || {});
-      return call("attn_set", [json === undefined ? String(settings) : json]);
+    // {"pos": 44, ...} as the URL would, or its JSON text: {ok, notes}. Settings over MAX_SETTINGS_JSON
+    // characters of JSON are refused whole (nothing changes).
+    set: function (settings) {
+      ensureRunning();
+      var json = settingsJson(settings);
+      if (json === null) {
+        return { ok: false, notes: ["set() takes at most " + MAX_SETTINGS_JSON + " characters of JSON settings; " +
+                                    "these were longer, so nothing was changed"] };
+      }
+      return call("attn_set", [json]);
     },
+    settingsLimit: MAX_SETTINGS_JSON,                           // set()'s limit, characters of JSON
     // The trained refund router (Train scene) as a model file's text, or null before one exists.
     modelJson: function () {
       var text = callText("attn_model_json");
