@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
@@ -133,6 +134,41 @@ TEST(ModelStream, DeepNestingIsRefused) {
   GeneratedSource source("{\"x\":", "[", 1 << 16);
   const std::string msg = error_of([&] { mio::model_from_source(source, -1); });
   EXPECT_NE(msg.find("more than 64 levels deep"), std::string::npos) << msg;
+}
+
+// parse_json (the page's one JSON reader for set() and lesson steps) reads every document as nlohmann's own
+// parser does, and says discarded where it does.
+TEST(ParseJson, TheSameDocumentsAsNlohmannsParser) {
+  const std::vector<std::string> texts = {
+      "{}",
+      "[]",
+      "0",
+      "-0.0",
+      "1e300",
+      "18446744073709551615",
+      "-9223372036854775808",
+      "\"\\u00e9\\ud83d\\ude00\"",
+      R"({"a": [1, 2.5, true, false, null, "x"], "b": {"c": {"d": []}}, "a": "again"})",
+      R"([{"scene": "clock", "pos": 44}, [[[]]], -1e-5])",
+      "",
+      "{",
+      "[1,]",
+      "{\"a\" 1}",
+      "nul",
+      "1 2",
+      "\"\\x\"",
+      "{\"a\":1}  ",
+      "\xff",
+      "[1e999]"};
+  for (const std::string& t : texts) {
+    const nlohmann::json mine = mio::parse_json(t);
+    const nlohmann::json theirs = nlohmann::json::parse(t, nullptr, false);
+    EXPECT_EQ(mine.is_discarded(), theirs.is_discarded()) << t;
+    if (!theirs.is_discarded()) {
+      EXPECT_EQ(mine, theirs) << t;
+    }
+  }
+  EXPECT_TRUE(mio::parse_json(std::string(100, '[')).is_discarded()) << "deeper than 64 levels";
 }
 
 }  // namespace

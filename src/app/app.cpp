@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
 #include "gfx/heatmap_renderer.hpp"
+#include "model_io/model_json.hpp"
 #include "platform/imgui_hooks.hpp"
 
 namespace app {
@@ -210,7 +211,7 @@ std::string App::set_json(const std::string& text) {
   } catch (const attn::InputError& e) {
     depth_error = e.what();
   }
-  const json j = depth_error.empty() ? json::parse(text, nullptr, false) : json();
+  const json j = depth_error.empty() ? attn::model_io::parse_json(text) : json();
   json result = {{"ok", true}, {"notes", json::array()}};
   auto note = [&](const std::string& n) {
     result["ok"] = false;

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/train/model.hpp"
+#include "model_io/model_json.hpp"
 
 namespace attn::model_io {
 
@@ -20,6 +21,8 @@ using train::Params;
 void check_format(const nlohmann::json& doc);
 // The "config" object read and checked: whole numbers in range, a trainable scheme, a buildable model.
 ModelConfig config_from_json(const nlohmann::json& j);
+// A document read by model_stream.cpp (each tensor's "data" as float32 bytes) checked and built into a model.
+LoadedModel model_from_streamed(const nlohmann::json& doc);
 // Throws: `name` is not one of the tensors a model of config `c` has.
 [[noreturn]] void unexpected_tensor(const std::string& name, const ModelConfig& c);
 

@@ -190,16 +190,9 @@ json tensor_json(const std::string& name, const train::MatT<float>& m) {
   return t;
 }
 
-// One tensor's numbers: a list of JSON numbers, or the float32 bytes model_stream.cpp streamed them into.
-struct TensorData {
-  const json::array_t* numbers = nullptr;
-  const json::binary_t* floats = nullptr;
-  size_t size() const { return numbers ? numbers->size() : floats->size() / sizeof(float); }
-};
-
 // Checks one tensor's shape and the length of its data against `want`, without allocating anything; returns
-// its data.
-TensorData check_tensor_json(const json& j, const std::string& name, std::pair<int, int> want) {
+// its data: the float32 bytes model_stream.cpp streamed its numbers into, each checked as it came.
+const json::binary_t& check_tensor_json(const json& j, const std::string& name, std::pair<int, int> want) {
   const std::string what = "tensor '" + name + "'";
   if (!j.is_object()) bad({what, " must be an object with \"shape\" and \"data\", not ", j.type_name()});
   const json& shape = required(j, "shape", what);
@@ -215,43 +208,14 @@ TensorData check_tensor_json(const json& j, const std::string& name, std::pair<i
          "]"});
   }
   const json& data = required(j, "data", what);
-  const TensorData d{data.get_ptr<const json::array_t*>(), data.get_ptr<const json::binary_t*>()};
-  if (!d.numbers && !d.floats) bad({what, " \"data\" must be a list of numbers, not ", data.type_name()});
+  const auto* floats = data.get_ptr<const json::binary_t*>();
+  if (!floats) bad({what, " \"data\" must be a list of numbers, not ", data.type_name()});
   const size_t n = static_cast<size_t>(rows) * static_cast<size_t>(cols);
-  if (d.size() != n) {
-    bad({what, " has ", d.size(), " numbers in \"data\"; its shape [", rows, ", ", cols, "] needs ", n});
+  if (floats->size() != n * sizeof(float)) {
+    bad({what, " has ", floats->size() / sizeof(float), " numbers in \"data\"; its shape [", rows, ", ", cols,
+         "] needs ", n});
   }
-  return d;
-}
-
-// One tensor's data (checked by check_tensor_json) into `out` (rows, cols): every number finite.
-void tensor_from_json(const TensorData& data, const std::string& name, std::pair<int, int> want,
-                      train::MatT<float>& out) {
-  out.resize(want.first, want.second);
-  if (data.floats) {  // checked as they streamed in
-    std::memcpy(out.data(), data.floats->data(), data.floats->size());
-    return;
-  }
-  const json::array_t& numbers = *data.numbers;
-  for (size_t i = 0; i < numbers.size(); ++i) {
-    const json& v = numbers[i];
-    double d;
-    if (const auto* f = v.get_ptr<const json::number_float_t*>()) {
-      d = *f;
-    } else if (const auto* s = v.get_ptr<const json::number_integer_t*>()) {
-      d = static_cast<double>(*s);
-    } else if (const auto* u = v.get_ptr<const json::number_unsigned_t*>()) {
-      d = static_cast<double>(*u);
-    } else {
-      bad({"tensor '", name, "' data[", i, "] is ",
-           v.is_null() ? std::string("null (NaN or infinite when saved)") : "a " + std::string(v.type_name()),
-           ", not a number"});
-    }
-    if (!std::isfinite(d) || std::fabs(d) > static_cast<double>(FLT_MAX)) {
-      bad({"tensor '", name, "' data[", i, "] = ", v.dump(), " is not a finite float32"});
-    }
-    out.data()[i] = static_cast<float>(d);
-  }
+  return *floats;
 }
 
 }  // namespace
@@ -291,7 +255,7 @@ std::string model_to_json(const Model& model, const Vocab& vocab, const std::vec
 
 // [SECTION] load
 
-LoadedModel model_from_json_value(const json& doc) {
+LoadedModel model_from_streamed(const json& doc) {
   if (!doc.is_object()) bad({"expected a JSON object at the top, not ", doc.type_name()});
   const auto& top = doc.get_ref<const json::object_t&>();
   check_format(doc);
@@ -327,16 +291,17 @@ LoadedModel model_from_json_value(const json& doc) {
     if (!known) unexpected_tensor(item.first, c);
   }
   // every tensor is checked against the config before any weight is allocated
-  std::vector<TensorData> data;  // (expected.size())
+  std::vector<const json::binary_t*> data;  // (expected.size())
   for (const auto& [name, shape] : expected) {
     auto it = named.find(name);
     if (it == named.end()) bad({"tensor '", name, "' is missing"});
-    data.push_back(check_tensor_json(it->second, name, shape));
+    data.push_back(&check_tensor_json(it->second, name, shape));
   }
   Params params = Params::init(c);
   const auto weights = params.named_tensors();
   for (size_t i = 0; i < weights.size(); ++i) {
-    tensor_from_json(data[i], weights[i].first, expected[i].second, *weights[i].second);
+    train::MatT<float>& m = *weights[i].second;  // (rows, cols) of expected[i], row-major
+    std::memcpy(m.data(), data[i]->data(), data[i]->size());
   }
   try {
     out.model = Model(c, std::move(params));
@@ -351,6 +316,10 @@ LoadedModel model_from_json_value(const json& doc) {
     out.training_info = training->second;
   }
   return out;
+}
+
+LoadedModel model_from_json_value(const json& doc) {
+  return model_from_json(doc.dump());  // its numbers streamed and checked as a file's are
 }
 
 }  // namespace attn::model_io

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/train/model.hpp"
@@ -62,8 +63,11 @@ class ByteSource {
 // kMaxInputBytes before anything is read, and so is every byte read.
 LoadedModel model_from_source(ByteSource& source, long long total_bytes);
 
-// The checks of model_from_json on an already parsed document (a tensor's "data" is a list of numbers, or
-// the float32 bytes the stream reader keeps as a JSON binary value).
+// The JSON document in `text`, or a discarded value (is_discarded()) when it is not valid JSON. The model
+// reader's parser and input, so the page links one JSON lexer for model files, set() and lesson steps.
+nlohmann::json parse_json(std::string_view text);
+
+// The same for an already parsed document (written out and read back as a file is).
 LoadedModel model_from_json_value(const nlohmann::json& doc);
 
 // File helpers (desktop and CLI; the browser build has no file system): InputError naming the path when

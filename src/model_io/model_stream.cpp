@@ -1,6 +1,7 @@
 // Model files read as a stream of JSON events (nlohmann's SAX parser), so no text or tree of numbers is
 // built: each tensor's "data" goes straight into float32 bytes, checked as it comes, and everything is
 // bounded before it is kept (bytes, nesting, values, numbers per tensor).
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
@@ -26,18 +27,19 @@ namespace {
 // (up to 1,000,000 words), labels and training information fit; a tree of junk does not.
 constexpr long long kMaxTreeValues = 2'000'000;
 
-// [SECTION] bytes: a ByteSource read a chunk at a time, never past kMaxInputBytes
+// [SECTION] bytes: a ByteSource read a chunk at a time, never past a limit
 
 class Chunks {
  public:
-  explicit Chunks(ByteSource& source) : source_(source) {}
+  // limit: the most bytes read before too_large() throws
+  Chunks(ByteSource& source, long long limit) : source_(source), limit_(limit) {}
   // Whether a byte is there to read (reads the next chunk when this one is used up).
   bool more() {
     if (pos_ < len_) return true;
     pos_ = 0;
     len_ = source_.read(buf_, sizeof buf_);
     total_ += static_cast<long long>(len_);
-    if (total_ > static_cast<long long>(kMaxInputBytes)) too_large();
+    if (total_ > limit_) too_large();
     return len_ > 0;
   }
   char get() const { return buf_[pos_]; }
@@ -47,7 +49,7 @@ class Chunks {
   ByteSource& source_;
   char buf_[1 << 16];
   std::size_t pos_ = 0, len_ = 0;
-  long long total_ = 0;
+  long long total_ = 0, limit_;
 };
 
 // An input iterator over Chunks, the form nlohmann's parser reads (a default-made one is the end).
@@ -74,8 +76,11 @@ class ChunkIterator {
 
 // [SECTION] events -> a small document, with the tensors' numbers as float32 bytes
 
+// model_file: a model file's rules (an object at the top, the tensors' numbers streamed, errors thrown); else
+// any JSON document, read into `doc` (bad JSON: parse_error says false, and sax_parse does too).
 class Reader {
  public:
+  explicit Reader(bool model_file) : model_file_(model_file) {}
   json doc;
 
   bool null() { return scalar(json(), "null (NaN or infinite when saved)"); }
@@ -100,6 +105,7 @@ class Reader {
   bool end_object() { return close(); }
   bool end_array() { return close(); }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
+    if (!model_file_) return false;
     // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> the part after "] "
     std::string_view what = e.what();
     const auto cut = what.find("] ");
@@ -133,36 +139,40 @@ class Reader {
     return (*f.value)[f.key];
   }
 
-  void count_value() {
+  // Counts one more kept value: false (a plain document: discarded) or an InputError past the limit.
+  bool count_value() {
     if (++values_ > kMaxTreeValues) {
+      if (!model_file_) return false;
       bad({"it has more than ", kMaxTreeValues,
            " values outside the tensors' numbers; a model's config, vocab, labels and training information "
            "are much smaller"});
     }
+    return true;
   }
 
   bool scalar(json v, const char* what_in_data) {
     if (data_) not_a_number(what_in_data);
-    if (stack_.empty() && !v.is_object()) top_not_object(v.type_name());
-    count_value();
+    if (model_file_ && stack_.empty()) top_not_object(v.type_name());
+    if (!count_value()) return false;
     slot() = std::move(v);
     return true;
   }
 
   bool open(json::value_t type) {
     if (data_) not_a_number(type == json::value_t::object ? "a object" : "a array");
-    if (stack_.empty() && type != json::value_t::object) top_not_object("array");
+    if (model_file_ && stack_.empty() && type != json::value_t::object) top_not_object("array");
     if (static_cast<int>(stack_.size()) >= kMaxJsonDepth) {
+      if (!model_file_) return false;
       bad({"it nests arrays or objects more than ", kMaxJsonDepth, " levels deep; allowed: up to ",
            kMaxJsonDepth});
     }
     // {"tensors": {NAME: {"data": [ <- here, the numbers of tensor NAME
-    if (type == json::value_t::array && stack_.size() == 3 && stack_[0].key == "tensors" &&
+    if (model_file_ && type == json::value_t::array && stack_.size() == 3 && stack_[0].key == "tensors" &&
         stack_[2].key == "data") {
       start_data(stack_[1].key);
       return true;
     }
-    count_value();
+    if (!count_value()) return false;
     json& v = slot();
     v = json(type);
     stack_.push_back({&v, {}});
@@ -237,6 +247,7 @@ class Reader {
     bad({"expected a JSON object at the top, not ", type});
   }
 
+  bool model_file_;
   std::vector<Frame> stack_;
   std::optional<Data> data_;
   std::optional<ModelConfig> config_;
@@ -245,24 +256,43 @@ class Reader {
   long long streamed_ = 0;  // tensor numbers read so far, all tensors
 };
 
-template <class Iterator>
-LoadedModel read_model(Iterator first, Iterator last) {
-  Reader reader;
-  json::sax_parse(first, last, &reader);  // a bad document throws from the reader's parse_error
-  return model_from_json_value(reader.doc);
-}
+// A string as a ByteSource (one parser for every source keeps the page's code small).
+class StringSource : public ByteSource {
+ public:
+  explicit StringSource(std::string_view text) : text_(text) {}
+  std::size_t read(char* dst, std::size_t cap) override {
+    const std::size_t n = std::min(cap, text_.size());
+    std::memcpy(dst, text_.data(), n);
+    text_.remove_prefix(n);
+    return n;
+  }
+
+ private:
+  std::string_view text_;
+};
 
 }  // namespace
 
 LoadedModel model_from_source(ByteSource& source, long long total_bytes) {
   if (total_bytes > static_cast<long long>(kMaxInputBytes)) too_large();
-  Chunks chunks(source);
-  return read_model(ChunkIterator(&chunks), ChunkIterator());
+  Chunks chunks(source, static_cast<long long>(kMaxInputBytes));
+  Reader reader(true);
+  json::sax_parse(ChunkIterator(&chunks), ChunkIterator(), &reader);  // bad JSON throws from parse_error
+  return model_from_streamed(reader.doc);
+}
+
+nlohmann::json parse_json(std::string_view text) {
+  StringSource source(text);
+  Chunks chunks(source, static_cast<long long>(text.size()));
+  Reader reader(false);
+  if (!json::sax_parse(ChunkIterator(&chunks), ChunkIterator(), &reader))
+    return json(json::value_t::discarded);
+  return std::move(reader.doc);
 }
 
 LoadedModel model_from_json(const std::string& text) {
-  if (text.size() > kMaxInputBytes) too_large();
-  return read_model(text.data(), text.data() + text.size());
+  StringSource source(text);
+  return model_from_source(source, static_cast<long long>(text.size()));
 }
 
 }  // namespace attn::model_io

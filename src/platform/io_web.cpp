@@ -1,6 +1,6 @@
 // Browser exports: the clipboard API, downloads through a Blob (PNG encoded by a canvas), the model file
-// picker (web/index.html's hidden <input type=file>, which hands the text to attn_load_model), model files
-// named by a link (fetched) and the tab's remembered trained model (sessionStorage).
+// picker (web/index.html's hidden <input type=file>; web/shell.js hands its bytes to attn_load_model_bytes),
+// model files named by a link (fetched) and the tab's remembered trained model (sessionStorage).
 #include <emscripten.h>
 
 #include <cstdlib>
@@ -57,23 +57,24 @@ EM_JS(void, js_open_model_file, (), {
   else console.warn('attention demo: this page has no model file picker');
 });
 
-// A model file named by a link: fetched from this page's own site only, its text (or "" and why it failed)
-// handed to attn_load_model under its name.
-// Fetches a file from the page's own site (another site's is refused without a request) and hands its text
-// to _attn_load_model (steps 0) or _attn_load_steps (steps 1) with a name saying where it came from; a
-// failure arrives as "" with the reason in the name (model) or as the error (steps).
+// Fetches a file from the page's own site (another site's is refused without a request): a model file is
+// downloaded by web/shell.js (Module.attentionFetchModel: its bytes streamed to the app with progress, refused
+// past the reader's limit), a lesson's steps file's text goes to _attn_load_steps. A failure arrives as an
+// empty file with the reason in the name (model) or as the error (steps).
 EM_JS(void, js_fetch_same_origin, (const char* path_utf8, int steps), {
   var path = UTF8ToString(path_utf8);
   var load = function(text, why) {
-    var name = why ? path + " (" + why + ")" : path;
-    var a = lengthBytesUTF8(text) + 1, b = lengthBytesUTF8(name) + 1, c = lengthBytesUTF8(why) + 1;
+    if (!steps) {
+      Module.attentionLoadModelBytes(null, 0, why ? path + " (" + why + ")" : path);
+      return;
+    }
+    var a = lengthBytesUTF8(text) + 1, b = lengthBytesUTF8(path) + 1, c = lengthBytesUTF8(why) + 1;
     var pa = _malloc(a), pb = _malloc(b), pc = _malloc(c);
     if (pa && pb && pc) {
       stringToUTF8(text, pa, a);
-      stringToUTF8(steps ? path : name, pb, b);
+      stringToUTF8(path, pb, b);
       stringToUTF8(why, pc, c);
-      if (steps) _attn_load_steps(pb, pa, pc);
-      else _attn_load_model(pa, pb);
+      _attn_load_steps(pb, pa, pc);
     }
     _free(pa);
     _free(pb);
@@ -83,6 +84,10 @@ EM_JS(void, js_fetch_same_origin, (const char* path_utf8, int steps), {
   try { url = new URL(path, location.href); } catch (e) {}
   if (!url || url.origin !== location.origin) {
     load("", "not fetched: a linked " + (steps ? "lesson" : "model") + " must come from this page's own site");
+    return;
+  }
+  if (!steps) {
+    Module.attentionFetchModel(url.href, path);
     return;
   }
   fetch(url.href, {credentials: "same-origin"}).then(function(r) {

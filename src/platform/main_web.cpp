@@ -289,19 +289,6 @@ EMSCRIPTEN_KEEPALIVE const char* attn_export_csv(const char* id) {
   return keep(s, g.app ? g.app->export_csv_json(id ? id : "") : R"({"ok":false,"error":"not started"})");
 }
 
-// A model file's text (from the page's file picker or attentionDemo.loadModel) becomes the trained model;
-// `name` says where it came from. Returns {"ok": true} or {"ok": false, "error": "..."}.
-EMSCRIPTEN_KEEPALIVE const char* attn_load_model(const char* text, const char* name) {
-  static std::string s;
-  const std::string source = name && *name ? name : "a model file";
-  platform::font_want_text(text ? text : "");
-  const std::string error = app::load_trained_model(text ? text : "", source);
-  request_frames(2);
-  nlohmann::json r = {{"ok", error.empty()}};
-  if (!error.empty()) r["error"] = error;
-  return keep(s, r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-}
-
 // The trained model as a model file's text, or "" when there is none.
 EMSCRIPTEN_KEEPALIVE const char* attn_model_json() {
   static std::string s;

@@ -6,6 +6,7 @@
 #include "app/logic/settings.hpp"
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
+#include "model_io/model_json.hpp"
 
 namespace app {
 namespace {
@@ -67,7 +68,7 @@ std::string parse_steps(const std::string& json_text, std::vector<LessonStep>& s
   } catch (const attn::InputError& e) {
     return e.what();
   }
-  const json doc = json::parse(json_text, nullptr, false);
+  const json doc = attn::model_io::parse_json(json_text);
   if (doc.is_discarded()) return "the steps are not valid JSON";
   const json* list = &doc;
   if (doc.is_object() && doc.contains("steps")) list = &doc["steps"];

@@ -1,7 +1,9 @@
 // The app-wide trained refund router, its model file, and its attention as the attention scenes draw it.
 #include "app/logic/trained_model.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <new>
 
@@ -87,11 +89,18 @@ std::string trained_model_file_text() {
   }
 }
 
-std::string load_trained_model(const std::string& text, const std::string& source) {
+namespace {
+
+// Reads a model with `read` (a LoadedModel, or InputError) and makes it the current model; the status says
+// how it went. Whatever the read held is freed before this returns, loaded or not.
+template <class Read>
+std::string load_with(Read read, const std::string& source) {
   ModelLoadStatus& st = load_status();
   ++st.attempt;
+  st.progress.clear();
+  st.fraction = -1;
   try {
-    attn::model_io::LoadedModel loaded = attn::model_io::model_from_json(text);
+    attn::model_io::LoadedModel loaded = read();
     TrainedModel m;
     m.model = std::move(loaded.model);
     m.vocab = std::move(loaded.vocab);
@@ -111,6 +120,30 @@ std::string load_trained_model(const std::string& text, const std::string& sourc
     st.message = source + ": the file is too large to load";
   }
   return st.message;
+}
+
+std::string megabytes(long long bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MB", static_cast<double>(bytes) / 1e6);
+  return buf;
+}
+
+}  // namespace
+
+std::string load_trained_model(const std::string& text, const std::string& source) {
+  return load_with([&] { return attn::model_io::model_from_json(text); }, source);
+}
+
+std::string load_trained_model(attn::model_io::ByteSource& bytes, long long total_bytes,
+                               const std::string& source) {
+  return load_with([&] { return attn::model_io::model_from_source(bytes, total_bytes); }, source);
+}
+
+void show_model_load_progress(const std::string& source, long long received, long long total) {
+  ModelLoadStatus& st = load_status();
+  st.progress =
+      "reading " + source + ": " + megabytes(received) + (total > 0 ? " of " + megabytes(total) : "");
+  st.fraction = total > 0 ? std::min(1.0f, static_cast<float>(received) / static_cast<float>(total)) : -1.0f;
 }
 
 const ModelLoadStatus& last_model_load() {

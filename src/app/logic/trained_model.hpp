@@ -9,6 +9,7 @@
 #include "app/widgets/attention_controls.hpp"
 #include "core/train/model.hpp"
 #include "core/train/vocab.hpp"
+#include "model_io/model_json.hpp"
 
 namespace app {
 
@@ -38,6 +39,13 @@ std::string trained_model_file_text();
 // Reads a model file's text and makes it the current model (from_file, source = `source`). Returns "" or
 // the reason it could not be read (the current model then stays). Also kept in last_model_load().
 std::string load_trained_model(const std::string& text, const std::string& source);
+// The same, streaming the file from `bytes` (total_bytes: its size, -1 when unknown): the page hands its
+// download over a chunk at a time, so the text is never in the heap whole.
+std::string load_trained_model(attn::model_io::ByteSource& bytes, long long total_bytes,
+                               const std::string& source);
+// A load under way (the page downloads or reads a file): `received` of `total` bytes (total -1: unknown),
+// shown until the load ends.
+void show_model_load_progress(const std::string& source, long long received, long long total);
 
 // What the last load attempt said, for display: ok, a message, and the model version it produced.
 struct ModelLoadStatus {
@@ -45,6 +53,8 @@ struct ModelLoadStatus {
   std::string message;  // "" before any load
   long long version = 0;
   long long attempt = 0;  // counts load attempts, so a panel can tell that a new one happened
+  std::string progress;   // a load under way ("reading model.json: 12.0 of 66.0 MB"), else ""
+  float fraction = -1;    // its share done (0 to 1), or -1 when the total is unknown
 };
 const ModelLoadStatus& last_model_load();
 

@@ -79,7 +79,10 @@ bool draw_model_switch(Settings& s) {
 
 void draw_no_model_note(Settings& s) {
   const ModelLoadStatus& load = last_model_load();
-  if (is_model_path(s.model) && load.attempt == 0) {
+  if (is_model_path(s.model) && !load.progress.empty()) {
+    note_box(load.progress);
+    if (load.fraction >= 0) ImGui::ProgressBar(load.fraction, ImVec2(-1, 0), "");
+  } else if (is_model_path(s.model) && load.attempt == 0) {
     note_box("Loading the model file " + s.model + " ...");
   } else if (is_model_path(s.model) && !load.ok) {
     error_box(load.message);

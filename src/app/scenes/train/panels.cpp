@@ -287,7 +287,12 @@ bool draw_model_file(const TrainedModel* m) {
     seen_attempt = load.attempt;
     status = load.message, status_ok = load.ok;
   }
-  if (!status.empty()) ImGui::TextColored(status_ok ? kGood : kBad, "%s", status.c_str());
+  if (!load.progress.empty()) {
+    text_wrapped_disabled("%s", load.progress.c_str());
+    if (load.fraction >= 0) ImGui::ProgressBar(load.fraction, ImVec2(-1, 0), "");
+  } else if (!status.empty()) {
+    ImGui::TextColored(status_ok ? kGood : kBad, "%s", status.c_str());
+  }
   if (m && m->from_file) {
     text_wrapped("This model was loaded from %s. %s", m->source.c_str(), info_line(m->info).c_str());
     text_wrapped_disabled("Train or Reset starts a new model with these settings.");
