@@ -138,22 +138,85 @@
       var text = callText("attn_model_json");
       return text ? text : null;
     },
-    // Makes a model file's text the trained model, as "Open a model file" does: {ok, error}.
-    loadModel: function (text, name) { return call("attn_load_model", [String(text), name || "loadModel()"]); },
+    // Makes a model file's text the trained model, as "Open a model file" does: {ok, error}. A text longer
+    // than the reader's byte limit in UTF-16 units is longer in UTF-8 too: refused without encoding it.
+    loadModel: function (text, name) {
+      var s = String(text);
+      var bytes = s.length > modelByteLimit() ? null : new TextEncoder().encode(s);
+      return loadModelBytes(bytes, bytes ? bytes.length : s.length, name || "loadModel()");
+    },
     // Opens the browser's file picker for a model file (needs a recent click or key press on the page).
     openModelFile: function () { modelInput.value = ""; modelInput.click(); }
   };
 
-  // [3b] model files from the page's file picker
+  // [3b] model files: their bytes stay a Uint8Array of the page's, which the module reads a chunk at a time
+  // (src/platform/model_load_web.cpp), so its heap never holds the text; past the reader's limit a file is
+  // refused before it is read; a download or a file read shows its progress in the app, and a large file's
+  // load starts after a frame has shown that it is being read.
+  function modelByteLimit() { return callRaw("attn_model_byte_limit"); }
+
+  // bytes (a Uint8Array, or null: nothing to read, the reason is in the name) -> {ok, error}
+  function loadModelBytes(bytes, total, name) {
+    Module.attentionModelBytes = bytes;
+    Module.attentionModelOffset = 0;
+    try {
+      return call("attn_load_model_bytes", [total, String(name).slice(0, 500)]);
+    } finally {
+      Module.attentionModelBytes = null;
+    }
+  }
+
+  function reportModelLoad(r) { if (!r.ok) console.warn("attention demo: " + r.error); }
+
+  // Loads the bytes once the app has drawn the progress (a large file takes a moment to check and build).
+  function loadModelSoon(bytes, name) {
+    tellApp("attn_model_progress", [bytes.length, bytes.length, name]);
+    setTimeout(function () {
+      if (started && !stopped && !failed) reportModelLoad(loadModelBytes(bytes, bytes.length, name));
+    }, bytes.length > (1 << 20) ? 80 : 0);
+  }
+
+  // A response's body, counted as it arrives (progress in the app): {bytes}, or {refused: n} once n bytes
+  // pass the limit (the download stops there).
+  function readModelResponse(response, name) {
+    var encoded = response.headers.get("Content-Encoding");
+    var total = encoded && encoded !== "identity" ? -1 : Number(response.headers.get("Content-Length")) || -1;
+    var limit = modelByteLimit(), reader = response.body.getReader(), parts = [], received = 0;
+    function pump() {
+      return reader.read().then(function (step) {
+        if (step.done) return new Blob(parts).arrayBuffer().then(function (b) { return { bytes: new Uint8Array(b) }; });
+        received += step.value.length;
+        if (Math.max(received, total) > limit) { reader.cancel(); return { refused: Math.max(received, total) }; }
+        parts.push(step.value);
+        tellApp("attn_model_progress", [received, total, name]);
+        return pump();
+      });
+    }
+    return pump();
+  }
+
+  // A model file named by a link (src/platform/io_web.cpp checked that it is on this page's site).
+  function fetchModel(href, name) {
+    fetch(href, { credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return readModelResponse(r, name);
+    }).then(function (got) {
+      if (got.refused) reportModelLoad(loadModelBytes(null, got.refused, name));
+      else loadModelSoon(got.bytes, name);
+    }, function (e) {
+      reportModelLoad(loadModelBytes(null, 0, name + " (could not be fetched: " + describe(e) + ")"));
+    });
+  }
+
+  // the page's file picker
   var modelInput = document.getElementById("model-file");
   modelInput.addEventListener("change", function () {
     var file = modelInput.files && modelInput.files[0];
     if (!file) return;
-    file.text().then(function (text) {
-      var r = window.attentionDemo.loadModel(text, file.name);
-      if (!r.ok) console.warn("attention demo: " + r.error);
-    }, function (e) {
-      window.attentionDemo.loadModel("", file.name + " (could not be read: " + describe(e) + ")");
+    if (file.size > modelByteLimit()) { reportModelLoad(loadModelBytes(null, file.size, file.name)); return; }
+    tellApp("attn_model_progress", [0, file.size, file.name]);
+    file.arrayBuffer().then(function (b) { loadModelSoon(new Uint8Array(b), file.name); }, function (e) {
+      reportModelLoad(loadModelBytes(null, 0, file.name + " (could not be read: " + describe(e) + ")"));
     });
   });
 
@@ -338,8 +401,10 @@
       body.setAttribute("data-state", "ready");
       setStatus("", "");
     },
-    // The app's "Open a model file" button (src/platform/io_web.cpp).
+    // The app's "Open a model file" button and linked model files (src/platform/io_web.cpp).
     attentionOpenModelFile: function () { window.attentionDemo.openModelFile(); },
+    attentionFetchModel: fetchModel,
+    attentionLoadModelBytes: loadModelBytes,
     attentionFail: function (text) {
       fail("start-error", "The demo could not start.", [
         "The page loaded, but the demo could not set up its graphics. Reloading may help; a current " +
@@ -423,8 +488,26 @@
 
   // The glue starts the app once the page's other scripts (embedded.js, a11y.js) have set up their listeners:
   // it is added when the document is parsed (the preload in index.html has already fetched it).
+  // Under a Content-Security-Policy with require-trusted-types-for 'script', a script's address must come from
+  // a Trusted Types policy: "attention-demo" allows the glue's own file name and nothing else (a CSP with a
+  // trusted-types list must name it).
   var script = document.createElement("script");
-  script.src = JS_FILE;
+  var scriptUrl = JS_FILE;
+  if (window.trustedTypes && typeof window.trustedTypes.createPolicy === "function") {
+    try {
+      scriptUrl = window.trustedTypes.createPolicy("attention-demo", {
+        createScriptURL: function (url) {
+          if (url !== JS_FILE) throw new TypeError("attention-demo: not the demo's script: " + url);
+          return url;
+        }
+      }).createScriptURL(JS_FILE);
+    } catch (e) {
+      failLoad("this page's Content-Security-Policy does not allow the Trusted Types policy 'attention-demo' (" +
+               describe(e) + ")");
+      return;
+    }
+  }
+  script.src = scriptUrl;
   script.async = true;
   script.onerror = function () { failLoad(JS_FILE + " did not load"); };
   if (document.readyState === "loading") {
