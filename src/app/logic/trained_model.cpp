@@ -141,8 +141,11 @@ std::string load_trained_model(attn::model_io::ByteSource& bytes, long long tota
 
 void show_model_load_progress(const std::string& source, long long received, long long total) {
   ModelLoadStatus& st = load_status();
+  const bool read = total > 0 && received >= total;  // what is left is one call: checking and building
   st.progress =
-      "reading " + source + ": " + megabytes(received) + (total > 0 ? " of " + megabytes(total) : "");
+      read ? "checking and building the model from " + source + " (" + megabytes(total) +
+                 "; a large file takes a few seconds)"
+           : "reading " + source + ": " + megabytes(received) + (total > 0 ? " of " + megabytes(total) : "");
   st.fraction = total > 0 ? std::min(1.0f, static_cast<float>(received) / static_cast<float>(total)) : -1.0f;
 }
 
