@@ -180,8 +180,9 @@ SDL2_CMAKE_FLAGS=(
     -DSDL_OFFSCREEN=OFF -DSDL_DUMMYVIDEO=OFF -DSDL_OPENGL=OFF -DSDL_FILE=OFF -DSDL_LOADSO=OFF
     -DSDL_ASSERTIONS=disabled
     # SDL's own switch that leaves out the software blitters, RLE and YUV conversion: the app draws with
-    # WebGL only, and they were about 120 KB of the wasm.
-    -DCMAKE_C_FLAGS=-DSDL_LEAN_AND_MEAN=1
+    # WebGL only, and they were about 120 KB of the wasm. Float-to-int conversions saturate, as in every
+    # object of the app (cmake/emscripten.cmake): none can trap.
+    "-DCMAKE_C_FLAGS=-DSDL_LEAN_AND_MEAN=1 -mnontrapping-fptoint"
 )
 # Rebuild when the flags, the SDL version or the compiler change.
 # (sed reads all of emcc's output: with `head -n1` emcc could die of a closed pipe, which pipefail and

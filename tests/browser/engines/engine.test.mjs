@@ -1,7 +1,7 @@
 // The cross-engine tests: the same checks on whichever engine ATTN_ENGINE names (chromium, firefox or
-// webkit; run.sh runs the file once per engine). One browser launch and three page loads: the demo (start-up,
+// webkit; run.sh runs the file once per engine). One browser launch and four page loads: the demo (start-up,
 // the clock, set(), idle, heatmap pixels, typed text, context loss), a course page on another origin that
-// embeds it, and the Train scene.
+// embeds it, the demo under a strict CSP with Trusted Types, and the Train scene.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -170,6 +170,47 @@ test(`${engine}: the embed handle across origins: ready, set, state`, async () =
     await page.waitForFunction(async () => (await document.getElementById('d').demo.state()).shown.pos === 44,
       null, { timeout: 30000 });
     assertClock((await page.evaluate(() => document.getElementById('d').demo.state())).shown, 44, 'embedded clock');
+  } finally {
+    server.close();
+  }
+});
+
+// dist/ again on another port, every response with the README's strictest policy (Trusted Types for script
+// sinks, no img-src), and a first script in index.html that records every violation from the start.
+const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
+  "require-trusted-types-for 'script'";
+async function serveUnderStrictCsp() {
+  const watch = 'window.cspViolations = []; document.addEventListener("securitypolicyviolation", ' +
+    'function (e) { window.cspViolations.push(e.violatedDirective + " blocked " + e.blockedURI); });';
+  const server = http.createServer(async (req, res) => {
+    const path = new URL(req.url, 'http://x').pathname;
+    if (path === '/csp-watch.js') {
+      res.writeHead(200, { 'Content-Type': 'text/javascript', 'Content-Security-Policy': STRICT_CSP });
+      res.end(watch);
+      return;
+    }
+    const r = await fetch(baseUrl() + path.slice(1));
+    let body = Buffer.from(await r.arrayBuffer());
+    if (path === '/index.html') {
+      body = Buffer.from(body.toString('utf8').replace('<head>', '<head><script src="csp-watch.js"></script>'));
+    }
+    res.writeHead(r.status, { 'Content-Type': r.headers.get('content-type') || 'application/octet-stream',
+                              'Content-Security-Policy': STRICT_CSP });
+    res.end(body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${server.address().port}/` };
+}
+
+test(`${engine}: under a strict CSP with Trusted Types the page starts and reports no violation`, async () => {
+  const { server, url } = await serveUnderStrictCsp();
+  try {
+    await page.goto(url + 'index.html?scene=clock&d_model=4&pos=44');
+    await page.evaluate(() => window.attentionDemo.ready.then(() => true));
+    await waitFrames(page, 3);
+    assertClock((await state()).shown, 44, 'the clock under the strict CSP');
+    assert.equal(await page.evaluate(() => Array.isArray(window.cspViolations)), true, 'the watch script ran');
+    assert.deepEqual(await page.evaluate(() => window.cspViolations), [], 'no CSP or Trusted Types violation');
   } finally {
     server.close();
   }
