@@ -111,8 +111,7 @@ int int_field(const json& j, const char* name, int fallback) {
 }
 
 std::uint64_t seed_field(const json& j, const char* name, std::uint64_t fallback) {
-  return static_cast<std::uint64_t>(
-      whole_field(j, name, static_cast<long long>(fallback), 0, (1LL << 53) - 1));
+  return static_cast<std::uint64_t>(whole_field(j, name, static_cast<long long>(fallback), 0, kMaxSeed));
 }
 
 bool bool_field(const json& j, const char* name, bool fallback) {

@@ -12,7 +12,8 @@
 namespace {
 
 // Seeds are whole numbers that a JSON model file stores exactly: 0 .. 2^53 - 1 (no wrap-around of -1).
-const CLI::Range kSeedRange(0LL, 9007199254740991LL, "a whole number from 0 to 9007199254740991");
+const CLI::Range kSeedRange(0LL, attn::kMaxSeed,
+                            "a whole number from 0 to " + std::to_string(attn::kMaxSeed));
 
 // Whole numbers on the command line are decimal digits with an optional minus: CLI11 alone reads 010 as 8
 // (octal) and 0x10 as 16. Leading zeros are dropped (010 is ten); anything else (1e3, 2.5, an empty value)

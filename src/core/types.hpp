@@ -30,6 +30,9 @@ using Batch = std::vector<Mat>;
 inline constexpr int kMaxTokens = 1024;
 // The widest model the core accepts (d_model).
 inline constexpr int kMaxDModel = 4096;
+// The largest seed (0 to 2^53 - 1): every seed is a whole number a JSON file (a model's config, set(),
+// attend's input) stores exactly, so -1 or 2^64 - 1 never wraps around.
+inline constexpr long long kMaxSeed = (1LL << 53) - 1;
 // The most weights any model, layer or table may have (64 MiB of float32): no setting, input or model
 // file can make the core allocate more for weights.
 inline constexpr long long kMaxWeights = 16777216;

@@ -35,8 +35,6 @@ const json& required(const json& obj, const char* key, std::string_view where) {
   return it->second;
 }
 
-// Seeds are stored exactly as JSON numbers: 0 to 2^53 - 1, as everywhere else (the CLI's --seed).
-constexpr long long kMaxSeed = 9007199254740991LL;
 // The largest magnitude a whole number in a model file may have: 2^53, below which every double is exact.
 constexpr double kMaxWhole = 9007199254740992.0;
 
