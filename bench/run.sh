@@ -31,7 +31,7 @@ quiet() {
 # 1. builds: native (mha_bench, attention_bench), wasm for node (mha_bench), dist/ when missing, npm deps
 echo "== building (native and wasm-node mha_bench, attention_bench; dist/ and npm packages when missing)" >&2
 quiet cmake --preset native -B "$NATIVE"
-quiet cmake --build "$NATIVE" --target mha_bench attention_bench -j "$JOBS"
+quiet cmake --build "$NATIVE" --target mha_bench attention_bench attention_cli -j "$JOBS"
 # (the preset's NODE_PATH, which a build outside the preset's folder does not get: Emscripten's acorn)
 quiet cmake --preset wasm-node -B "$WASM_NODE"
 quiet env NODE_PATH=/usr/share/nodejs cmake --build "$WASM_NODE" --target mha_bench -j "$JOBS"
@@ -108,6 +108,8 @@ part "native recompute of the attention scenes (Google Benchmark)" \
   "$NATIVE/bench/attention_bench" ${gbench_args[@]+"${gbench_args[@]}"}
 part "browser engines: start-up and training to 99% (bench/engines_bench.mjs; Chromium, Firefox ESR, WebKitGTK)" \
   tests/browser/engines/with_display.sh scripts/with_dist_server.sh --dir "$DIST" node bench/engines_bench.mjs
+part "a 66 MB model file: the page's loadModel() against attention_cli (bench/model_load_bench.mjs, headless Chromium)" \
+  scripts/with_dist_server.sh --dir "$DIST" node bench/model_load_bench.mjs
 
 echo
 if [ "${#failed[@]}" != 0 ]; then
