@@ -224,10 +224,10 @@ void report(nlohmann::json& j, const Settings& s, const SceneState& st, const Tr
   j["layers"] = s.layers;
   j["seed"] = s.seed;
   j["running"] = s.train == "run";
-  // a loaded model: the steps its file says it was trained for
+  // a loaded model: the steps its file says it was trained for, as the file wrote the number (never cast)
   const bool file_steps = !ses.has_trainer() && m && m->info.is_object() && m->info.contains("steps") &&
                           m->info["steps"].is_number_integer();
-  j["steps"] = file_steps ? m->info["steps"].get<int>() : ses.steps();
+  j["steps"] = file_steps ? m->info["steps"] : nlohmann::json(ses.steps());
   j["steps_per_second"] = ses.steps_per_second();
   j["seconds"] = ses.seconds();
   j["loss"] = ses.last_loss();
