@@ -8,6 +8,7 @@ import unittest
 import numpy as np
 
 import cli_reference as ref
+import cli_bad_input_test
 import cli_test
 
 
@@ -121,7 +122,7 @@ class Train(unittest.TestCase, cli_test.CloseMixin):
         self.assertEqual(a["tensors"], b["tensors"])
 
     def test_bad_train_and_model_input(self):
-        bad = cli_test.BadInput()
+        bad = cli_bad_input_test.BadInput()
         model = self.files["sinusoidal"]
         bad.assertRejected(["train", "--positions", "alibi"], ["alibi", "none|sinusoidal|learned|rope"])
         bad.assertRejected(["train", "--steps", "-1"], ["--steps"])
