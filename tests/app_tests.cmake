@@ -62,3 +62,12 @@ add_executable(memo_test ${CMAKE_CURRENT_SOURCE_DIR}/test_memo.cpp)
 target_link_libraries(memo_test PRIVATE attention_app_logic GTest::gtest GTest::gtest_main)
 target_compile_options(memo_test PRIVATE ${ATTN_WARNINGS})
 gtest_discover_tests(memo_test DISCOVERY_MODE PRE_TEST)
+
+# Every sentence true at every setting: each scene's paragraphs read back at sampled settings and checked
+# against numpy (tests/claims/, one checker per scene; the desktop app under Xvfb with --sweep).
+if(TARGET attention_demo)
+  add_test(NAME scene_claims COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/claims/sweep_test.py)
+  set_tests_properties(scene_claims PROPERTIES ENVIRONMENT
+                       "ATTENTION_DEMO=$<TARGET_FILE:attention_demo>;ATTENTION_CLI=$<TARGET_FILE:attention_cli>"
+                       TIMEOUT 900)
+endif()

@@ -1,10 +1,13 @@
 // Desktop entry point: SDL2 + OpenGL 3.3 core + Dear ImGui, the same app as the browser.
 //
 //   attention_demo [--url "?scene=clock&pos=44"] [--frames N] [--screenshot out.png] [--state out.json]
-//                  [--width W] [--height H] [--model model.json]
+//                  [--width W] [--height H] [--model model.json] [--sweep queries.txt]
 // --frames N quits after N frames (and ignores the mouse pointer); --screenshot saves the last frame as PNG;
 // --state writes the app's state JSON at the end; --model loads a trained model file (the Train scene's
-// "Save", or attention_cli train --out) as the trained model before the first frame. Exit status 0 on
+// "Save", or attention_cli train --out) as the trained model before the first frame. --sweep opens each
+// line of a file as a URL query in turn (as the browser's Back and Forward do), draws until the scene has
+// no work left (at least 3 frames, at most --frames, default 60) and writes one state JSON line per query
+// to --state. Exit status 0 on
 // success, 1 when the window, GL, an output file or the model file fails, 2 for bad flags.
 #define GL_GLEXT_PROTOTYPES 1
 #include <SDL.h>
@@ -35,6 +38,7 @@ struct Options {
   std::string state;
   int width = 1280, height = 800;
   std::string model;
+  std::string sweep;
 };
 
 // The framebuffer as RGBA rows, top row first (GL reads bottom-up).
@@ -67,6 +71,7 @@ int main(int argc, char** argv) {
   cli.add_option("--height", opt.height, "window height")->check(CLI::Range(200, 8192));
   cli.add_option("--model", opt.model,
                  "a trained model file to load (Train scene, attention_cli train --out)");
+  cli.add_option("--sweep", opt.sweep, "a file of URL queries, one per line: one state line each (--state)");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -74,6 +79,18 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
+  }
+  std::vector<std::string> queries;
+  if (!opt.sweep.empty()) {
+    std::ifstream in(opt.sweep, std::ios::binary);
+    for (std::string line; std::getline(in, line);) {
+      if (!line.empty()) queries.push_back(line);
+    }
+    if (!in.eof() || opt.state.empty()) {
+      std::fprintf(stderr, "error: --sweep needs a readable file and --state\n");
+      return 2;
+    }
+    if (opt.frames == 0) opt.frames = 60;
   }
 
   if (!opt.model.empty()) {
@@ -132,50 +149,62 @@ int main(int argc, char** argv) {
   int status = 0;
   {
     app::App the_app(opt.url);
-    bool quit = false;
-    for (long long frame = 1; !quit; ++frame) {
-      const auto t0 = std::chrono::steady_clock::now();
-      SDL_Event event;
-      while (SDL_PollEvent(&event)) {
-        ImGui_ImplSDL2_ProcessEvent(&event);
-        if (event.type == SDL_QUIT) quit = true;
-        if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE &&
-            event.window.windowID == SDL_GetWindowID(window))
-          quit = true;
-      }
-      if (opt.frames > 0 && frame >= opt.frames) quit = true;  // this is the last frame
+    // Draws frames until the window closes, or `frames` have been drawn (0: no limit), or, with `until_idle`,
+    // the app wants no next frame after at least 3; the screenshot is taken of the last one.
+    auto run = [&](long long frames, bool until_idle) {
+      bool quit = false;
+      for (long long frame = 1; !quit; ++frame) {
+        const auto t0 = std::chrono::steady_clock::now();
+        SDL_Event event;
+        while (SDL_PollEvent(&event)) {
+          ImGui_ImplSDL2_ProcessEvent(&event);
+          if (event.type == SDL_QUIT) quit = true;
+          if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE &&
+              event.window.windowID == SDL_GetWindowID(window))
+            quit = true;
+        }
+        if (frames > 0 && frame >= frames) quit = true;  // this is the last frame
 
-      // Scripted runs ignore the pointer (under Xvfb it rests mid-screen), so screenshots are repeatable.
-      platform::build_frame(the_app, opt.frames > 0);
-      // CPU time of the frame up to here (events, scenes, heatmap uploads, layout), as in the browser.
-      const double cpu_ms =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      platform::draw_frame(window);
-      the_app.finish_frame(cpu_ms);
+        // Scripted runs ignore the pointer (under Xvfb it rests mid-screen), so screenshots are repeatable.
+        platform::build_frame(the_app, opt.frames > 0);
+        // CPU time of the frame up to here (events, scenes, heatmap uploads, layout), as in the browser.
+        const double cpu_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        platform::draw_frame(window);
+        the_app.finish_frame(cpu_ms);
+        if (until_idle && frame >= 3 && !the_app.wants_next_frame()) quit = true;
 
-      if (quit && !opt.screenshot.empty()) {
-        std::string why;
-        int fb_w = 0, fb_h = 0;
-        SDL_GL_GetDrawableSize(window, &fb_w, &fb_h);
-        if (!platform::write_png_rgba(opt.screenshot, fb_w, fb_h, read_framebuffer(fb_w, fb_h), &why)) {
-          std::fprintf(stderr, "error: screenshot: %s\n", why.c_str());
-          status = 1;
+        if (quit && !opt.screenshot.empty()) {
+          std::string why;
+          int fb_w = 0, fb_h = 0;
+          SDL_GL_GetDrawableSize(window, &fb_w, &fb_h);
+          if (!platform::write_png_rgba(opt.screenshot, fb_w, fb_h, read_framebuffer(fb_w, fb_h), &why)) {
+            std::fprintf(stderr, "error: screenshot: %s\n", why.c_str());
+            status = 1;
+          }
+        }
+        SDL_GL_SwapWindow(window);
+        if (the_app.take_url_change() != app::UrlChange::None) {
+          const std::string title = "Attention, in order - ?" + the_app.query();
+          SDL_SetWindowTitle(window, title.c_str());
         }
       }
-      SDL_GL_SwapWindow(window);
-      if (the_app.take_url_change() != app::UrlChange::None) {
-        const std::string title = "Attention, in order - ?" + the_app.query();
-        SDL_SetWindowTitle(window, title.c_str());
-      }
-    }
+    };
 
-    if (!opt.state.empty()) {
-      std::ofstream out(opt.state, std::ios::binary);
+    std::ofstream out;
+    if (!opt.state.empty()) out.open(opt.state, std::ios::binary);
+    if (queries.empty()) {
+      run(opt.frames, false);
       out << the_app.state_json() << '\n';
-      if (!out.flush()) {
-        std::fprintf(stderr, "error: cannot write %s\n", opt.state.c_str());
-        status = 1;
-      }
+    }
+    for (const std::string& query : queries) {
+      the_app.open_query(query);
+      run(opt.frames, true);
+      out << the_app.state_json() << '\n';
+    }
+    if (!opt.state.empty() && !out.flush()) {
+      std::fprintf(stderr, "error: cannot write %s\n", opt.state.c_str());
+      status = 1;
     }
   }
 
