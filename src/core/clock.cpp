@@ -1,6 +1,7 @@
 // Clock readings: angles per hand, the nearest return of a hand, and the PE.PE similarity matrix.
 #include "clock.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "error.hpp"
@@ -35,12 +36,55 @@ std::vector<HandReading> compare_positions(const Sinusoidal& clock, int pos_a, i
     r.angle_b = wrap_2pi(pos_b * r.speed);
     r.phase_diff = wrap_pi(r.angle_b - r.angle_a);
     const int d0 = 2 * h, d1 = std::min(2 * h + 1, clock.d_model - 1);
+    r.paired = d1 != d0;
     const double ds = t(1, d0) - t(0, d0);
-    const double dc = d1 != d0 ? t(1, d1) - t(0, d1) : 0.0;
+    const double dc = r.paired ? t(1, d1) - t(0, d1) : 0.0;
     r.distance = std::sqrt(ds * ds + dc * dc);
+    r.turns = (static_cast<double>(pos_b) - pos_a) * r.speed / (2.0 * M_PI);
+    if (pos_a == pos_b) {
+      r.verdict = HandVerdict::Same;
+    } else if (r.distance >= kNearlyRepeats) {
+      r.verdict = HandVerdict::Differs;
+    } else if (!r.paired && std::fabs(r.phase_diff) >= kNearlyRepeats) {  // sin a = sin(pi - a)
+      r.verdict = HandVerdict::SineAlike;
+    } else {
+      r.verdict = std::fabs(r.turns) < 0.5 ? HandVerdict::BarelyMoved : HandVerdict::CameRound;
+    }
     out.push_back(r);
   }
   return out;
+}
+
+ClosestOffset closest_offset(const Sinusoidal& clock, int max_offset) {
+  require_range(max_offset, 1, 1 << 30, "the largest offset");
+  const std::vector<double> speed = clock.speeds();
+  const int pairs = clock.d_model / 2;
+  ClosestOffset best;
+  if (pairs == 0) return best;
+  best.distance = INFINITY;
+  for (int k = 1; k <= max_offset; ++k) {
+    double sq = 0.0;
+    for (int h = 0; h < pairs; ++h) {
+      const double half = std::sin(0.5 * k * speed[static_cast<size_t>(h)]);
+      sq += 4.0 * half * half;
+    }
+    if (sq < best.distance) best.distance = sq, best.offset = k;
+  }
+  best.distance = std::sqrt(best.distance);
+  return best;
+}
+
+double rotation_error(const Sinusoidal& clock, int start, int k) {
+  const Mat rows = clock.table({start, start + k});  // (2, D)
+  const std::vector<double> speed = clock.speeds();
+  double worst = 0.0;
+  for (int h = 0; h < clock.d_model / 2; ++h) {
+    const Eigen::Index d = 2 * h;
+    const double t = k * speed[static_cast<size_t>(h)], sn = rows(0, d), cs = rows(0, d + 1);
+    worst = std::max({worst, std::fabs(sn * std::cos(t) + cs * std::sin(t) - rows(1, d)),
+                      std::fabs(cs * std::cos(t) - sn * std::sin(t) - rows(1, d + 1))});
+  }
+  return worst;
 }
 
 int nearest_return(const Sinusoidal& clock, int hand, int reference, int lo, int hi) {

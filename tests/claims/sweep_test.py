@@ -18,7 +18,9 @@ CLI = os.environ.get("ATTENTION_CLI", "build/native/attention_cli")
 # One checker module per scene: QUERIES (settings opened without a trained model), TRAINED_QUERIES (opened
 # with the model trained below), and check(checker) for one opened view.
 MODULES = [importlib.import_module(os.path.basename(p)[:-3])
-           for p in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "*_claims.py")))]
+           for p in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "*_claims.py")))
+           if not os.environ.get("ATTN_CLAIMS")  # ATTN_CLAIMS=clock,mha: only those scenes (while editing)
+           or os.path.basename(p)[:-10] in os.environ["ATTN_CLAIMS"].split(",")]
 
 
 def sweep(queries, model=None):

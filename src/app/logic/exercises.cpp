@@ -32,8 +32,10 @@ ClockExercise clock_exercise(const attn::Sinusoidal& clock) {
   const attn::HandReading &fast = hands.front(), &slow = hands.back();
   ex.prompt = format(
       "Which position between %d and %d has its fast hand (hand 0, dimensions 0 and 1, one radian per token) "
-      "closest to position 0's? Then look at that position's slow hand: is it close to position 0's too?",
-      kLo, kHi);
+      "closest to position 0's? %s",
+      kLo, kHi,
+      hands.size() > 1 ? "Then look at that position's slow hand: is it close to position 0's too?"
+                       : "This clock has no other hand: what else could tell that position from 0?");
   ex.hint =
       "The fast hand comes back round every 2 pi = 6.28 tokens. Look for a whole number of tokens that is "
       "very nearly a whole number of turns.";

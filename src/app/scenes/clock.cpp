@@ -7,6 +7,7 @@
 #include <cmath>
 #include <optional>
 
+#include "app/logic/clock_text.hpp"
 #include "app/logic/exercises.hpp"
 #include "app/logic/memo.hpp"
 #include "app/logic/text.hpp"
@@ -29,25 +30,13 @@ struct ClockData {
   double rotation_check =
       0.0;               // largest |R(k speed) reading(start) - reading(start + k)| over hands, 2 starts
   int second_start = 0;  // the second start of that check
+  std::string intro;     // clock_intro(): what this clock's hands do
 };
 using ClockMemo = Memo<ClockData, int, double, int, int>;
 
 struct ExerciseState {
   bool checked = false, hint = false, revealed = false;
 };
-
-// rows: (2, D) readings at some p and p + k. Turns each hand's (sin, cos) at p by k x the hand's speed and
-// returns the largest difference from the reading at p + k (an unpaired last dimension is left out).
-double rotation_error(const attn::Mat& rows, const std::vector<attn::HandReading>& hands, int k) {
-  double worst = 0.0;
-  for (const attn::HandReading& h : hands) {
-    const Eigen::Index d = 2 * h.hand;
-    const double t = k * h.speed, sn = rows(0, d), cs = rows(0, d + 1);
-    worst = std::max({worst, std::fabs(sn * std::cos(t) + cs * std::sin(t) - rows(1, d)),
-                      std::fabs(cs * std::cos(t) - sn * std::sin(t) - rows(1, d + 1))});
-  }
-  return worst;
-}
 
 ClockData compute(const Settings& s) {
   ClockData c;
@@ -60,9 +49,10 @@ ClockData compute(const Settings& s) {
   // k tokens later, from pos and from a second start (0, or -k when stepping back).
   const int k = s.pos2 - s.pos;
   const int from2 = k >= 0 ? 0 : -k;
-  const attn::Mat second = c.clock->table({from2, from2 + k});  // (2, D)
-  c.rotation_check = std::max(rotation_error(c.readings, c.compare, k), rotation_error(second, c.compare, k));
+  c.rotation_check =
+      std::max(attn::rotation_error(*c.clock, s.pos, k), attn::rotation_error(*c.clock, from2, k));
   c.second_start = from2;
+  c.intro = clock_intro(*c.clock);
   return c;
 }
 
@@ -93,7 +83,10 @@ void draw_controls(Settings& s) {
   ImGui::SetNextItemWidth(220);
   slider_int("d_model", &s.d_model, 2, 1024, "%d",
              ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  help_marker("Width of the position vector: d_model numbers make d_model / 2 hands (sine, cosine pairs).");
+  help_marker(
+      "Width of the position vector: each hand is a sine and cosine pair, so d_model numbers make d_model / "
+      "2 "
+      "hands (at odd d_model the last hand is a lone sine).");
   ImGui::SetNextItemWidth(220);
   {
     const LockScope lock(&s.base);
@@ -167,29 +160,8 @@ void draw_readings(const ClockData& c) {
   end_table();
 }
 
-// What the comparison shows, said for these two positions: which end of the clock tells them apart.
-std::string compare_sentence(const ClockData& c) {
-  const std::vector<attn::HandReading>& h = c.compare;
-  if (c.pos == c.pos2)
-    return format("Positions %d and %d are the same: every hand reads alike.", c.pos, c.pos2);
-  const auto apart = [](const attn::HandReading& r) { return r.distance >= attn::kNearlyRepeats; };
-  const long differ = std::count_if(h.begin(), h.end(), apart);
-  const attn::HandReading &fast = h.front(), &slow = h.back();
-  std::string out = format("Positions %d and %d, hand by hand: %ld of %zu hands tell them apart. ", c.pos,
-                           c.pos2, differ, h.size());
-  out += apart(fast) ? format("The fast hand 0 (%.3g rad per token) tells them apart", fast.speed)
-                     : std::string("The fast hand 0 has come nearly full circle, so it reads them alike");
-  if (h.size() > 1) {
-    out += apart(slow) ? format("; the slowest hand %d differs too", slow.hand)
-                       : format("; the slowest hand %d has barely moved, so it reads them alike", slow.hand);
-  }
-  return out +
-         ". Fast hands tell neighbours apart; slow hands tell far-apart positions apart, as they never come "
-         "round within the text.";
-}
-
 void draw_compare(const ClockData& c) {
-  paragraph(compare_sentence(c));
+  paragraph(compare_sentence(c.compare, c.pos, c.pos2));
   const int n = std::min<int>(static_cast<int>(c.compare.size()), 8);
   if (!begin_table("compare", {{"hand"}, {"phase difference (rad)"}, {"reading distance"}, {"verdict"}}))
     return;
@@ -203,7 +175,7 @@ void draw_compare(const ClockData& c) {
     table_cell();
     ImGui::Text("%.3f", h.distance);
     table_cell();
-    ImGui::TextUnformatted(h.distance < attn::kNearlyRepeats ? "nearly repeats" : "differs");
+    ImGui::TextUnformatted(verdict_label(h.verdict));
   }
   end_table();
   if (static_cast<int>(c.compare.size()) > n)
@@ -228,10 +200,9 @@ void draw_exercise(Settings& s, const ClockData& c, ExerciseState& ex) {
   if (ImGui::Button("Reveal")) ex.revealed = !ex.revealed;
   if (ex.checked) {
     if (s.answer == e.answer) {
-      text_wrapped_colored(ink(Ink::Right),
-                           "Right: position %d. Set 'compare with' to it and look "
-                           "at the slow hand: is it close too?",
-                           e.answer);
+      text_wrapped_colored(ink(Ink::Right), "Right: position %d. Set 'compare with' to it and %s", e.answer,
+                           c.compare.size() > 1 ? "look at the slow hand: is it close too?"
+                                                : "see that this clock's only hand reads the two alike.");
     } else {
       text_wrapped_colored(ink(Ink::Wrong), "Not quite: position %d is not the closest. Try again.",
                            s.answer);
@@ -243,19 +214,7 @@ void draw_exercise(Settings& s, const ClockData& c, ExerciseState& ex) {
 
 // Next to the dials: what a radian is, and that a step of k tokens turns every hand by a fixed angle.
 void draw_rotation(const ClockData& c) {
-  const int k = c.pos2 - c.pos;
-  const attn::HandReading& fast = c.compare.front();
-  constexpr double kDegrees = 180.0 / M_PI;
-  text_wrapped(
-      "Angles are in radians: one radian is about %.1f degrees, and a full turn is 2 pi = 6.283 radians. "
-      "Moving k tokens turns hand i by k times its speed, wherever you start: from position %d to %d (k = "
-      "%d) "
-      "hand 0 turns by %d × %.4g = %.3f rad (%.1f degrees, %+.3f once whole turns are taken off). Turning "
-      "every hand of position %d's reading by k × its speed gives position %d's reading, and the same turns "
-      "take position %d to %d (largest difference %.1g, float rounding). This fixed rotation, the same at "
-      "every position, is what lets attention read relative offsets such as \"two tokens back\".",
-      kDegrees, c.pos, c.pos2, k, k, fast.speed, k * fast.speed, k * fast.speed * kDegrees, fast.phase_diff,
-      c.pos, c.pos2, c.second_start, c.second_start + k, c.rotation_check);
+  paragraph(rotation_sentence(*c.clock, c.compare.front(), c.pos, c.pos2, c.second_start, c.rotation_check));
 }
 
 // state().shown: the settings, both readings, every hand compared, the rotation check and the exercise.
@@ -271,7 +230,10 @@ void report(SceneContext& ctx, const Settings& s, std::shared_ptr<const ClockDat
                        {"angle", h.angle_a},
                        {"angle2", h.angle_b},
                        {"phase_diff", h.phase_diff},
-                       {"distance", h.distance}});
+                       {"distance", h.distance},
+                       {"paired", h.paired},
+                       {"turns", h.turns},
+                       {"verdict", verdict_label(h.verdict)}});
     }
     auto row = [&](int r) {
       return std::vector<float>(data->readings.row(r).data(),
@@ -301,10 +263,9 @@ void draw_clock_scene(SceneContext& ctx) {
   static ClockMemo memo;
   static ExerciseState ex;
   Settings& s = ctx.settings;
-  text_wrapped(
-      "Each position gets a clock reading: pairs of sine and cosine hands turning at different "
-      "speeds. Fast hands tell neighbours apart but come back round; slow hands barely move but "
-      "never repeat within a text.");
+  // The intro above the settings speaks of this frame's clock; a change made below recomputes before use.
+  memo.get({s.d_model, s.base, s.pos, s.pos2}, [&] { return compute(s); });
+  if (memo.ok()) paragraph(memo.value().intro);
   if (section("Settings", "controls", s.hide)) draw_controls(s);
   memo.get({s.d_model, s.base, s.pos, s.pos2}, [&] { return compute(s); });
   if (!memo.ok()) {
