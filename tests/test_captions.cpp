@@ -63,6 +63,13 @@ TEST(Captions, SimilarityDiagonalsClaimedOnlyWhenTheyHold) {
   }
 }
 
+TEST(Captions, AnExactZeroIsNotCalledRounding) {
+  const std::string zero = app::similarity_caption(4, 2, 0.0f);
+  EXPECT_TRUE(has(zero, "0, exact")) << zero;
+  EXPECT_FALSE(has(zero, "rounding")) << zero;
+  EXPECT_TRUE(has(app::similarity_caption(4, 100, 3e-7f), "3e-07, float rounding"));
+}
+
 TEST(Captions, OnePositionHasNoDiagonalToDescribe) {
   const std::string c = app::similarity_caption(5, 1, 0.0f);
   EXPECT_FALSE(has(c, "not constant")) << c;

@@ -11,10 +11,9 @@ std::string similarity_caption(int d_model, int positions, float offset_error) {
   if (d_model % 2 == 0) {
     return format(
         "Every diagonal has one value: the similarity of two positions depends only on their distance "
-        "(largest deviation along a diagonal: %.2g, float rounding). Each hand adds sin a sin b + cos a cos "
-        "b "
-        "= cos(a - b), and a - b is the distance times the hand's speed.",
-        dev);
+        "(largest deviation along a diagonal: %s). Each hand adds sin a sin b + cos a cos b = cos(a - b), "
+        "and a - b is the distance times the hand's speed.",
+        dev == 0.0 ? "0, exact" : format("%.2g, float rounding", dev).c_str());
   }
   return format(
       "d_model %d is odd, so the last dimension is a sine with no cosine partner. The %d paired dimensions "

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include "app/logic/captions.hpp"
 #include "app/logic/memo.hpp"
@@ -26,8 +27,11 @@ struct TableData {
   float offset_error = 0;  // how far sim is from depending on the offset alone
   int soft_pos = -1;       // a position with neighbours on both sides in sim (37 when there is room)
   float soft_self = 0, soft_prev = 0, soft_next = 0;  // sim(p, p), sim(p, p - 1), sim(p, p + 1)
-  attn::Mat raw;                                      // (length, 1): the raw position number
-  attn::Mat fraction10, fraction100;                  // (10, 1), (100, 1): position / length
+  int soft_closest = -1;                              // the other position q with the largest sim(p, q)
+  float soft_closest_sim = 0;
+  float lo = 0, hi = 0;               // the table's smallest and largest reading
+  attn::Mat raw;                      // (length, 1): the raw position number
+  attn::Mat fraction10, fraction100;  // (10, 1), (100, 1): position / length
   std::vector<std::string> pos_labels, dim_labels, sim_labels;
 };
 using TableMemo = Memo<TableData, int, int, double, int>;
@@ -43,7 +47,13 @@ TableData compute(const Settings& s) {
     t.soft_self = t.sim(t.soft_pos, t.soft_pos);
     t.soft_prev = t.sim(t.soft_pos, t.soft_pos - 1);
     t.soft_next = t.sim(t.soft_pos, t.soft_pos + 1);
+    for (Eigen::Index q = 0; q < t.sim.rows(); ++q) {
+      const float v = t.sim(t.soft_pos, q);
+      if (q != t.soft_pos && (t.soft_closest < 0 || v > t.soft_closest_sim))
+        t.soft_closest = static_cast<int>(q), t.soft_closest_sim = v;
+    }
   }
+  t.lo = t.table.minCoeff(), t.hi = t.table.maxCoeff();
   t.raw = attn::raw_position_table(attn::range_positions(s.length), 1);
   t.fraction10 = attn::fraction_position_table(attn::range_positions(10), 10, 1);
   t.fraction100 = attn::fraction_position_table(attn::range_positions(100), 100, 1);
@@ -72,9 +82,16 @@ void draw_naive(Settings& s, const TableData& t, std::uint64_t version) {
   text_wrapped("Attempt 1: write the position number itself. Embedding values sit roughly between -1 and 1.");
   ImGui::SetNextItemWidth(220);
   slider_int("email length (tokens)", &s.length, 1, 2000, "%d", ImGuiSliderFlags_AlwaysClamp);
-  const float last = t.raw(t.raw.rows() - 1, 0);
-  text_wrapped("The last token carries %.0f, against embedding values of about 1: it drowns them out.",
-               static_cast<double>(last));
+  const double last = static_cast<double>(t.raw(t.raw.rows() - 1, 0));
+  if (last >= 10.0) {
+    text_wrapped("The last token carries %.0f, against embedding values of about 1: it drowns them out.",
+                 last);
+  } else {
+    text_wrapped(
+        "The last token carries %.0f, still near embedding values of about 1; but the last token of a "
+        "500-token email would carry 499 and drown them out.",
+        last);
+  }
   HeatmapSpec raw;
   raw.id = "positions/raw";
   raw.values = &t.raw;
@@ -98,6 +115,33 @@ void draw_naive(Settings& s, const TableData& t, std::uint64_t version) {
   text_wrapped("0.3 means word 3 in the short email and word 30 in the long one.");
 }
 
+// How soft positions are: position p's similarity with itself, its neighbours and the closest other
+// position, and what that means when the closest is not a neighbour (too few hands).
+void draw_soft(const Settings& s, const TableData& t) {
+  const double self = static_cast<double>(t.soft_self);
+  const std::string word = ordinal(t.soft_pos + 1);  // position p is the (p + 1)th word
+  std::string out = format(
+      "Positions are soft: position %d (the %s word) has similarity %.3f with itself and %.3f and %.3f with "
+      "its "
+      "neighbours %d and %d (%.0f%% and %.0f%% of it). ",
+      t.soft_pos, word.c_str(), self, static_cast<double>(t.soft_prev), static_cast<double>(t.soft_next),
+      t.soft_pos - 1, t.soft_pos + 1, 100.0 * static_cast<double>(t.soft_prev) / self,
+      100.0 * static_cast<double>(t.soft_next) / self);
+  if (std::abs(t.soft_closest - t.soft_pos) == 1) {
+    out += format(
+        "Its neighbours read the most like it, so a model learns roughly where a word is, not that it is "
+        "exactly the %s: exact counting (\"what is the %s word?\") stays hard for it.",
+        word.c_str(), word.c_str());
+  } else {
+    out += format(
+        "But position %d, %d tokens away, reads even more like it (%.1f%%): with only %d hands this clock "
+        "does not keep far positions apart. More hands (a wider d_model) do.",
+        t.soft_closest, std::abs(t.soft_closest - t.soft_pos),
+        100.0 * static_cast<double>(t.soft_closest_sim) / self, (s.d_model + 1) / 2);
+  }
+  paragraph(out);
+}
+
 }  // namespace
 
 void draw_positions_scene(SceneContext& ctx) {
@@ -106,6 +150,13 @@ void draw_positions_scene(SceneContext& ctx) {
   text_wrapped(
       "The whole clock at once: one row per position, one column per dimension. Left columns are "
       "the fast hands, right columns the slow ones.");
+  const bool ready = memo.get({s.d_model, s.count, s.base, s.length}, [&] { return compute(s); }).ok();
+  if (ready) {
+    text_wrapped(
+        "Every reading is a sine or a cosine, so it stays between -1 and 1 however late the position: here "
+        "from %.3f to %.3f over positions 0 to %d. Bounded, unlike the raw position number below.",
+        static_cast<double>(memo.value().lo), static_cast<double>(memo.value().hi), s.count - 1);
+  }
   if (section("Settings", "controls", s.hide)) draw_controls(s);
   memo.get({s.d_model, s.count, s.base, s.length}, [&] { return compute(s); });
   if (!memo.ok()) {
@@ -150,21 +201,7 @@ void draw_positions_scene(SceneContext& ctx) {
     heatmap_view(sim);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side + 60.0f);
     paragraph(similarity_caption(s.d_model, static_cast<int>(data.sim.rows()), data.offset_error));
-    if (data.soft_pos >= 1) {
-      const double self = static_cast<double>(data.soft_self);
-      const std::string word = ordinal(data.soft_pos + 1);  // position p is the (p + 1)th word
-      text_wrapped(
-          "Positions are soft: position %d (the %s word) has similarity %.3f with itself and %.3f and %.3f "
-          "with "
-          "its neighbours %d and %d (%.0f%% and %.0f%% of it). Neighbouring readings are close, so a model "
-          "learns "
-          "roughly where a word is, not that it is exactly the %s: exact counting (\"what is the %s word?\") "
-          "stays hard for it.",
-          data.soft_pos, word.c_str(), self, static_cast<double>(data.soft_prev),
-          static_cast<double>(data.soft_next), data.soft_pos - 1, data.soft_pos + 1,
-          100.0 * static_cast<double>(data.soft_prev) / self,
-          100.0 * static_cast<double>(data.soft_next) / self, word.c_str(), word.c_str());
-    }
+    if (data.soft_pos >= 1) draw_soft(s, data);
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();
   }
@@ -179,6 +216,8 @@ void draw_positions_scene(SceneContext& ctx) {
              {"table_shape", {d->table.rows(), d->table.cols()}},
              {"offset_dependence_error", d->offset_error},
              {"raw_last", d->raw(d->raw.rows() - 1, 0)},
+             {"table_range", {d->lo, d->hi}},
+             {"soft", {{"pos", d->soft_pos}, {"closest", d->soft_closest}}},
              {"fraction_step_10", d->fraction10(1, 0) - d->fraction10(0, 0)},
              {"fraction_step_100", d->fraction100(1, 0) - d->fraction100(0, 0)}};
   });
