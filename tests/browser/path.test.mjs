@@ -90,10 +90,11 @@ test('clock: the comparison says which hands tell the two positions apart', asyn
   await openDemo(page, 'scene=clock&d_model=16&pos=44&pos2=45');
   const say = (await state(page)).texts.find((t) => t.startsWith('Positions 44 and 45, hand by hand'));
   assert.ok(say, 'the comparison sentence');
-  assert.match(say, /The fast hand 0 \(1 rad per token\) tells them apart/);
-  assert.match(say, /the slowest hand 7 has barely moved, so it reads them alike/);
+  assert.match(say, /The fast hand 0 tells them apart/);
+  assert.match(say, /the slowest hand 7 has barely moved \(5e-05 of a turn\), so it reads them alike/);
   await setAndWait(page, { pos: 0, pos2: 44, d_model: 4 });
   const far = (await state(page)).texts.find((t) => t.startsWith('Positions 0 and 44, hand by hand'));
-  assert.match(far, /The fast hand 0 has come nearly full circle, so it reads them alike; the slowest hand 1 differs too/);
+  // 44 tokens are 7.003 turns of the fast hand; the slow hand alone tells them apart (no "too")
+  assert.match(far, /The fast hand 0 has come round \(7\.003 turns\), so it reads them alike; the slowest hand 1 tells them apart\./);
   await page.close();
 });

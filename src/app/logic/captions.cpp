@@ -75,16 +75,22 @@ std::string first_token_baseline(bool causal, const attn::HeadStats& even) {
 
 std::string layer_norm_check(const std::string& label, float mean0, float var0, int rows, float worst_mean,
                              float var_min, float var_max) {
+  const std::string over = rows == 1 ? std::string("Over the one row") : format("Over all %d rows", rows);
+  const bool hair = 1.0 - static_cast<double>(var_min) <= 1e-4;
   return format(
-      "LayerNorm standardises each row: it subtracts the row's mean and divides by its standard deviation "
-      "(then applies a learned gain and bias, 1 and 0 here). Check: row 0 ('%s') has mean %.2g and variance "
-      "%.6f. Over all %d rows the largest |mean| is %.2g and the variances run from %.6f to %.6f: a hair "
-      "under "
-      "1, because LayerNorm adds a tiny epsilon (0.00001) to the variance before dividing, so it never "
-      "divides "
-      "by zero.",
-      label.c_str(), static_cast<double>(mean0), static_cast<double>(var0), rows,
-      static_cast<double>(worst_mean), static_cast<double>(var_min), static_cast<double>(var_max));
+             "LayerNorm standardises each row: it subtracts the row's mean and divides by its standard "
+             "deviation (then applies a learned gain and bias, 1 and 0 here). Check: row 0 ('%s') has mean "
+             "%.2g and variance %.6f. %s the largest |mean| is %.2g and the variances run from %.6f to "
+             "%.6f: ",
+             label.c_str(), static_cast<double>(mean0), static_cast<double>(var0), over.c_str(),
+             static_cast<double>(worst_mean), static_cast<double>(var_min), static_cast<double>(var_max)) +
+         (hair ? "a hair under 1, because LayerNorm adds a tiny epsilon (0.00001) to the variance before "
+                 "dividing, so it never divides by zero."
+               : "under 1, because LayerNorm adds a tiny epsilon (0.00001) to the variance before dividing, "
+                 "so "
+                 "it never divides by zero: a row of variance v comes out at v / (v + 0.00001), furthest "
+                 "under "
+                 "1 for the rows that varied least.");
 }
 
 std::string heads_intro(bool trained) {

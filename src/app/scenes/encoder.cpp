@@ -299,8 +299,9 @@ void draw_norm_check(const EncoderData& d) {
                              static_cast<int>(mo.rows()), worst_mean, mo.col(1).minCoeff(),
                              mo.col(1).maxCoeff()));
   text_wrapped_disabled(
-      "d_model %d, %d heads of dₖ %d, feed-forward width d_ff = 4 × d_model = %d; computed in %.1f ms",
+      "d_model %d, %d head%s of dₖ %d, feed-forward width d_ff = 4 × d_model = %d; computed in %.1f ms",
       static_cast<int>(d.r.block.input.cols()), static_cast<int>(d.r.block.mha.head.size()),
+      d.r.block.mha.head.size() == 1 ? "" : "s",
       static_cast<int>(d.r.block.mha.head.empty() ? 0 : d.r.block.mha.head[0].output.cols()), d.r.d_ff,
       d.compute_ms);
 }
@@ -321,17 +322,17 @@ void fill(nlohmann::json& shown, const Settings& s, const EncoderData& d) {
     shapes[st.key] = {m.rows(), m.cols()};
   }
   const auto t = static_cast<int>(d.r.tokens.size());
-  shown = {
-      {"tokens", d.r.tokens},
-      {"dropped_tokens", d.r.dropped_tokens},
-      {"d_model", s.d_model},
-      {"heads", s.heads},
-      {"d_ff", d.r.d_ff},
-      {"positions", s.positions},
-      {"causal", s.causal},
-      {"seed", s.seed},
-      {"shapes", shapes},
-      {"norm1_row_stats", {{"row", 0}, {"mean", d.norm1_moments(0, 0)}, {"var", d.norm1_moments(0, 1)}}}};
+  shown = {{"tokens", d.r.tokens},
+           {"dropped_tokens", d.r.dropped_tokens},
+           {"d_model", s.d_model},
+           {"heads", s.heads},
+           {"d_ff", d.r.d_ff},
+           {"positions", s.positions},
+           {"causal", s.causal},
+           {"seed", s.seed},
+           {"shapes", shapes},
+           {"norm1_row_stats", {{"row", 0}, {"mean", d.norm1_moments(0, 0)}, {"var", d.norm1_moments(0, 1)}}},
+           {"norm1_var_range", {d.norm1_moments.col(1).minCoeff(), d.norm1_moments.col(1).maxCoeff()}}};
   if (t <= 64) shown["output"] = matrix_json(d.r.block.output);
 }
 

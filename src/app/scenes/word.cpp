@@ -100,9 +100,16 @@ void draw_column(const char* id, int pos, const WordData& w, int row) {
 void draw_word_scene(SceneContext& ctx) {
   static WordMemo memo;
   Settings& s = ctx.settings;
-  text_wrapped(
-      "The model adds the clock reading to the word's embedding. Same word, different place: "
-      "a different starting vector, so attention can tell the two apart.");
+  if (s.pos != s.pos2) {
+    text_wrapped(
+        "The model adds the clock reading to the word's embedding. Same word, different place: a different "
+        "starting vector, so attention can tell the two apart.");
+  } else {
+    text_wrapped(
+        "The model adds the clock reading to the word's embedding. Both copies sit at position %d: the same "
+        "place gives the same starting vector. Move one to see them part.",
+        s.pos);
+  }
   if (!update(memo, s).ok()) {
     ctx.fail(memo.error());
     return;
