@@ -1,4 +1,5 @@
 # Sanitizer build of the native unit tests (CMake preset "asan", included through CMAKE_PROJECT_INCLUDE):
+# bounds-checked too (-D_GLIBCXX_ASSERTIONS, and Eigen asserts: the preset leaves NDEBUG off);
 # the preset sets -fsanitize=address,undefined; this file adds the target `sanitized_tests`, which builds
 # exactly the GoogleTest programs (the ImGui ones, wrap_font_test, theme_contrast_test and
 # desktop_text_field_test, only when Dear ImGui was found), nothing else.
