@@ -11,34 +11,41 @@ namespace app {
 std::string clock_intro(const attn::Sinusoidal& clock) {
   const int hands = clock.hands(), last = hands - 1;
   const double slow_wave = clock.wavelengths().back();
-  std::string out = "Each position gets a clock reading: pairs of sine and cosine hands turning at different speeds";
-  out += clock.d_model % 2 ? format(" (at odd d_model %d the last hand is a lone sine). ", clock.d_model) : ". ";
+  std::string out =
+      "Each position gets a clock reading: pairs of sine and cosine hands turning at different speeds";
+  out +=
+      clock.d_model % 2 ? format(" (at odd d_model %d the last hand is a lone sine). ", clock.d_model) : ". ";
   const attn::ClosestOffset close = attn::closest_offset(clock, kClockReach - 1);
   if (hands == 1) {
-    return out + format(
-                     "With d_model %d there is one hand: it tells neighbours apart but comes back round every "
-                     "%.3g tokens, so positions %d apart read nearly alike (%.3f). More hands fix that.",
-                     clock.d_model, slow_wave, close.offset, close.distance);
+    return out +
+           format(
+               "With d_model %d there is one hand: it tells neighbours apart but comes back round every "
+               "%.3g tokens, so positions %d apart read nearly alike (%.3f). More hands fix that.",
+               clock.d_model, slow_wave, close.offset, close.distance);
   }
   out += "Fast hands tell neighbours apart but come back round; slow hands barely move between neighbours, ";
   out += slow_wave >= kClockReach
-             ? format("and the slowest (hand %d, once every %s tokens) never comes round within positions 0 to "
-                      "%d. ",
-                      last, grouped(std::llround(slow_wave)).c_str(), kClockReach - 1)
-             : format("but here even the slowest (hand %d) comes round every %.4g tokens, within positions 0 to "
-                      "%d. ",
-                      last, slow_wave, kClockReach - 1);
+             ? format(
+                   "and the slowest (hand %d, once every %s tokens) never comes round within positions 0 to "
+                   "%d. ",
+                   last, grouped(std::llround(slow_wave)).c_str(), kClockReach - 1)
+             : format(
+                   "but here even the slowest (hand %d) comes round every %.4g tokens, within positions 0 to "
+                   "%d. ",
+                   last, slow_wave, kClockReach - 1);
   const char* every = clock.d_model % 2 ? "every paired hand" : "every hand";
   if (close.distance >= attn::kNearlyRepeats) {
-    return out + format(
-                     "Read together, the %d hands give every position up to %d its own reading: the most alike, "
-                     "%d tokens apart, still differ by %.3f.",
-                     hands, kClockReach - 1, close.offset, close.distance);
+    return out +
+           format(
+               "Read together, the %d hands give every position up to %d its own reading: the most alike, "
+               "%d tokens apart, still differ by %.3f.",
+               hands, kClockReach - 1, close.offset, close.distance);
   }
-  return out + format(
-                   "With only %d hands, positions %d tokens apart read nearly alike on %s (%.3f): a clock needs "
-                   "enough hands at different speeds.",
-                   hands, close.offset, every, close.distance);
+  return out +
+         format(
+             "With only %d hands, positions %d tokens apart read nearly alike on %s (%.3f): a clock needs "
+             "enough hands at different speeds.",
+             hands, close.offset, every, close.distance);
 }
 
 namespace {
@@ -64,11 +71,13 @@ std::string hand_says(const attn::HandReading& h) {
 
 std::string compare_sentence(const std::vector<attn::HandReading>& hands, int pos, int pos2) {
   if (pos == pos2) return format("Positions %d and %d are the same: every hand reads alike.", pos, pos2);
-  const long apart = std::count_if(hands.begin(), hands.end(),
-                                   [](const attn::HandReading& r) { return r.verdict == attn::HandVerdict::Differs; });
+  const long apart = std::count_if(hands.begin(), hands.end(), [](const attn::HandReading& r) {
+    return r.verdict == attn::HandVerdict::Differs;
+  });
   const attn::HandReading &fast = hands.front(), &slow = hands.back();
-  std::string out = format("Positions %d and %d, hand by hand: %ld of %zu hands tell them apart. The fast hand 0 %s",
-                           pos, pos2, apart, hands.size(), hand_says(fast).c_str());
+  std::string out =
+      format("Positions %d and %d, hand by hand: %ld of %zu hands tell them apart. The fast hand 0 %s", pos,
+             pos2, apart, hands.size(), hand_says(fast).c_str());
   if (hands.size() > 1) {
     const bool too = fast.verdict == attn::HandVerdict::Differs && slow.verdict == attn::HandVerdict::Differs;
     out += format("; the slowest hand %d %s%s", slow.hand, hand_says(slow).c_str(), too ? " too" : "");
@@ -101,22 +110,25 @@ std::string rotation_sentence(const attn::Sinusoidal& clock, const attn::HandRea
       "Moving k tokens turns hand i by k times its speed, wherever you start: ",
       kDegrees);
   if (k == 0) {
-    return out + format("from position %d to itself k = 0 and nothing turns; pick a second position to see "
-                        "the turn.",
-                        pos);
+    return out + format(
+                     "from position %d to itself k = 0 and nothing turns; pick a second position to see "
+                     "the turn.",
+                     pos);
   }
   out += format(
       "from position %d to %d (k = %d) hand 0 turns by %d × %.4g = %.3f rad (%.1f degrees, %+.3f once whole "
       "turns are taken off). Turning every ",
       pos, pos2, k, k, fast.speed, k * fast.speed, k * fast.speed * kDegrees, fast.phase_diff);
   out += clock.d_model % 2 ? "paired hand" : "hand";
-  out += format(" of position %d's reading by k × its speed gives position %d's reading, and the same turns take "
-                "position %d to %d (largest difference ",
-                pos, pos2, second_start, second_start + k);
+  out += format(
+      " of position %d's reading by k × its speed gives position %d's reading, and the same turns take "
+      "position %d to %d (largest difference ",
+      pos, pos2, second_start, second_start + k);
   out += error == 0.0 ? std::string("0, exact") : format("%.1g, float rounding", error);
   out += clock.d_model % 2 ? "; the lone sine has no cosine to turn with)" : ")";
   return out +
-         ". This fixed rotation, the same at every position, is what lets attention read relative offsets such "
+         ". This fixed rotation, the same at every position, is what lets attention read relative offsets "
+         "such "
          "as \"two tokens back\".";
 }
 
