@@ -83,10 +83,12 @@ void draw_controls(Settings& s) {
   ImGui::SetNextItemWidth(220);
   slider_int("d_model", &s.d_model, 2, 1024, "%d",
              ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  const int hands = (s.d_model + 1) / 2;
   help_marker(
-      "Width of the position vector: each hand is a sine and cosine pair, so d_model numbers make d_model / "
-      "2 "
-      "hands (at odd d_model the last hand is a lone sine).");
+      format("Width of the position vector: each hand is a sine and cosine pair, so d_model %d makes %d "
+             "hands%s.",
+             s.d_model, hands, s.d_model % 2 ? ", the last a lone sine" : "")
+          .c_str());
   ImGui::SetNextItemWidth(220);
   {
     const LockScope lock(&s.base);
