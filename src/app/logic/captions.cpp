@@ -25,6 +25,7 @@ std::string similarity_caption(int d_model, int positions, float offset_error) {
 
 std::string order_difference(double difference) {
   if (difference == 0.0) return "identical, to the last bit";
+  if (difference > 1e-5) return format("different by %.3g", difference);
   return format(
       "different by only %.3g, which is float rounding: the same numbers added in another order can change "
       "a float's last bits",
@@ -119,11 +120,11 @@ std::string both(const std::array<float, 2>& c) {
 
 std::string lesson_confidence_note(const std::array<float, 2>& untrained, int seed,
                                    const std::array<float, 2>& trained) {
+  const std::string given = both(untrained);
   std::string s = format(
-      "In the lesson the router gave both emails the same label with the same confidence, 0.87. That number "
-      "was the story's illustration; its point is that a router blind to order gives the two emails one "
-      "confidence. This untrained router (seed %d) gives %s.",
-      seed, both(untrained).c_str());
+      "In the lesson the router gave both emails the same label with the same confidence, 0.87: an "
+      "illustration, from a router with other weights. This untrained router (seed %d) gives %s%s.",
+      seed, given.c_str(), given == "both 0.870" ? ", the lesson's number" : ", not 0.87");
   if (trained[0] >= 0.0f) {
     s += format(
         " The router trained without positions in the Train scene gives %s: that is the number to point at, "

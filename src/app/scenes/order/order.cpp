@@ -166,11 +166,23 @@ nlohmann::json email_json(const attn::SeededRouterResult& r, const std::string& 
           {"tokens", r.tokens},
           {"label", attn::SeededRouter::labels()[static_cast<size_t>(r.label)]},
           {"confidence", r.confidence},
-          {"probabilities", r.probabilities}};
+          {"probabilities", r.probabilities},
+          {"pooled", std::vector<float>(r.pooled.data(), r.pooled.data() + r.pooled.size())}};
 }
 
+nlohmann::json matrix_json(const attn::Mat& m) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i)
+    rows.push_back(std::vector<float>(m.row(i).begin(), m.row(i).end()));
+  return rows;
+}
+
+// The check, with both outputs when they are small enough to report (up to 16384 numbers each).
 nlohmann::json check_json(const attn::ShuffleCase& c) {
-  return {{"max_diff", c.check.max_diff}, {"allclose", c.check.allclose}};
+  nlohmann::json j = {{"max_diff", c.check.max_diff}, {"allclose", c.check.allclose}};
+  if (c.original.size() <= 16384)
+    j["original"] = matrix_json(c.original), j["shuffled"] = matrix_json(c.shuffled);
+  return j;
 }
 
 // state().shown: both emails through both routers, and the shuffle test's checks.

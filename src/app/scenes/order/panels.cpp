@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "app/logic/captions.hpp"
+#include "app/logic/text.hpp"
 #include "app/platform_io.hpp"
 #include "app/widgets/attention_controls.hpp"
 #include "app/widgets/heatmap_view.hpp"
@@ -117,6 +118,13 @@ void check_line(const attn::ShuffleCheck& c) {
       "within 1e-5 + 1e-4 × |value|. true means the layer could not see the new order.");
 }
 
+// Every entry of b within 1e-5 + 1e-4 |a| of a (the shuffle test's allclose); max_diff: the largest |a - b|.
+bool close(const attn::RowVec& a, const attn::RowVec& b, float& max_diff) {
+  const Eigen::ArrayXXf d = (a - b).cwiseAbs().array();
+  max_diff = d.size() ? d.maxCoeff() : 0.0f;
+  return (d <= 1e-5f + 1e-4f * a.cwiseAbs().array()).all();
+}
+
 bool inside_attention(attn::Scheme s) {
   return s == attn::Scheme::Rope || s == attn::Scheme::Alibi;
 }
@@ -177,12 +185,22 @@ void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind)
                        r.same_bag ? "equal" : "different",
                        r.same_bag ? "the same bag of words in a different order" : "different words");
   draw_router_table(r);
-  const bool same = r.plain.emails[0].label == r.plain.emails[1].label;
-  text_wrapped(
-      "Without positions: %s label, confidence %.3f for both. The probabilities are %s. The model sees no "
-      "difference.",
-      same ? "the same" : "a different", static_cast<double>(r.plain.emails[0].confidence),
-      order_difference(r.plain.difference).c_str());
+  const auto& e = r.plain.emails;
+  const bool same = e[0].label == e[1].label, blind = same && r.plain.difference <= 1e-5;
+  const std::string c0 = format("%.3f", static_cast<double>(e[0].confidence)),
+                    c1 = format("%.3f", static_cast<double>(e[1].confidence));
+  text_wrapped("Without positions: %s label, %s. The probabilities are %s.%s",
+               same ? "the same" : "a different",
+               (c0 == c1 ? "confidence " + c0 + " for both" : "confidences " + c0 + " and " + c1).c_str(),
+               order_difference(r.plain.difference).c_str(), blind ? " The model sees no difference." : "");
+  float pooled_diff = 0.0f;
+  if (close(e[0].pooled, e[1].pooled, pooled_diff) && blind && r.same_bag) {
+    text_wrapped(
+        "The second email is the first one's tokens reordered and the router averages the token vectors, so "
+        "the average is unchanged (largest difference %.3g), and with it the label and confidence: the "
+        "router is permutation-invariant.",
+        static_cast<double>(pooled_diff));
+  }
   text_wrapped_disabled(
       "%s", lesson_confidence_note({r.plain.emails[0].confidence, r.plain.emails[1].confidence}, r.seed,
                                    trained_blind)
@@ -201,9 +219,9 @@ void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind)
 
 void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version) {
   text_wrapped(
-      "Shuffle the tokens of the text and run the same attention layer again (d_model %d, %d heads, "
+      "Shuffle the tokens of the text and run the same attention layer again (d_model %d, %d head%s, "
       "seed %d).",
-      s.d_model, s.heads, s.seed);
+      s.d_model, s.heads, s.heads == 1 ? "" : "s", s.seed);
   draw_perm_controls(s, d);
   if (!d.error.empty()) {
     error_box(d.error);
@@ -215,10 +233,22 @@ void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version) {
   text_wrapped("new order: %s", joined(d.shuffled_labels).c_str());
 
   ImGui::SeparatorText("No positions");
-  text_wrapped(
-      "Every query, key and value moves with its token, so each token gets exactly the blend it had "
-      "before, now in its new row: the new output is the old one with its rows reordered.");
+  if (st.none.check.allclose) {
+    text_wrapped(
+        "Every query, key and value moves with its token, so each token gets exactly the blend it had "
+        "before, now in its new row: the new output is the old one with its rows reordered. Attention is "
+        "permutation-equivariant.");
+  } else {
+    text_wrapped("The new output is not the old one with its rows reordered.");
+  }
   check_line(st.none.check);
+  float mean_diff = 0.0f;
+  if (close(st.none.original.colwise().mean(), st.none.shuffled.colwise().mean(), mean_diff)) {
+    text_wrapped(
+        "Averaged over the tokens, as the router does, the output is permutation-invariant: one vector "
+        "(largest difference %.3g).",
+        static_cast<double>(mean_diff));
+  }
   const float w3 = heatmap_width(3);
   output_heatmap("order/original", "output, original order", st.none.original, d.labels, d, version, w3);
   same_line_if_fits(ImGui::GetItemRectSize().x);  // beside the last one, or under it
@@ -230,17 +260,23 @@ void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version) {
 
   const std::string scheme = attn::scheme_name(st.scheme);
   ImGui::SeparatorText(("With " + scheme + " positions on the slots").c_str());
+  // what happened here: no slot got another token (same input, same output), or the moved tokens' blends
+  // changed, or they did not
+  const bool moved = st.shuffled != st.tokens, changed = !st.slots.check.allclose;
+  const std::string how = inside_attention(st.scheme) ? "is now seen from" : "now carries";
+  const std::string then = !moved ? " Every slot holds the token it held before, so nothing changes."
+                           : changed
+                               ? " A token that moved " + how + " a different position, so its blend changes."
+                               : " Yet the output is still the old one, rows reordered.";
   if (inside_attention(st.scheme)) {
     text_wrapped(
         "%s works inside attention from the position of each slot: slot i is position i whatever "
-        "token sits there. A token that moved is now seen from a different position, so its blend "
-        "changes.",
-        scheme.c_str());
+        "token sits there.%s",
+        scheme.c_str(), then.c_str());
   } else {
     text_wrapped(
-        "Positions belong to slots: shuffle the tokens, then add the same %s table (row i to slot i). "
-        "A token that moved now carries a different position, so its blend changes.",
-        scheme.c_str());
+        "Positions belong to slots: shuffle the tokens, then add the same %s table (row i to slot i).%s",
+        scheme.c_str(), then.c_str());
   }
   check_line(st.slots.check);
   const float w2 = heatmap_width(2);
@@ -274,11 +310,15 @@ void draw_mistake(const ShuffleData& d, std::uint64_t version) {
   text_wrapped_disabled("(with positions on the slots: allclose %s, max difference %.3g)",
                         st.slots.check.allclose ? "true" : "false",
                         static_cast<double>(st.slots.check.max_diff));
-  text_wrapped(
-      "The shuffled input is then nothing but the original input with its rows reordered, and "
-      "attention cannot see row order: the output is the original one, reordered, and the model is "
-      "blind to the new order again. A position has to describe the slot a token sits in, not "
-      "travel with the token.");
+  if (st.words.check.allclose) {
+    text_wrapped(
+        "The shuffled input is then nothing but the original input with its rows reordered, and "
+        "attention cannot see row order: the output is the original one, reordered, and the model is "
+        "blind to the new order again. A position has to describe the slot a token sits in, not "
+        "travel with the token.");
+  } else {
+    text_wrapped("Here the output is not the original one, reordered.");
+  }
   const float w2 = heatmap_width(2);
   output_heatmap("order/words_permuted", "original output, rows reordered", st.words.expected,
                  d.shuffled_labels, d, version, w2, &d.perm);

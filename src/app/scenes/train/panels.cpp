@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "app/logic/memo.hpp"
 #include "app/platform_io.hpp"
@@ -21,10 +22,18 @@ namespace {
 const ImVec4 kGood(0.45f, 0.9f, 0.45f, 1.0f);
 const ImVec4 kBad(1.0f, 0.6f, 0.3f, 1.0f);
 
+// x with `digits` (3 significant, or decimals when fixed), more while a value below 1 would read as 1.
+std::string figure(double x, int digits = 3, bool fixed = false, double scale = 1.0) {
+  char buf[32];
+  for (;; ++digits) {
+    std::snprintf(buf, sizeof buf, fixed ? "%.*f" : "%.*g", digits, x * scale);
+    if (x >= 1.0 || std::strtod(buf, nullptr) < scale || digits >= 9) return buf;
+  }
+}
+
+// "99.5%", or "99.96%" rather than "100.0%" for less than all.
 std::string percent(float x) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * static_cast<double>(x));
-  return buf;
+  return figure(static_cast<double>(x), 1, true, 100.0) + "%";
 }
 
 // One email through the trained model, keyed by the model's version and the text.
@@ -162,8 +171,8 @@ void draw_curves(const Session& ses) {
       "Held-out emails use item pairs the model never saw in training. A twin counts as right only when both "
       "orders get their own label; a model blind to order can get at most one of the two (50%% of emails, "
       "0%% "
-      "of twins). Biggest output difference between twins: %.3g.",
-      static_cast<double>(mt.max_pair_difference));
+      "of twins). Biggest output difference between twins: %s.",
+      figure(static_cast<double>(mt.max_pair_difference)).c_str());
   ImGui::PopStyleColor();
 }
 
@@ -224,18 +233,29 @@ void draw_pair(const TrainedModel& m, nlohmann::json& shown) {
       list.push_back({{"text", pair[i].text},
                       {"label", label_name(m, p.label)},
                       {"confidence", p.confidence},
+                      {"probabilities", p.probabilities},
                       {"expected", label_name(m, pair[i].label)},
                       {"correct", right}});
     }
     end_table();
   }
-  text_wrapped("largest difference between their probabilities: %.3g", static_cast<double>(diff));
+  text_wrapped("largest difference between their probabilities: %s",
+               figure(static_cast<double>(diff)).c_str());
+  const attn::train::ModelConfig& c = m.model.config;
+  // a model made in this session is untrained while the evaluation it was published at is at step 0
+  const bool untrained = !m.from_file && m.info.is_object() && m.info.value("steps", 1) == 0;
   if (diff < 1e-6f) {
     text_wrapped_disabled(
-        "Identical: the model cannot tell the two orders apart, so at most one of them can be right, however "
-        "long it trains. Both get one confidence, %.3f: this trained model's value of the lesson's \"same "
-        "label, same confidence\" (the lesson's 0.87 was an illustration).",
-        static_cast<double>(a.value().prediction.confidence));
+        "Identical: %s. Both get one confidence, %.3f: %s model's value of the lesson's \"same label, same "
+        "confidence\" (the lesson's 0.87 was an illustration).",
+        c.positions == attn::Scheme::None && !c.causal ? "the model cannot tell the two orders apart, so at "
+                                                         "most one of them can be right, however long it "
+                                                         "trains"
+                                                       : "for this pair its positions made no difference",
+        static_cast<double>(a.value().prediction.confidence),
+        untrained ? "this untrained (freshly seeded)" : "this trained");
+  } else if (c.positions == attn::Scheme::None && !c.causal) {
+    text_wrapped_disabled("Different only by float rounding: this model has no positions.");
   } else {
     text_wrapped_disabled("Different: the model reads word order, so both can be right.");
   }
