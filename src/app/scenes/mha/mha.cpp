@@ -39,6 +39,7 @@ struct MhaData {
   nlohmann::json stats;             // per-head statistics, for state()
   std::vector<attn::Mat> weights;   // (H) x (T, T) copies for state(), only when T <= kMaxShownTokens
   attn::HeadStats even{};           // the statistics of even attention (the baselines)
+  std::vector<int> peak_keys;       // (H,): how many different keys each head's rows peak on
 };
 using MhaMemo = Memo<MhaData, std::uint64_t, float>;  // the pipeline's version, the font's pixel size
 // The row of the chosen query token in every head (keyed by the pipeline's version and the row).
@@ -63,6 +64,7 @@ MhaData compute(const CachedPipeline& pipe, bool causal) {
     d.label_w = std::max(d.label_w, std::min(90.0f, ImGui::CalcTextSize(l.c_str()).x));
   d.stats = mha::stats_json(r.stats);
   d.even = attn::head_stats(attn::even_weights(static_cast<int>(r.tokens.size()), causal));
+  d.peak_keys = mha::peak_key_counts(r);
   if (static_cast<int>(r.tokens.size()) <= kMaxShownTokens) {
     for (const attn::HeadResult& h : r.mha.head) d.weights.push_back(h.weights);
   }
@@ -280,9 +282,10 @@ void report(SceneContext& ctx, double compute_ms, std::shared_ptr<const MhaData>
   });
 }
 
-// "Where heads break" for the sizes shown (the trained model's in trained mode, without the d_k = 1 button).
-void draw_breaks_section(Settings& s, const Settings& view, bool trained) {
-  if (section("Where heads break", "breaks", s.hide) && mha::draw_breaks(view, !trained))
+// "Where heads break" for the sizes shown (the trained model's in trained mode, without the d_k = 1 button);
+// peaks: MhaData::peak_keys of the heads on screen (empty when none are).
+void draw_breaks_section(Settings& s, const Settings& view, bool trained, const std::vector<int>& peaks) {
+  if (section("Where heads break", "breaks", s.hide) && mha::draw_breaks(view, !trained, peaks))
     mha::show_narrowest_heads(s);
 }
 
@@ -315,7 +318,7 @@ void draw_mha_scene(SceneContext& ctx) {
   if (!pipe.ok()) {
     ctx.fail(pipe.error);
     if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
-    draw_breaks_section(s, view, trained);
+    draw_breaks_section(s, view, trained, {});
     report(ctx, pipe.compute_ms, nullptr, nullptr, -1);
     return;
   }
@@ -344,9 +347,9 @@ void draw_mha_scene(SceneContext& ctx) {
   const int enlarged = s.head;  // what this frame draws (a click changes s.head for the next frame)
   draw_heads(s, r, config, data);
   if (section("Where one token looks", "rows", s.hide))
-    mha::draw_row_view(s, rows, row_memo.version(), data.labels);
+    mha::draw_row_view(s, rows, row_memo.version(), data.labels, config.causal, trained);
   if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
-  draw_breaks_section(s, view, trained);
+  draw_breaks_section(s, view, trained, data.peak_keys);
   report(ctx, pipe.compute_ms, data_memo.shared(), row_memo.shared(), enlarged);
 }
 

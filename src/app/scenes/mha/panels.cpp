@@ -23,7 +23,8 @@ std::string quoted(const std::vector<std::string>& labels, int i) {
 }
 
 // "Heads disagree on where 'Refund' looks: head 0 puts most weight on 'cake' (0.41), head 1 on ..."
-std::string row_sentence(const RowView& v, const std::vector<std::string>& labels) {
+// `seen`: the keys the row may look at (1 for the causal first row or a one-token text).
+std::string row_sentence(const RowView& v, const std::vector<std::string>& labels, int seen) {
   const std::string who = quoted(labels, v.token);
   const auto heads = static_cast<int>(v.top_key.size());
   char buf[64];
@@ -34,6 +35,10 @@ std::string row_sentence(const RowView& v, const std::vector<std::string>& label
   };
   const bool agree =
       std::all_of(v.top_key.begin(), v.top_key.end(), [&](int k) { return k == v.top_key[0]; });
+  if (seen == 1 && labels.size() == 1)
+    return "The text has one token, so every head puts all of " + who + "'s weight on it.";
+  if (seen == 1)
+    return "With the causal mask the first token can only see itself: every head puts all its weight there.";
   if (heads == 1)
     return "The only head puts most of " + who + "'s weight on " + quoted(labels, v.top_key[0]) + weight(0) +
            ".";
@@ -47,6 +52,41 @@ std::string row_sentence(const RowView& v, const std::vector<std::string>& label
     s += quoted(labels, v.top_key[static_cast<size_t>(h)]) + weight(h);
   }
   return s + ".";
+}
+
+float peak(const RowView& v, int h) {
+  return v.weights(h, v.top_key[static_cast<size_t>(h)]);
+}
+
+// The lesson's compromise, for the head with the highest peak: what its row has left for the other words.
+void draw_compromise(const RowView& v, const std::vector<std::string>& labels) {
+  int best = 0;
+  for (int h = 1; h < static_cast<int>(v.top_key.size()); ++h) best = peak(v, h) > peak(v, best) ? h : best;
+  const double x =
+      std::round(100.0 * peak(v, best)) / 100.0;  // printed as it is rounded, so the two add to 1
+  text_wrapped("A row sums to 1: head %d puts %.2f on %s, so only %.2f is left for every other word.", best,
+               x, quoted(labels, v.top_key[static_cast<size_t>(best)]).c_str(), 1.0 - x);
+}
+
+// Two heads peaking on different words, the pair with the largest smaller peak (nothing when none differ).
+void draw_head_pair(const RowView& v, const std::vector<std::string>& labels, bool trained) {
+  int a = -1, b = -1;
+  const auto heads = static_cast<int>(v.top_key.size());
+  for (int i = 0; i < heads; ++i) {
+    for (int j = i + 1; j < heads; ++j) {
+      if (v.top_key[static_cast<size_t>(i)] == v.top_key[static_cast<size_t>(j)]) continue;
+      if (a < 0 || std::min(peak(v, i), peak(v, j)) > std::min(peak(v, a), peak(v, b))) a = i, b = j;
+    }
+  }
+  if (a < 0) return;
+  const bool high = std::round(100.0f * std::min(peak(v, a), peak(v, b))) >= 90.0f;  // as printed
+  text_wrapped(
+      "Several heads each have a row of their own: head %d puts %.2f on %s while head %d puts %.2f on %s%s",
+      a, static_cast<double>(peak(v, a)), quoted(labels, v.top_key[static_cast<size_t>(a)]).c_str(), b,
+      static_cast<double>(peak(v, b)), quoted(labels, v.top_key[static_cast<size_t>(b)]).c_str(),
+      high      ? ", both reaching the lesson's 0.9."
+      : trained ? "; in no pair do both reach the lesson's 0.9."
+                : "; in no pair do both reach the lesson's 0.9 (untrained heads rarely do).");
 }
 
 // A combo of "3: cake" items (clipped, so 1024 tokens stay fast); writes the chosen index into `token`.
@@ -134,8 +174,22 @@ RowView make_row_view(const attn::PipelineResult& r, int token) {
   return v;
 }
 
+std::vector<int> peak_key_counts(const attn::PipelineResult& r) {
+  std::vector<int> out;
+  for (const attn::HeadResult& h : r.mha.head) {
+    std::vector<bool> peak(static_cast<size_t>(h.weights.cols()), false);
+    for (Eigen::Index i = 0; i < h.weights.rows(); ++i) {
+      Eigen::Index best = 0;
+      h.weights.row(i).maxCoeff(&best);
+      peak[static_cast<size_t>(best)] = true;
+    }
+    out.push_back(static_cast<int>(std::count(peak.begin(), peak.end(), true)));
+  }
+  return out;
+}
+
 void draw_row_view(Settings& s, const RowView& view, std::uint64_t version,
-                   const std::vector<std::string>& labels) {
+                   const std::vector<std::string>& labels, bool causal, bool trained) {
   text_wrapped(
       "Pick one query token and compare its row in every head: one line per head, one column "
       "per key. Each line sums to 1.");
@@ -164,7 +218,11 @@ void draw_row_view(Settings& s, const RowView& view, std::uint64_t version,
   spec.width = std::clamp(static_cast<float>(w.size) * 44.0f, 240.0f, std::max(240.0f, avail - 150.0f));
   spec.height = std::max(48.0f, static_cast<float>(heads) * 24.0f);
   heatmap_view(spec);
-  text_wrapped("%s", row_sentence(view, labels).c_str());
+  const int seen = causal ? view.token + 1 : t;
+  text_wrapped("%s", row_sentence(view, labels, seen).c_str());
+  if (seen == 1) return;
+  draw_compromise(view, labels);
+  draw_head_pair(view, labels, trained);
 }
 
 void draw_head_stats(const attn::HeadStats& st, float wrap_width) {

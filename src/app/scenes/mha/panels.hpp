@@ -22,9 +22,11 @@ struct RowView {
 RowView make_row_view(const attn::PipelineResult& r, int token);
 
 // The row view: a token combo (writes s.row), the (H, T) heatmap "mha/rows" and a sentence saying where
-// each head looks. labels: (T,) token labels; version: which row view this is (HeatmapSpec::version).
+// each head looks, what the row leaves for other words, and two heads peaking on different words.
+// labels: (T,) token labels; version: which row view this is (HeatmapSpec::version); causal: the mask is
+// on; trained: the heads are the trained model's.
 void draw_row_view(Settings& s, const RowView& view, std::uint64_t version,
-                   const std::vector<std::string>& labels);
+                   const std::vector<std::string>& labels, bool causal, bool trained);
 
 // Three short lines under a head's grid: entropy (nats), mean |i - j|, first-token mass.
 void draw_head_stats(const attn::HeadStats& st, float wrap_width);
@@ -37,11 +39,15 @@ nlohmann::json stats_json(const std::vector<attn::HeadStats>& stats);
 // Fused multi-head vs one full-width head for s.d_model and s.heads, with the arithmetic written out
 // (numbers from attn::count_parameters, recomputed only when d_model or heads change).
 void draw_parameters(const Settings& s);
+// (H,): how many different keys the rows of each head peak on (the key of each row's largest weight).
+std::vector<int> peak_key_counts(const attn::PipelineResult& r);
 // "Where heads break": roles emerge, spare heads and shared keys/values, d_k shrinking as heads grow
-// (with what d_k = 1 does), attention maps as hints. With offer_example, a button to see d_k = 1: returns
-// true when it was clicked (then call show_narrowest_heads).
-bool draw_breaks(const Settings& s, bool offer_example);
-// d_model 16 with 16 heads (d_k = 1), with a position scheme that leaves the d_k = 1 argument as it is.
+// (with what d_k = 1 does, and at d_k = 1 the `peaks` counts of the heads on screen; empty: none shown),
+// attention maps as hints. With offer_example, a button to see d_k = 1: returns true when it was clicked
+// (then call show_narrowest_heads).
+bool draw_breaks(const Settings& s, bool offer_example, const std::vector<int>& peaks);
+// d_model 16 with 16 heads (d_k = 1), causal off and a position scheme that leave the d_k = 1 argument as
+// it is.
 void show_narrowest_heads(Settings& s);
 // The token window the grids show: `size` queries from row0 and `size` keys from col0 of a t-token text.
 struct GridWindow {

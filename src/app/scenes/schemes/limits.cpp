@@ -174,9 +174,12 @@ void draw_limits(Settings& s, const std::shared_ptr<const SchemesData>& kept, bo
                        "The learned table asked for position %d, the first "
                        "one past its end: %s",
                        s.slots, l.past_end.empty() ? "it answered" : l.past_end.c_str());
+  const bool ran = l.sinusoidal.error.empty() && l.rope.error.empty();
   text_wrapped(
-      "Sinusoidal and RoPE compute a position's signal from its number, so any position has one. "
-      "They do not crash, but a model trained on short texts still gets worse far past them.");
+      "Sinusoidal and RoPE compute a position's signal from its number, so any position has one. %s a model "
+      "trained on short texts still gets worse far past them. Production long-context models usually use "
+      "relative or RoPE-style schemes, not learned tables.",
+      ran ? "They do not crash, but" : "Even so,");
 }
 
 }  // namespace app::schemes

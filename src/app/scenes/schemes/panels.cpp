@@ -93,6 +93,41 @@ void fill_offsets(nlohmann::json& shown, const SchemesData& d, int t) {
   shown["offsets"] = off;
 }
 
+// True when ALiBi's mean weight never rises on either side going out from offset 0 (causal off).
+bool alibi_falls_off(const SchemeView& alibi, int t) {
+  const std::vector<float>& m = alibi.weight_offsets.mean;
+  if (!alibi.ok() || t < 2 || static_cast<int>(m.size()) != 2 * t - 1) return false;
+  for (int k = 1; k < t; ++k) {
+    const size_t c = static_cast<size_t>(t - 1);
+    if (m[c + k] > m[c + k - 1] || m[c - k] > m[c - k + 1]) return false;
+  }
+  return true;
+}
+
+// The causal-off reading guide: what to look for in each scheme's profile, ALiBi's as it is on screen.
+void offsets_paragraph(const SchemesData& d, int t) {
+  const auto it = std::find_if(d.views.begin(), d.views.end(),
+                               [](const SchemeView& v) { return v.scheme == attn::Scheme::Alibi; });
+  const bool shown = it != d.views.end() && it->ok(), falls = shown && alibi_falls_off(*it, t);
+  std::string alibi;
+  if (t > 1 && shown && !falls) {
+    char buf[240];
+    std::snprintf(buf, sizeof buf,
+                  " ALiBi's mean weight does not fall steadily with the distance here: %.3g per token is too "
+                  "gentle beside the words' own score differences (more heads give head 0 a steeper slope).",
+                  static_cast<double>(attn::Alibi{d.heads}.slope(d.head)));
+    alibi = buf;
+  }
+  text_wrapped(
+      "Each point is the mean over one diagonal of the grid: all query/key pairs i - j apart (positive: the "
+      "key comes earlier). Look for: %s%sno positions giving a profile that is flat in expectation at every "
+      "offset except 0. At offset 0 each token's query meets its own key, made from the same vector, so that "
+      "score has its own expected level (up or down, set by the weights); at every other offset the bumps "
+      "come only from which words happen to sit that far apart, and moving the words would move them.%s",
+      falls ? "ALiBi falling off on both sides as the distance grows; " : "",
+      d.q.size() > 1 ? "RoPE's scores changing with the offset itself; " : "", alibi.c_str());
+}
+
 }  // namespace
 
 void draw_offsets(const Settings& s, const std::shared_ptr<const SchemesData>& kept, bool open,
@@ -102,30 +137,23 @@ void draw_offsets(const Settings& s, const std::shared_ptr<const SchemesData>& k
   ctx.report([kept, t](nlohmann::json& shown) { fill_offsets(shown, *kept, t); });
   if (!open) return;
   if (!d.causal) {
-    text_wrapped(
-        "Each point is the mean over one diagonal of the grid: all query/key pairs i - j apart (positive: "
-        "the "
-        "key comes earlier). Look for: ALiBi falling off on both sides as the distance grows; RoPE's scores "
-        "changing with the offset itself; no positions giving a profile that is flat in expectation at every "
-        "offset except 0. At offset 0 each token's query meets its own key, made from the same vector, so "
-        "that "
-        "score has its own expected level (up or down, set by the weights); at every other offset the bumps "
-        "come only from which words happen to sit that far apart, and moving the words would move them.");
+    offsets_paragraph(d, t);
   } else {
     text_wrapped(
         "Each point is the mean over one diagonal of the grid: all query/key pairs i - j apart. With the "
         "causal "
         "mask a query sees only itself and earlier keys, so only offsets 0 and above have points, and row i "
-        "spreads its weight over i + 1 keys: the mean weight falls with the offset for every scheme, "
-        "positions "
-        "or not, because the long offsets belong to the late rows with many keys. Compare the schemes with "
-        "each "
+        "spreads its weight over i + 1 keys: even attention's mean weight would fall with the offset, "
+        "because the long offsets belong to the late rows with many keys. Compare the schemes with each "
         "other here, not with a flat line; switch causal off to see each scheme's own shape.");
   }
   text_wrapped("ALiBi in head %d of %d subtracts %.4g × |i - j| from each score: %.3g at distance %d.",
                d.head, d.heads, static_cast<double>(attn::Alibi{d.heads}.slope(d.head)),
                static_cast<double>(attn::Alibi{d.heads}.slope(d.head)) * std::max(0, t - 1),
                std::max(0, t - 1));
+  text_wrapped(
+      "Learned relative positions learn such a bias instead: T5 adds one per head and bucket of distances to "
+      "the scores, Shaw et al. a learned vector per clipped distance to the keys. This app has neither yet.");
   const float avail = ImGui::GetContentRegionAvail().x;
   const float w = std::min(avail, std::max(240.0f, (avail - 30.0f) * 0.5f));  // two side by side, or one
   offset_chart("offset_weights_chart", "mean weight", d.offset_weights, d.scheme_names, t, ImVec2(w, 170.0f));
@@ -208,18 +236,41 @@ void rope_table(const RopeData& r) {
   end_table();
 }
 
-// state().shown["rope"]: the pair's score, the shifted pairs and the unrotated score (or the error).
-void fill_rope(nlohmann::json& shown, const RopeData& r, int head) {
+// state().shown["rope"]: the pair's score, the shifted pairs, the unrotated score, the score with the key
+// one later and the probe's query, key and base (or the error).
+void fill_rope(nlohmann::json& shown, const RopeData& r, const SchemesData& d) {
   if (r.error.empty()) {
     nlohmann::json shifted = nlohmann::json::array();
     for (const ShiftedPair& p : r.shifted)
       shifted.push_back({{"pos", p.pos}, {"pos2", p.pos2}, {"score", p.score}});
-    shown["rope"] = {{"pos", r.pos},     {"pos2", r.pos2},     {"gap", r.pos - r.pos2},
-                     {"score", r.score}, {"shifted", shifted}, {"unrotated", r.unrotated},
-                     {"head", head}};
+    shown["rope"] = {{"pos", r.pos},
+                     {"pos2", r.pos2},
+                     {"gap", r.pos - r.pos2},
+                     {"score", r.score},
+                     {"shifted", shifted},
+                     {"unrotated", r.unrotated},
+                     {"moved_key", r.moved_key},
+                     {"q", std::vector<float>(d.q.data(), d.q.data() + d.q.size())},
+                     {"k", std::vector<float>(d.k.data(), d.k.data() + d.k.size())},
+                     {"base", d.base},
+                     {"head", d.head}};
   } else {
     shown["rope"] = {{"pos", r.pos}, {"pos2", r.pos2}, {"error", r.error}};
   }
+}
+
+// The score with the key one position later: "different" only when it prints differently, and why not.
+void moved_key_line(const RopeData& r, int d_k) {
+  char a[32], b[32];
+  std::snprintf(a, sizeof a, "%.4f", static_cast<double>(r.score));
+  std::snprintf(b, sizeof b, "%.4f", static_cast<double>(r.moved_key));
+  const bool same = std::string(a) == b;
+  text_wrapped("Move only the key, to %d (gap %d): %s - %s", r.pos2 + 1, r.pos - r.pos2 - 1, b,
+               !same      ? "a different gap, a different score."
+               : d_k == 1 ? "the same score: with dₖ = 1 there is no pair of numbers to turn, so RoPE "
+                            "changes nothing."
+                          : "the same score to 4 decimals: this query and key happen to score alike at both "
+                            "gaps.");
 }
 
 }  // namespace
@@ -231,7 +282,7 @@ void draw_rope(Settings& s, const std::shared_ptr<const SchemesData>& kept, bool
   if (!memo.ok()) return error_box(memo.error());
   const std::shared_ptr<const RopeData> rope = memo.shared();
   const RopeData& r = *rope;
-  ctx.report([rope, head = d.head](nlohmann::json& shown) { fill_rope(shown, *rope, head); });
+  ctx.report([rope, kept](nlohmann::json& shown) { fill_rope(shown, *rope, *kept); });
   if (!open) return;
   text_wrapped(
       "RoPE turns each pair of a query's numbers by (position × speed) and the key's pairs by its "
@@ -259,8 +310,7 @@ void draw_rope(Settings& s, const std::shared_ptr<const SchemesData>& kept, bool
     text_wrapped_colored(ink(Ink::Right), "%d and %d score the same as %d and %d: %.4f", r.pos, r.pos2, p.pos,
                          p.pos2, static_cast<double>(p.score));
   }
-  text_wrapped("Move only the key, to %d (gap %d): %.4f - a different gap, a different score.", r.pos2 + 1,
-               r.pos - r.pos2 - 1, static_cast<double>(r.moved_key));
+  moved_key_line(r, static_cast<int>(d.q.size()));
   text_wrapped("Without rotation (q · k / √dₖ): %.4f, the same at every pair of positions.",
                static_cast<double>(r.unrotated));
   rope_table(r);
