@@ -84,6 +84,8 @@ TEST(Captions, ZeroDifferenceIsIdenticalNotRounding) {
   EXPECT_TRUE(has(tiny, "5.96e-08")) << tiny;
   EXPECT_TRUE(has(tiny, "float rounding")) << tiny;
   EXPECT_FALSE(has(tiny, "identical")) << tiny;
+  const std::string big = app::order_difference(0.0481);
+  EXPECT_EQ(big, "different by 0.0481");  // not float rounding
 }
 
 TEST(Captions, EvenWeightsMatchAnIndependentCount) {
@@ -153,6 +155,10 @@ TEST(Captions, LessonConfidenceIsNamedAsAnIllustration) {
   EXPECT_TRUE(has(without, "illustration")) << without;
   EXPECT_TRUE(has(without, "(seed 7) gives both " + app::format("%.3f", static_cast<double>(a)))) << without;
   EXPECT_TRUE(has(without, "Train scene")) << without;
+  EXPECT_TRUE(has(without, "from a router with other weights")) << without;
+  EXPECT_EQ(has(without, ", not 0.87"), app::format("%.3f", static_cast<double>(a)) != "0.870") << without;
+  EXPECT_TRUE(
+      has(app::lesson_confidence_note({0.8704f, 0.8704f}, 7, {-1.0f, -1.0f}), "both 0.870, the lesson"));
   EXPECT_TRUE(has(app::lesson_confidence_note({a, b}, 7, {0.5123f, 0.5123f}), "gives both 0.512"));
   const std::string differ = app::lesson_confidence_note({a, b}, 7, {0.5f, 0.6f});
   EXPECT_TRUE(has(differ, "gives 0.500 and 0.600")) << differ;
