@@ -94,8 +94,8 @@ def check(c):
                 c.says(comp, "apart too", both)
     for h in c.shown["hands"]:
         want, turns, dist = verdict(d, base, h["hand"], a, b)
-        if abs(dist - NEAR) > 1e-4 and h["verdict"] != want:
-            c.fail(f"hand {h['hand']}: verdict {h['verdict']!r}, but it turned {turns:.4f} turns (distance {dist:.4f})")
+        if abs(dist - NEAR) > 1e-4 and h.get("verdict") != want:
+            c.fail(f"hand {h['hand']}: verdict {h.get('verdict')!r}, but it turned {turns:.4f} turns (distance {dist:.4f})")
 
     ex = c.paragraph("Which position between 1 and 49")
     if ex:
