@@ -16,6 +16,7 @@ QUERIES = [
     "?scene=order&text=the%20the%20the&perm=2,1,0&positions=sinusoidal",  # moved tokens, same slots' tokens
     "?scene=order&text=cake%20not%20fee&perm=2,0,1&positions=alibi&d_model=8&heads=2",
     "?scene=order&positions=learned&seed=11&text=" + "%20".join(f"w{i % 13}" for i in range(60)),
+    "?scene=order&positions=alibi&heads=2&seed=2&text=" + "%20".join(f"t{i % 37}" for i in range(200)),
     "?scene=order&positions=rope&heads=1&d_model=32&seed=5&text=Refund%20the%20delivery%20fee,%20not%20the%20cake.",
 ]
 TRAINED_QUERIES = ["?scene=order", "?scene=order&positions=none&perm=0,1,2,3,4,5,6,7,8"]
@@ -75,7 +76,7 @@ def check_router(c):
         for t in found:
             c.says(t, f"(largest difference {g3(pd)})", True, "(the averaged vectors' difference)")
     # M10: the lesson's 0.87 against the value produced here
-    note = one(c, r"0\.87")
+    note = one(c, r"the same confidence, 0\.87")
     if note and conf[0] == conf[1]:
         c.says(note, f"(seed {sh['seed']}) gives both {conf[0]}", True, "(the value on screen)")
         c.says(note, "other weights", True, "(why it is not 0.87)")
@@ -94,7 +95,8 @@ def case(c, name):
     """(expected, shuffled, max difference, allclose) of one shuffle case, recomputed from its outputs."""
     sh = c.shown["shuffle"][name]
     if "original" not in sh:
-        c.fail(f"shown.shuffle.{name} has no outputs")
+        if len(c.shown["tokens"]) * c.shown["d_model"] <= 2048:  # the scene reports outputs up to that size
+            c.fail(f"shown.shuffle.{name} has no outputs")
         return None, None, sh["max_diff"], sh["allclose"]
     orig, shuf = np.array(sh["original"], np.float64), np.array(sh["shuffled"], np.float64)
     want = orig[c.shown["perm"]]
@@ -126,8 +128,12 @@ def check_shuffle(c):
         invariant = allclose(orig.mean(axis=0), shuf.mean(axis=0))
         if invariant != bool(found):
             c.fail(f"{len(found)} sentences say the average is invariant; recomputed: {invariant}")
+        # the scene averages in float32, summing the rows in their own order: that rounding, and no more
+        rounding = 4 * len(orig) * 2.0 ** -24 * float(np.max(np.abs(orig), initial=0.0))
         for x in found:
-            c.says(x, f"(largest difference {g3(mean_diff)})", True, "(the averages' difference)")
+            printed = c.number_after(x, "(largest difference")
+            if printed is not None and abs(printed - mean_diff) > rounding + 0.005 * printed:
+                c.fail(f"the averages differ by {mean_diff} (float32 rounding up to {rounding:.3g}): {x}")
     if slots:  # recomputed, or the scene's own allclose when it reports no outputs
         orig, shuf, diff, close = slots
         t = one(c, r"(Positions belong to slots|works inside attention from the position of each slot)")

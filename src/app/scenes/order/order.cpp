@@ -177,10 +177,10 @@ nlohmann::json matrix_json(const attn::Mat& m) {
   return rows;
 }
 
-// The check, with both outputs when they are small enough to report (up to 16384 numbers each).
+// The check, with both outputs when they are small enough to report (up to 2048 numbers each).
 nlohmann::json check_json(const attn::ShuffleCase& c) {
   nlohmann::json j = {{"max_diff", c.check.max_diff}, {"allclose", c.check.allclose}};
-  if (c.original.size() <= 16384)
+  if (c.original.size() <= 2048)
     j["original"] = matrix_json(c.original), j["shuffled"] = matrix_json(c.shuffled);
   return j;
 }
