@@ -98,7 +98,9 @@ def case(c, name):
         if len(c.shown["tokens"]) * c.shown["d_model"] <= 2048:  # the scene reports outputs up to that size
             c.fail(f"shown.shuffle.{name} has no outputs")
         return None, None, sh["max_diff"], sh["allclose"]
-    orig, shuf = np.array(sh["original"], np.float64), np.array(sh["shuffled"], np.float64)
+    t = len(c.shown["tokens"])  # the outputs come flat, row after row
+    orig = np.array(sh["original"], np.float64).reshape(t, -1)
+    shuf = np.array(sh["shuffled"], np.float64).reshape(t, -1)
     want = orig[c.shown["perm"]]
     diff = float(np.max(np.abs(want - shuf)))
     close = allclose(want, shuf)

@@ -118,11 +118,9 @@ void check_line(const attn::ShuffleCheck& c) {
       "within 1e-5 + 1e-4 × |value|. true means the layer could not see the new order.");
 }
 
-// Every entry of b within 1e-5 + 1e-4 |a| of a (the shuffle test's allclose); max_diff: the largest |a - b|.
-bool close(const attn::RowVec& a, const attn::RowVec& b, float& max_diff) {
-  const Eigen::ArrayXXf d = (a - b).cwiseAbs().array();
-  max_diff = d.size() ? d.maxCoeff() : 0.0f;
-  return (d <= 1e-5f + 1e-4f * a.cwiseAbs().array()).all();
+// Two vectors compared as the shuffle test compares outputs (allclose, and the largest difference).
+attn::ShuffleCheck compare(const attn::RowVec& a, const attn::RowVec& b) {
+  return attn::compare_shuffled(a, b, {0});
 }
 
 bool inside_attention(attn::Scheme s) {
@@ -193,13 +191,13 @@ void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind)
                same ? "the same" : "a different",
                (c0 == c1 ? "confidence " + c0 + " for both" : "confidences " + c0 + " and " + c1).c_str(),
                order_difference(r.plain.difference).c_str(), blind ? " The model sees no difference." : "");
-  float pooled_diff = 0.0f;
-  if (close(e[0].pooled, e[1].pooled, pooled_diff) && blind && r.same_bag) {
+  const attn::ShuffleCheck pooled = compare(e[0].pooled, e[1].pooled);
+  if (pooled.allclose && blind && r.same_bag) {
     text_wrapped(
         "The second email is the first one's tokens reordered and the router averages the token vectors, so "
         "the average is unchanged (largest difference %.3g), and with it the label and confidence: the "
         "router is permutation-invariant.",
-        static_cast<double>(pooled_diff));
+        static_cast<double>(pooled.max_diff));
   }
   text_wrapped_disabled(
       "%s", lesson_confidence_note({r.plain.emails[0].confidence, r.plain.emails[1].confidence}, r.seed,
@@ -242,12 +240,13 @@ void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version) {
     text_wrapped("The new output is not the old one with its rows reordered.");
   }
   check_line(st.none.check);
-  float mean_diff = 0.0f;
-  if (close(st.none.original.colwise().mean(), st.none.shuffled.colwise().mean(), mean_diff)) {
+  const attn::ShuffleCheck mean =
+      compare(st.none.original.colwise().mean(), st.none.shuffled.colwise().mean());
+  if (mean.allclose) {
     text_wrapped(
         "Averaged over the tokens, as the router does, the output is permutation-invariant: one vector "
         "(largest difference %.3g).",
-        static_cast<double>(mean_diff));
+        static_cast<double>(mean.max_diff));
   }
   const float w3 = heatmap_width(3);
   output_heatmap("order/original", "output, original order", st.none.original, d.labels, d, version, w3);
@@ -263,20 +262,20 @@ void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version) {
   // what happened here: no slot got another token (same input, same output), or the moved tokens' blends
   // changed, or they did not
   const bool moved = st.shuffled != st.tokens, changed = !st.slots.check.allclose;
-  const std::string how = inside_attention(st.scheme) ? "is now seen from" : "now carries";
-  const std::string then = !moved ? " Every slot holds the token it held before, so nothing changes."
-                           : changed
-                               ? " A token that moved " + how + " a different position, so its blend changes."
-                               : " Yet the output is still the old one, rows reordered.";
+  const char* then = !moved     ? " Every slot holds the token it held before, so nothing changes."
+                     : !changed ? " Yet the output is still the old one, rows reordered."
+                     : inside_attention(st.scheme)
+                         ? " A token that moved is now seen from a different position, so its blend changes."
+                         : " A token that moved now carries a different position, so its blend changes.";
   if (inside_attention(st.scheme)) {
     text_wrapped(
         "%s works inside attention from the position of each slot: slot i is position i whatever "
         "token sits there.%s",
-        scheme.c_str(), then.c_str());
+        scheme.c_str(), then);
   } else {
     text_wrapped(
         "Positions belong to slots: shuffle the tokens, then add the same %s table (row i to slot i).%s",
-        scheme.c_str(), then.c_str());
+        scheme.c_str(), then);
   }
   check_line(st.slots.check);
   const float w2 = heatmap_width(2);
