@@ -224,37 +224,39 @@ void report(SceneContext& ctx, const Settings& s, std::shared_ptr<const ClockDat
             const ExerciseState& ex) {
   ctx.report([d_model = s.d_model, base = s.base, pos = s.pos, pos2 = s.pos2, answer = s.answer, ex,
               data](nlohmann::json& shown) {
+    // Key by key: nlohmann's nested initializer lists cost the page several times the code.
     nlohmann::json hands = nlohmann::json::array();
     for (const attn::HandReading& h : data->compare) {
-      hands.push_back({{"hand", h.hand},
-                       {"speed", h.speed},
-                       {"wavelength", h.wavelength},
-                       {"angle", h.angle_a},
-                       {"angle2", h.angle_b},
-                       {"phase_diff", h.phase_diff},
-                       {"distance", h.distance},
-                       {"paired", h.paired},
-                       {"turns", h.turns},
-                       {"verdict", verdict_label(h.verdict)}});
+      nlohmann::json& j = hands.emplace_back();
+      j["hand"] = h.hand;
+      j["speed"] = h.speed;
+      j["wavelength"] = h.wavelength;
+      j["angle"] = h.angle_a;
+      j["angle2"] = h.angle_b;
+      j["phase_diff"] = h.phase_diff;
+      j["distance"] = h.distance;
+      j["paired"] = h.paired;
+      j["turns"] = h.turns;
+      j["verdict"] = verdict_label(h.verdict);
     }
     auto row = [&](int r) {
       return std::vector<float>(data->readings.row(r).data(),
                                 data->readings.row(r).data() + data->readings.cols());
     };
-    shown = {{"d_model", d_model},
-             {"base", base},
-             {"pos", pos},
-             {"pos2", pos2},
-             {"readings", row(0)},
-             {"readings2", row(1)},
-             {"hands", hands},
-             {"rotation_check", data->rotation_check},
-             {"exercise",
-              {{"answer", answer},
-               {"checked", ex.checked},
-               {"correct", ex.checked && answer == data->exercise.answer},
-               {"hint", ex.hint},
-               {"revealed", ex.revealed}}}};
+    shown["d_model"] = d_model;
+    shown["base"] = base;
+    shown["pos"] = pos;
+    shown["pos2"] = pos2;
+    shown["readings"] = row(0);
+    shown["readings2"] = row(1);
+    shown["hands"] = std::move(hands);
+    shown["rotation_check"] = data->rotation_check;
+    nlohmann::json& e = shown["exercise"];
+    e["answer"] = answer;
+    e["checked"] = ex.checked;
+    e["correct"] = ex.checked && answer == data->exercise.answer;
+    e["hint"] = ex.hint;
+    e["revealed"] = ex.revealed;
     if (ex.revealed) shown["exercise"]["solution"] = data->exercise.answer;
   });
 }

@@ -322,17 +322,21 @@ void fill(nlohmann::json& shown, const Settings& s, const EncoderData& d) {
     shapes[st.key] = {m.rows(), m.cols()};
   }
   const auto t = static_cast<int>(d.r.tokens.size());
-  shown = {{"tokens", d.r.tokens},
-           {"dropped_tokens", d.r.dropped_tokens},
-           {"d_model", s.d_model},
-           {"heads", s.heads},
-           {"d_ff", d.r.d_ff},
-           {"positions", s.positions},
-           {"causal", s.causal},
-           {"seed", s.seed},
-           {"shapes", shapes},
-           {"norm1_row_stats", {{"row", 0}, {"mean", d.norm1_moments(0, 0)}, {"var", d.norm1_moments(0, 1)}}},
-           {"norm1_var_range", {d.norm1_moments.col(1).minCoeff(), d.norm1_moments.col(1).maxCoeff()}}};
+  shown["tokens"] = d.r.tokens;
+  shown["dropped_tokens"] = d.r.dropped_tokens;
+  shown["d_model"] = s.d_model;
+  shown["heads"] = s.heads;
+  shown["d_ff"] = d.r.d_ff;
+  shown["positions"] = s.positions;
+  shown["causal"] = s.causal;
+  shown["seed"] = s.seed;
+  shown["shapes"] = std::move(shapes);
+  nlohmann::json& stats = shown["norm1_row_stats"];
+  stats["row"] = 0;
+  stats["mean"] = d.norm1_moments(0, 0);
+  stats["var"] = d.norm1_moments(0, 1);
+  shown["norm1_var_range"] =
+      std::vector<float>{d.norm1_moments.col(1).minCoeff(), d.norm1_moments.col(1).maxCoeff()};
   if (t <= 64) shown["output"] = matrix_json(d.r.block.output);
 }
 

@@ -209,17 +209,20 @@ void draw_positions_scene(SceneContext& ctx) {
 
   ctx.report([d_model = s.d_model, count = s.count, base = s.base, length = s.length,
               d = memo.shared()](nlohmann::json& shown) {
-    shown = {{"d_model", d_model},
-             {"count", count},
-             {"base", base},
-             {"length", length},
-             {"table_shape", {d->table.rows(), d->table.cols()}},
-             {"offset_dependence_error", d->offset_error},
-             {"raw_last", d->raw(d->raw.rows() - 1, 0)},
-             {"table_range", {d->lo, d->hi}},
-             {"soft", {{"pos", d->soft_pos}, {"closest", d->soft_closest}}},
-             {"fraction_step_10", d->fraction10(1, 0) - d->fraction10(0, 0)},
-             {"fraction_step_100", d->fraction100(1, 0) - d->fraction100(0, 0)}};
+    // Key by key: nlohmann's nested initializer lists cost the page several times the code.
+    shown["d_model"] = d_model;
+    shown["count"] = count;
+    shown["base"] = base;
+    shown["length"] = length;
+    shown["table_shape"] =
+        std::vector<long>{static_cast<long>(d->table.rows()), static_cast<long>(d->table.cols())};
+    shown["offset_dependence_error"] = d->offset_error;
+    shown["raw_last"] = d->raw(d->raw.rows() - 1, 0);
+    shown["table_range"] = std::vector<float>{d->lo, d->hi};
+    shown["soft"]["pos"] = d->soft_pos;
+    shown["soft"]["closest"] = d->soft_closest;
+    shown["fraction_step_10"] = d->fraction10(1, 0) - d->fraction10(0, 0);
+    shown["fraction_step_100"] = d->fraction100(1, 0) - d->fraction100(0, 0);
   });
 }
 

@@ -142,14 +142,13 @@ void draw_word_scene(SceneContext& ctx) {
     auto row = [](const attn::Mat& m, int r) {
       return std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols());
     };
-    shown = {
-        {"embedding", std::vector<float>(w->embedding.data(), w->embedding.data() + w->embedding.size())},
-        {"pos", pos},
-        {"pos2", pos2},
-        {"position", row(w->position, 0)},
-        {"position2", row(w->position, 1)},
-        {"sum", row(w->sum, 0)},
-        {"sum2", row(w->sum, 1)}};
+    shown["embedding"] = std::vector<float>(w->embedding.data(), w->embedding.data() + w->embedding.size());
+    shown["pos"] = pos;
+    shown["pos2"] = pos2;
+    shown["position"] = row(w->position, 0);
+    shown["position2"] = row(w->position, 1);
+    shown["sum"] = row(w->sum, 0);
+    shown["sum2"] = row(w->sum, 1);
   });
 }
 
