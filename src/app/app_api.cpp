@@ -22,37 +22,45 @@ json settings_json(const Settings& s) {
 
 }  // namespace
 
+// The objects are written key by key: nlohmann's nested initializer lists cost the page several times the
+// code.
 std::string App::state_json() const {
-  json shown = json::object();
+  json state = json::object();
+  json& shown = state["shown"] = json::object();
   for (const ShownFill& fill : shown_fills_) fill(shown);
   const HoverReport& hov = hovered_heatmap();
-  json hover = hov.id.empty()
-                   ? json(nullptr)
-                   : json{{"id", hov.id}, {"row", hov.row}, {"col", hov.col}, {"lines", hov.lines}};
-  json rects = json::object();
-  for (const NamedRect& r : frame_rects()) rects[r.name] = {r.x, r.y, r.w, r.h};
-  json state = {{"scene", shown_settings_.scene},
-                {"settings", settings_json(shown_settings_)},
-                {"notes", notes_},
-                {"notes_dropped", notes_dropped_},
-                {"error", shown_error_},
-                {"shown", shown},
-                {"query", to_query(shown_settings_)},
-                {"hover", hover},
-                {"messages", frame_messages()},
-                {"texts", frame_texts()},
-                {"rects", rects},
-                {"focus", focus_label_.empty() ? json(nullptr)
-                                               : json{{"label", focus_label_}, {"value", focus_value_}}},
-                {"announce", announcement_},
-                {"lesson",
-                 {{"caption", lesson_.caption(shown_settings_)},
-                  {"steps", lesson_.count()},
-                  {"step", lesson_.count() > 0 ? shown_settings_.step : 0},
-                  {"pending", lesson_.pending()},
-                  {"lock", shown_settings_.lock}}},
-                {"theme", {{"dark", theme_is_dark()}, {"reduced_motion", reduced_motion_}}},
-                {"content_height", content_height_}};
+  json& hover = state["hover"];  // null when nothing is hovered
+  if (!hov.id.empty()) {
+    hover["id"] = hov.id;
+    hover["row"] = hov.row;
+    hover["col"] = hov.col;
+    hover["lines"] = hov.lines;
+  }
+  json& rects = state["rects"] = json::object();
+  for (const NamedRect& r : frame_rects()) rects[r.name] = std::vector<float>{r.x, r.y, r.w, r.h};
+  state["scene"] = shown_settings_.scene;
+  state["settings"] = settings_json(shown_settings_);
+  state["notes"] = notes_;
+  state["notes_dropped"] = notes_dropped_;
+  state["error"] = shown_error_;
+  state["query"] = to_query(shown_settings_);
+  state["messages"] = frame_messages();
+  state["texts"] = frame_texts();
+  json& focus = state["focus"];  // null when no control has the keyboard
+  if (!focus_label_.empty()) {
+    focus["label"] = focus_label_;
+    focus["value"] = focus_value_;
+  }
+  state["announce"] = announcement_;
+  json& lesson = state["lesson"];
+  lesson["caption"] = lesson_.caption(shown_settings_);
+  lesson["steps"] = lesson_.count();
+  lesson["step"] = lesson_.count() > 0 ? shown_settings_.step : 0;
+  lesson["pending"] = lesson_.pending();
+  lesson["lock"] = shown_settings_.lock;
+  state["theme"]["dark"] = theme_is_dark();
+  state["theme"]["reduced_motion"] = reduced_motion_;
+  state["content_height"] = content_height_;
   return state.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -60,17 +68,22 @@ std::string App::heatmaps_json(bool with_values, const std::string& only_id) con
   json list = json::array();
   for (const DrawnHeatmap& h : drawn_heatmaps()) {
     if (!only_id.empty() && h.id != only_id) continue;
-    json item = {{"id", h.id},
-                 {"rect", {{"x", h.x}, {"y", h.y}, {"w", h.w}, {"h", h.h}}},
-                 {"rows", h.rows},
-                 {"cols", h.cols},
-                 {"range", {h.lo, h.hi}},
-                 {"colormap", gfx::colormap_name(h.colormap)},
-                 {"row_labels", *h.row_labels},
-                 {"col_labels", *h.col_labels},
-                 {"window", {h.row0, h.col0, h.shown_rows, h.shown_cols}},
-                 {"label_rects", h.label_rects},
-                 {"visible", h.visible}};
+    json& item = list.emplace_back();
+    item["id"] = h.id;
+    json& rect = item["rect"];
+    rect["x"] = h.x;
+    rect["y"] = h.y;
+    rect["w"] = h.w;
+    rect["h"] = h.h;
+    item["rows"] = h.rows;
+    item["cols"] = h.cols;
+    item["range"] = std::vector<float>{h.lo, h.hi};
+    item["colormap"] = gfx::colormap_name(h.colormap);
+    item["row_labels"] = *h.row_labels;
+    item["col_labels"] = *h.col_labels;
+    item["window"] = std::vector<int>{h.row0, h.col0, h.shown_rows, h.shown_cols};
+    item["label_rects"] = h.label_rects;
+    item["visible"] = h.visible;
     if (with_values) {
       json values = json::array();
       const attn::Mat& m = *h.values;
@@ -79,7 +92,6 @@ std::string App::heatmaps_json(bool with_values, const std::string& only_id) con
       }
       item["values"] = std::move(values);
     }
-    list.push_back(std::move(item));
   }
   return list.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -94,17 +106,18 @@ std::string App::export_csv_json(const std::string& id) const {
 }
 
 std::string App::frame_stats_json() const {
-  return json{{"cpu_ms", stats_.cpu_ms},
-              {"frame_ms", stats_.frame_ms},
-              {"interval_ms", stats_.interval_ms},
-              {"input_pending", stats_.input_pending},
-              {"draw_calls", stats_.draw_calls},
-              {"vertices", stats_.vertices},
-              {"frame", stats_.frame},
-              {"computing", computing_},
-              {"recomputes", versions_issued()},
-              {"uploads", gfx::renderer_stats().uploads}}
-      .dump(-1, ' ', false, json::error_handler_t::replace);
+  json j;
+  j["cpu_ms"] = stats_.cpu_ms;
+  j["frame_ms"] = stats_.frame_ms;
+  j["interval_ms"] = stats_.interval_ms;
+  j["input_pending"] = stats_.input_pending;
+  j["draw_calls"] = stats_.draw_calls;
+  j["vertices"] = stats_.vertices;
+  j["frame"] = stats_.frame;
+  j["computing"] = computing_;
+  j["recomputes"] = versions_issued();
+  j["uploads"] = gfx::renderer_stats().uploads;
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string App::answers_json() const {

@@ -207,22 +207,24 @@ Stop Session::tick(double budget_ms, bool run, int max_steps) {
 }
 
 nlohmann::json Session::info() const {
-  nlohmann::json j = {{"trained_by", "attention_demo Train scene"},
-                      {"positions", key_.positions},
-                      {"d_model", key_.d_model},
-                      {"heads", key_.heads},
-                      {"layers", key_.layers},
-                      {"seed", key_.seed},
-                      {"steps", metrics_step_},
-                      {"seconds", seconds_},
-                      {"learning_rate", trainer_ ? trainer_->train_config().learning_rate : 0.0f},
-                      {"batch", trainer_ ? trainer_->train_config().batch : 0}};
-  j["metrics"] = {{"train_accuracy", metrics_.train_accuracy},
-                  {"train_accuracy_step", train_step_},
-                  {"test_accuracy", metrics_.test_accuracy},
-                  {"flipped_pair_accuracy", metrics_.flipped_pair_accuracy},
-                  {"max_pair_difference", metrics_.max_pair_difference},
-                  {"test_loss", metrics_.test_loss}};
+  nlohmann::json j;  // key by key: nlohmann's initializer lists cost the page more code
+  j["trained_by"] = "attention_demo Train scene";
+  j["positions"] = key_.positions;
+  j["d_model"] = key_.d_model;
+  j["heads"] = key_.heads;
+  j["layers"] = key_.layers;
+  j["seed"] = key_.seed;
+  j["steps"] = metrics_step_;
+  j["seconds"] = seconds_;
+  j["learning_rate"] = trainer_ ? trainer_->train_config().learning_rate : 0.0f;
+  j["batch"] = trainer_ ? trainer_->train_config().batch : 0;
+  nlohmann::json& m = j["metrics"];
+  m["train_accuracy"] = metrics_.train_accuracy;
+  m["train_accuracy_step"] = train_step_;
+  m["test_accuracy"] = metrics_.test_accuracy;
+  m["flipped_pair_accuracy"] = metrics_.flipped_pair_accuracy;
+  m["max_pair_difference"] = metrics_.max_pair_difference;
+  m["test_loss"] = metrics_.test_loss;
   return j;
 }
 

@@ -261,10 +261,17 @@ void report(SceneContext& ctx, double compute_ms, std::shared_ptr<const MhaData>
   nlohmann::json trained = uses_trained_model(s) ? train_ui::trained_model_json_summary() : nlohmann::json();
   ctx.report([s, compute_ms, d, row, enlarged, trained](nlohmann::json& shown) {
     const nlohmann::json params = mha::parameters_json(s);
-    shown = {{"d_model", s.d_model},     {"heads", s.heads},     {"d_k", params["d_k"]},
-             {"positions", s.positions}, {"causal", s.causal},   {"seed", s.seed},
-             {"parameters", params},     {"enlarged", enlarged}, {"compute_ms", compute_ms},
-             {"model", s.model}};
+    // key by key: nlohmann's nested initializer lists cost the page several times the code
+    shown["d_model"] = s.d_model;
+    shown["heads"] = s.heads;
+    shown["d_k"] = params["d_k"];
+    shown["positions"] = s.positions;
+    shown["causal"] = s.causal;
+    shown["seed"] = s.seed;
+    shown["parameters"] = params;
+    shown["enlarged"] = enlarged;
+    shown["compute_ms"] = compute_ms;
+    shown["model"] = s.model;
     if (uses_trained_model(s)) {
       shown["trained_model"] = trained;
       shown["layer"] = s.layer;
@@ -273,11 +280,12 @@ void report(SceneContext& ctx, double compute_ms, std::shared_ptr<const MhaData>
     shown["tokens"] = d->tokens;
     shown["dropped_tokens"] = d->dropped_tokens;
     shown["stats"] = d->stats;
-    shown["row"] = {{"token", row->token}, {"weights", matrix_json(row->weights)}};
+    shown["row"]["token"] = row->token;
+    shown["row"]["weights"] = matrix_json(row->weights);
     if (!d->weights.empty()) {
       nlohmann::json weights = nlohmann::json::array();
       for (const attn::Mat& w : d->weights) weights.push_back(matrix_json(w));
-      shown["weights"] = weights;
+      shown["weights"] = std::move(weights);
     }
   });
 }

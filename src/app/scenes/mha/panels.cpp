@@ -244,19 +244,23 @@ void draw_head_stats_long(const attn::HeadStats& st, int tokens, bool causal, co
 nlohmann::json stats_json(const std::vector<attn::HeadStats>& stats) {
   nlohmann::json out = nlohmann::json::array();
   for (const attn::HeadStats& st : stats) {
-    out.push_back({{"entropy", st.entropy},
-                   {"mean_distance", st.mean_distance},
-                   {"first_token_mass", st.first_token_mass}});
+    nlohmann::json& j = out.emplace_back();  // key by key: initializer lists cost the page more code
+    j["entropy"] = st.entropy;
+    j["mean_distance"] = st.mean_distance;
+    j["first_token_mass"] = st.first_token_mass;
   }
   return out;
 }
 
 nlohmann::json parameters_json(const Settings& s) {
   const ParamData& p = param_data(s.d_model, s.heads);
-  if (p.ok) return {{"fused", p.count.fused}, {"single_head", p.count.single_head}, {"d_k", p.count.d_k}};
-  return {{"fused", nullptr},
-          {"single_head", p.single >= 0 ? nlohmann::json(p.single) : nlohmann::json(nullptr)},
-          {"d_k", nullptr}};
+  nlohmann::json j;  // the counts, or null for what these sizes do not allow
+  j["fused"] = p.ok ? nlohmann::json(p.count.fused) : nlohmann::json();
+  j["single_head"] = p.ok            ? nlohmann::json(p.count.single_head)
+                     : p.single >= 0 ? nlohmann::json(p.single)
+                                     : nlohmann::json();
+  j["d_k"] = p.ok ? nlohmann::json(p.count.d_k) : nlohmann::json();
+  return j;
 }
 
 void draw_parameters(const Settings& s) {

@@ -113,13 +113,14 @@ nlohmann::json trained_model_json_summary() {
   const TrainedModel* m = trained_model();
   if (!m) return nullptr;
   const attn::train::ModelConfig& c = m->model.config;
-  nlohmann::json j = {{"positions", attn::scheme_name(c.positions)},
-                      {"d_model", c.d_model},
-                      {"heads", c.heads},
-                      {"layers", c.layers},
-                      {"source", m->source},
-                      {"from_file", m->from_file},
-                      {"version", m->version}};
+  nlohmann::json j;  // key by key: nlohmann's initializer lists cost the page more code
+  j["positions"] = attn::scheme_name(c.positions);
+  j["d_model"] = c.d_model;
+  j["heads"] = c.heads;
+  j["layers"] = c.layers;
+  j["source"] = m->source;
+  j["from_file"] = m->from_file;
+  j["version"] = m->version;
   j["steps"] = m->info.is_object() && m->info.contains("steps") ? m->info["steps"] : nlohmann::json(nullptr);
   return j;
 }

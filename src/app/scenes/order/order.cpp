@@ -160,14 +160,17 @@ ShuffleData compute_shuffle(const Settings& s) {
 }
 using ShuffleMemo = Memo<ShuffleData, std::string, std::string, std::string, int, int, int, int>;
 
+// Key by key here and below: nlohmann's nested initializer lists cost the page several times the code.
 nlohmann::json email_json(const attn::SeededRouterResult& r, const std::string& text, attn::Scheme scheme) {
-  return {{"text", text},
-          {"positions", attn::scheme_name(scheme)},
-          {"tokens", r.tokens},
-          {"label", attn::SeededRouter::labels()[static_cast<size_t>(r.label)]},
-          {"confidence", r.confidence},
-          {"probabilities", r.probabilities},
-          {"pooled", std::vector<float>(r.pooled.data(), r.pooled.data() + r.pooled.size())}};
+  nlohmann::json j;
+  j["text"] = text;
+  j["positions"] = attn::scheme_name(scheme);
+  j["tokens"] = r.tokens;
+  j["label"] = attn::SeededRouter::labels()[static_cast<size_t>(r.label)];
+  j["confidence"] = r.confidence;
+  j["probabilities"] = r.probabilities;
+  j["pooled"] = std::vector<float>(r.pooled.data(), r.pooled.data() + r.pooled.size());
+  return j;
 }
 
 std::vector<float> flat(const attn::Mat& m) {
@@ -176,14 +179,19 @@ std::vector<float> flat(const attn::Mat& m) {
 
 // The check, with both outputs (T x D, row after row) when they are small enough (up to 2048 numbers each).
 nlohmann::json check_json(const attn::ShuffleCase& c) {
-  nlohmann::json j = {{"max_diff", c.check.max_diff}, {"allclose", c.check.allclose}};
+  nlohmann::json j;
+  j["max_diff"] = c.check.max_diff;
+  j["allclose"] = c.check.allclose;
   if (c.original.size() <= 2048) j["original"] = flat(c.original), j["shuffled"] = flat(c.shuffled);
   return j;
 }
 
 // state().shown: both emails through both routers, and the shuffle test's checks.
 void fill(nlohmann::json& j, const Settings& s, const RouterData& r, const ShuffleData& d) {
-  j = {{"d_model", s.d_model}, {"heads", s.heads}, {"seed", s.seed}, {"text", s.text}};
+  j["d_model"] = s.d_model;
+  j["heads"] = s.heads;
+  j["seed"] = s.seed;
+  j["text"] = s.text;
   j["scheme"] = attn::scheme_name(r.positioned.scheme);
   j["same_bag_of_words"] = r.same_bag;
   nlohmann::json emails = nlohmann::json::array();
@@ -192,7 +200,7 @@ void fill(nlohmann::json& j, const Settings& s, const RouterData& r, const Shuff
     for (size_t i = 0; i < 2; ++i)
       emails.push_back(email_json(col->emails[i], refund_emails()[i], col->scheme));
   }
-  j["emails"] = emails;
+  j["emails"] = std::move(emails);
   if (r.plain.error.empty()) {
     j["no_positions_difference"] = r.plain.difference;
     j["same_label_without"] = r.plain.emails[0].label == r.plain.emails[1].label;
@@ -216,9 +224,10 @@ void fill(nlohmann::json& j, const Settings& s, const RouterData& r, const Shuff
   j["tokens"] = d.study.tokens;
   j["shuffled_tokens"] = d.study.shuffled;
   j["dropped_tokens"] = d.study.dropped_tokens;
-  j["shuffle"] = {{"none", check_json(d.study.none)},
-                  {"slots", check_json(d.study.slots)},
-                  {"words", check_json(d.study.words)}};
+  nlohmann::json& shuffle = j["shuffle"];
+  shuffle["none"] = check_json(d.study.none);
+  shuffle["slots"] = check_json(d.study.slots);
+  shuffle["words"] = check_json(d.study.words);
 }
 
 void draw_controls(Settings& s) {

@@ -97,7 +97,9 @@ void limit_row(const char* name, const LimitRun& run, const LimitsData& l, int h
 }
 
 nlohmann::json run_json(const LimitRun& run) {
-  nlohmann::json j = {{"ok", run.error.empty()}, {"error", run.error}};
+  nlohmann::json j;
+  j["ok"] = run.error.empty();
+  j["error"] = run.error;
   if (run.error.empty()) j["entropy"] = run.entropy;
   return j;
 }
@@ -118,13 +120,14 @@ void draw_presets(Settings& s) {
 
 // state().shown["limits"]: the long email through each scheme and the first slot past the table's end.
 void fill_limits(nlohmann::json& shown, const LimitsData& l, int slots, int length) {
-  shown["limits"] = {{"slots", slots},
-                     {"length", length},
-                     {"tokens", l.tokens},
-                     {"dropped", l.dropped},
-                     {"learned", run_json(l.learned)},
-                     {"sinusoidal", run_json(l.sinusoidal)},
-                     {"rope", run_json(l.rope)}};
+  nlohmann::json& j = shown["limits"];  // key by key: nested initializer lists cost the page more code
+  j["slots"] = slots;
+  j["length"] = length;
+  j["tokens"] = l.tokens;
+  j["dropped"] = l.dropped;
+  j["learned"] = run_json(l.learned);
+  j["sinusoidal"] = run_json(l.sinusoidal);
+  j["rope"] = run_json(l.rope);
   if (!l.error.empty()) shown["limits"]["error"] = l.error;
   shown["limits"]["past_end_error"] = l.past_end;
 }

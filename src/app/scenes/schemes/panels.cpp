@@ -83,8 +83,8 @@ void fill_offsets(nlohmann::json& shown, const SchemesData& d, int t) {
   nlohmann::json off = nlohmann::json::object();
   if (t <= kMaxShownTokens) {
     for (const SchemeView& v : d.views) {
-      off[v.name] = {{"weights", profile_values(v.weight_offsets)},
-                     {"scores", profile_values(v.score_offsets)}};
+      off[v.name]["weights"] = profile_values(v.weight_offsets);
+      off[v.name]["scores"] = profile_values(v.score_offsets);
     }
   } else {
     off["note"] =
@@ -239,24 +239,29 @@ void rope_table(const RopeData& r) {
 // state().shown["rope"]: the pair's score, the shifted pairs, the unrotated score, the score with the key
 // one later and the probe's query, key and base (or the error).
 void fill_rope(nlohmann::json& shown, const RopeData& r, const SchemesData& d) {
-  if (r.error.empty()) {
-    nlohmann::json shifted = nlohmann::json::array();
-    for (const ShiftedPair& p : r.shifted)
-      shifted.push_back({{"pos", p.pos}, {"pos2", p.pos2}, {"score", p.score}});
-    shown["rope"] = {{"pos", r.pos},
-                     {"pos2", r.pos2},
-                     {"gap", r.pos - r.pos2},
-                     {"score", r.score},
-                     {"shifted", shifted},
-                     {"unrotated", r.unrotated},
-                     {"moved_key", r.moved_key},
-                     {"q", std::vector<float>(d.q.data(), d.q.data() + d.q.size())},
-                     {"k", std::vector<float>(d.k.data(), d.k.data() + d.k.size())},
-                     {"base", d.base},
-                     {"head", d.head}};
-  } else {
-    shown["rope"] = {{"pos", r.pos}, {"pos2", r.pos2}, {"error", r.error}};
+  nlohmann::json& j = shown["rope"];  // key by key: nested initializer lists cost the page more code
+  j["pos"] = r.pos;
+  j["pos2"] = r.pos2;
+  if (!r.error.empty()) {
+    j["error"] = r.error;
+    return;
   }
+  nlohmann::json shifted = nlohmann::json::array();
+  for (const ShiftedPair& p : r.shifted) {
+    nlohmann::json& one = shifted.emplace_back();
+    one["pos"] = p.pos;
+    one["pos2"] = p.pos2;
+    one["score"] = p.score;
+  }
+  j["gap"] = r.pos - r.pos2;
+  j["score"] = r.score;
+  j["shifted"] = std::move(shifted);
+  j["unrotated"] = r.unrotated;
+  j["moved_key"] = r.moved_key;
+  j["q"] = std::vector<float>(d.q.data(), d.q.data() + d.q.size());
+  j["k"] = std::vector<float>(d.k.data(), d.k.data() + d.k.size());
+  j["base"] = d.base;
+  j["head"] = d.head;
 }
 
 // The score with the key one position later: "different" only when it prints differently, and why not.

@@ -189,14 +189,15 @@ nlohmann::json schemes_json(const SchemesData& d) {
   nlohmann::json out = nlohmann::json::object();
   const bool small = static_cast<int>(d.tokens.size()) <= kMaxShownTokens;
   for (const SchemeView& v : d.views) {
-    nlohmann::json j = {{"ok", v.ok()}, {"error", v.error}};
+    nlohmann::json& j = out[v.name];  // key by key: initializer lists cost the page more code
+    j["ok"] = v.ok();
+    j["error"] = v.error;
     if (v.ok()) {
-      j["stats"] = {{"entropy", v.stats.entropy},
-                    {"mean_distance", v.stats.mean_distance},
-                    {"first_token_mass", v.stats.first_token_mass}};
+      j["stats"]["entropy"] = v.stats.entropy;
+      j["stats"]["mean_distance"] = v.stats.mean_distance;
+      j["stats"]["first_token_mass"] = v.stats.first_token_mass;
       if (small) j["weights"] = matrix_json(v.weights);
     }
-    out[v.name] = j;
   }
   return out;
 }

@@ -203,12 +203,14 @@ void look_inside_button(Settings& s, const TrainedModel* shown_model) {
 nlohmann::json metrics_json(const Session& ses, const TrainedModel* m) {
   if (ses.has_trainer()) {
     const attn::train::Metrics& mt = ses.metrics();
-    return {{"train_accuracy", mt.train_accuracy},
-            {"test_accuracy", mt.test_accuracy},
-            {"flipped_pair_accuracy", mt.flipped_pair_accuracy},
-            {"max_pair_difference", mt.max_pair_difference},
-            {"test_loss", mt.test_loss},
-            {"step", ses.metrics_step()}};
+    nlohmann::json j;  // key by key: nlohmann's initializer lists cost the page more code
+    j["train_accuracy"] = mt.train_accuracy;
+    j["test_accuracy"] = mt.test_accuracy;
+    j["flipped_pair_accuracy"] = mt.flipped_pair_accuracy;
+    j["max_pair_difference"] = mt.max_pair_difference;
+    j["test_loss"] = mt.test_loss;
+    j["step"] = ses.metrics_step();
+    return j;
   }
   if (m && m->info.is_object() && m->info.contains("metrics")) return m->info["metrics"];
   return nullptr;
