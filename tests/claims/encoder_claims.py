@@ -8,7 +8,8 @@ import numpy as np
 QUERIES = (
     [f"?scene=encoder&d_model={d}&heads={h}" for d, h in ((16, 2), (16, 1), (3, 1), (4, 4), (64, 16))]
     + ["?scene=encoder&text=Hi", "?scene=encoder&text=Hi&d_model=2&heads=1", "?scene=encoder&causal=1",
-       "?scene=encoder&positions=none&text=cake%20cake%20cake", "?scene=encoder&text=" + "cake,%20not%20" * 150]
+       "?scene=encoder&positions=none&text=cake%20cake%20cake", "?scene=encoder&text=" + "cake,%20not%20" * 150,
+       "?scene=encoder&text=" + "%20".join(f"w{i}" for i in range(1024))]
     + [f"?scene=word&pos={a}&pos2={b}" for a, b in ((1, 3), (0, 0), (44, 44), (0, 44))]
     + ["?scene=word&emb=0.5,0.2&pos=2&pos2=2", "?scene=word&emb=1,2,3&pos=0&pos2=7"]
 )

@@ -21,6 +21,7 @@ QUERIES = [
     "?scene=mha&text=Refund&causal=1&heads=16&d_model=64",
     "?scene=mha&d_model=64&heads=4&causal=1&row=319&text=" + LONG.replace(" ", "%20"),
     "?scene=mha&d_model=16&heads=16&row=0&text=" + LONG.replace(" ", "%20"),
+    "?scene=mha&heads=2&row=1023&text=" + "%20".join(f"w{i}" for i in range(1024)),  # the longest text
 ]
 TRAINED_QUERIES = ["?scene=mha&model=trained&row=3", "?scene=mha&model=trained&row=0"]
 
@@ -30,9 +31,8 @@ TOL = 0.006  # printed with 2 decimals
 def labels_of(tokens):
     seen, out = {}, []
     for t in tokens:
-        shown = t if len(t.encode()) <= 48 else t  # long words are cut; the sentences here quote short ones
-        seen[shown] = seen.get(shown, 0) + 1
-        out.append(shown if seen[shown] == 1 else f"{shown}#{seen[shown]}")
+        seen[t] = seen.get(t, 0) + 1  # the sentences here quote short words, never cut
+        out.append(t if seen[t] == 1 else f"{t}#{seen[t]}")
     return out
 
 
