@@ -83,7 +83,8 @@ def check(c):
             c.says(comp, "are the same", True)
         else:
             apart = sum(verdict(d, base, h, a, b)[0] == "differs" for h in range(hands))
-            c.says(comp, f"{apart} of {hands} hands tell them apart", True)
+            c.says(comp, f"{apart} of {hands} hands tell them apart", hands > 1)
+            c.says(comp, "of 1 hand", False, "(one hand needs no count)")
             phrase = {"differs": "tells them apart", "barely moved": "has barely moved",
                       "came round": "has come round", "lone sine alike": "is a lone sine"}
             c.says(comp, "The fast hand 0 " + phrase[says["fast"][0]], True, f"(fast hand: {says['fast']})")

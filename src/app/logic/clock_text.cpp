@@ -20,7 +20,7 @@ std::string clock_intro(const attn::Sinusoidal& clock) {
     return out +
            format(
                "With d_model %d there is one hand: it tells neighbours apart but comes back round every "
-               "%.3g tokens, so positions %d apart read nearly alike (%.3f). More hands fix that.",
+               "%.3g tokens, so positions %d apart read nearly alike (%.2g). More hands fix that.",
                clock.d_model, slow_wave, close.offset, close.distance);
   }
   out += "Fast hands tell neighbours apart but come back round; slow hands barely move between neighbours, ";
@@ -43,7 +43,7 @@ std::string clock_intro(const attn::Sinusoidal& clock) {
   }
   return out +
          format(
-             "With only %d hands, positions %d tokens apart read nearly alike on %s (%.3f): a clock needs "
+             "With only %d hands, positions %d tokens apart read nearly alike on %s (%.2g): a clock needs "
              "enough hands at different speeds.",
              hands, close.offset, every, close.distance);
 }
@@ -75,9 +75,9 @@ std::string compare_sentence(const std::vector<attn::HandReading>& hands, int po
     return r.verdict == attn::HandVerdict::Differs;
   });
   const attn::HandReading &fast = hands.front(), &slow = hands.back();
-  std::string out =
-      format("Positions %d and %d, hand by hand: %ld of %zu hands tell them apart. The fast hand 0 %s", pos,
-             pos2, apart, hands.size(), hand_says(fast).c_str());
+  std::string out = format("Positions %d and %d, hand by hand: ", pos, pos2);
+  if (hands.size() > 1) out += format("%ld of %zu hands tell them apart. ", apart, hands.size());
+  out += "The fast hand 0 " + hand_says(fast);
   if (hands.size() > 1) {
     const bool too = fast.verdict == attn::HandVerdict::Differs && slow.verdict == attn::HandVerdict::Differs;
     out += format("; the slowest hand %d %s%s", slow.hand, hand_says(slow).c_str(), too ? " too" : "");
