@@ -3,7 +3,7 @@
 // say what its numbers show. One browser and one page for the whole file.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openDemo, setAndWait, api, withCleanPage } from './harness.mjs';
+import { launchBrowser, openDemo, setAndWait, api, withCleanPage, waitFrames } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launchBrowser(); });
@@ -106,5 +106,29 @@ test('lesson text: every caption matches its numbers, and every lesson point is 
     await setAndWait(page, { scene: 'exercises' });
     s = await state(page);
     assertSays(s, 'is it close to position 0\'s too?', 'exercise 1 in the exercises scene');
+  });
+});
+
+test('lesson text: the d_k = 1 button turns the causal mask off, so its two-keys sentence holds', async () => {
+  await withCleanPage(browser, {}, async (page) => {
+    await openDemo(page, 'scene=mha&causal=1');
+    // scroll the scene until the button is on the canvas, then click it
+    let r;
+    for (let i = 0; i < 40; i++) {
+      r = (await state(page)).rects['mha/narrowest'];
+      if (r && r[1] > 0 && r[1] + r[3] < 790) break;
+      await page.mouse.move(640, 400);
+      await page.mouse.wheel(0, 300);
+      await waitFrames(page, 3);
+    }
+    assert.ok(r && r[1] + r[3] < 790, `the button is on screen: ${r}`);
+    await page.mouse.click(r[0] + r[2] / 2, r[1] + r[3] / 2);
+    await waitFrames(page, 4);
+    const s = await state(page);
+    assert.equal(s.settings.causal, '0', 'the button turned causal off');
+    assert.equal(s.settings.d_model, '16');
+    assert.equal(s.settings.heads, '16');
+    assertSays(s, 'Here dₖ = 1', 'the computed d_k = 1 line');
+    assertNotSays(s, 'With the causal mask row i ranks only', 'no mask reason once the mask is off');
   });
 });

@@ -88,8 +88,11 @@ bool draw_breaks(const Settings& s, bool offer_example, const std::vector<int>& 
       "changes with the size of q.",
       grouped(cost).c_str());
   if (s.d_model == s.heads && !peaks.empty()) narrow_heads_note(s, peaks);
-  const bool example =
-      offer_example && ImGui::SmallButton("See dₖ = 1: d_model 16 with 16 heads, causal off");
+  bool example = false;
+  if (offer_example) {
+    example = ImGui::SmallButton("See dₖ = 1: d_model 16 with 16 heads, causal off");
+    mark_item("mha/narrowest");
+  }
   paragraph(
       "Attention maps are hints, not proofs: a bright cell says where a head's weight went, not why the "
       "model decided what it did. To learn whether a head matters, change it (remove it, or scramble its "
