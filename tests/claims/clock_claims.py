@@ -63,7 +63,8 @@ def check(c):
         k, dist = closest_offset(d, base)
         if abs(dist - NEAR) > 1e-4 and hands > 1:
             c.says(intro, "its own reading", dist >= NEAR, f"(closest offset {k}: {dist:.4f})")
-            c.says(intro, re.compile(rf"\b{k} tokens apart"), True, f"(closest offset {k}: {dist:.4f})")
+            c.says(intro, re.compile(rf"\b{k} tokens apart" if k > 1 else "the most alike, neighbours"), True,
+                   f"(closest offset {k}: {dist:.4f})")
         c.says(intro, "lone sine", d % 2 == 1)
 
     rot = c.paragraph("Angles are in radians")

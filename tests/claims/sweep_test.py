@@ -5,6 +5,7 @@ import glob
 import importlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -17,6 +18,7 @@ APP = os.environ.get("ATTENTION_DEMO", "build/native/attention_demo")
 CLI = os.environ.get("ATTENTION_CLI", "build/native/attention_cli")
 # One checker module per scene: QUERIES (settings opened without a trained model), TRAINED_QUERIES (opened
 # with the model trained below), and check(checker) for one opened view.
+SINGULAR = re.compile(r"(?<![\d.,])(?<!\+ )\b1 (heads|tokens|keys|rows|hands|positions|words|steps)\b")
 MODULES = [importlib.import_module(os.path.basename(p)[:-3])
            for p in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "*_claims.py")))
            if not os.environ.get("ATTN_CLAIMS")  # ATTN_CLAIMS=clock,mha: only those scenes (while editing)
@@ -64,6 +66,9 @@ class SceneClaims(unittest.TestCase):
             if state["error"]:
                 check.fail(f"the scene failed: {state['error']}")
             else:
+                for text in state["texts"]:  # every scene: a count of one is said in the singular
+                    if SINGULAR.search(text):
+                        check.fail(f"a plural after 1: {SINGULAR.search(text).group(0)!r}\n    in: {text}")
                 try:
                     module.check(check)
                 except (KeyError, IndexError, TypeError, ValueError) as e:  # the state lacks what is checked

@@ -33,6 +33,10 @@ std::string order_difference(double difference) {
 }
 
 std::string stats_legend(int tokens, bool causal, const attn::HeadStats& even) {
+  if (tokens == 1) {
+    return "Under each head: entropy of its weights (nats; with one key all the weight is on it: 0), mean "
+           "distance |i - j|, weight on the first token (1 with one token).";
+  }
   if (!causal) {
     return format(
         "Under each head: entropy of its weights (nats; an even spread over %d keys gives ln %d = %.2f), "

@@ -35,11 +35,13 @@ std::string clock_intro(const attn::Sinusoidal& clock) {
                    last, slow_wave, kClockReach - 1);
   const char* every = clock.d_model % 2 ? "every paired hand" : "every hand";
   if (close.distance >= attn::kNearlyRepeats) {
-    return out +
-           format(
-               "Read together, the %d hands give every position up to %d its own reading: the most alike, "
-               "%d tokens apart, still differ by %.3f.",
-               hands, kClockReach - 1, close.offset, close.distance);
+    return out + format(
+                     "Read together, the %d hands give every position up to %d its own reading: the most "
+                     "alike, %s, "
+                     "still differ by %.3f.",
+                     hands, kClockReach - 1,
+                     close.offset == 1 ? "neighbours" : format("%d tokens apart", close.offset).c_str(),
+                     close.distance);
   }
   return out +
          format(

@@ -134,10 +134,11 @@ void draw_soft(const Settings& s, const TableData& t) {
         word.c_str(), word.c_str());
   } else {
     out += format(
-        "But position %d, %d tokens away, reads even more like it (%.1f%%): with only %d hands this clock "
-        "does not keep far positions apart. More hands (a wider d_model) do.",
+        "But position %d, %d tokens away, reads even more like it (%.1f%%): with only %s this clock does "
+        "not keep far positions apart. More hands (a wider d_model) do.",
         t.soft_closest, std::abs(t.soft_closest - t.soft_pos),
-        100.0 * static_cast<double>(t.soft_closest_sim) / self, (s.d_model + 1) / 2);
+        100.0 * static_cast<double>(t.soft_closest_sim) / self,
+        s.d_model < 3 ? "one hand" : format("%d hands", (s.d_model + 1) / 2).c_str());
   }
   paragraph(out);
 }

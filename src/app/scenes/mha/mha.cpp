@@ -344,8 +344,9 @@ void draw_mha_scene(SceneContext& ctx) {
   }
   const MhaData& data = data_memo.value();
   const mha::RowView& rows = row_memo.value();
-  text_wrapped("%d tokens, %d heads of dₖ = %d, positions: %s%s  (computed in %.1f ms)", t, heads,
-               view.d_model / heads, view.positions.c_str(), view.causal ? ", causal" : "", pipe.compute_ms);
+  text_wrapped("%d token%s, %d head%s of dₖ = %d, positions: %s%s  (computed in %.1f ms)", t,
+               t == 1 ? "" : "s", heads, heads == 1 ? "" : "s", view.d_model / heads, view.positions.c_str(),
+               view.causal ? ", causal" : "", pipe.compute_ms);
   text_wrapped_disabled(
       "The steps run one by one, as the lesson writes them: scores = Q Kᵀ / √dₖ, softmax, weights × "
       "V. "

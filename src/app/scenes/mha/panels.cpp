@@ -276,9 +276,9 @@ void draw_parameters(const Settings& s) {
     text_wrapped("dₖ = d_model / heads = %s / %s = %s", d.c_str(), h.c_str(), dk.c_str());
     ImGui::TextUnformatted("multi-head (fused):");
     ImGui::SameLine(170);
-    text_wrapped("%s heads × 3 × %s × %s = %s for Q, K, V + %s × %s = %s for W_O = %s", h.c_str(), d.c_str(),
-                 dk.c_str(), grouped(qkv).c_str(), d.c_str(), d.c_str(), grouped(dd).c_str(),
-                 grouped(p.count.fused).c_str());
+    text_wrapped("%s head%s × 3 × %s × %s = %s for Q, K, V + %s × %s = %s for W_O = %s", h.c_str(),
+                 s.heads == 1 ? "" : "s", d.c_str(), dk.c_str(), grouped(qkv).c_str(), d.c_str(), d.c_str(),
+                 grouped(dd).c_str(), grouped(p.count.fused).c_str());
     ImGui::Text("one full-width head:");
     ImGui::SameLine(170);
     text_wrapped("%s%s  (W_Q, W_K, W_V and W_O, each %s × %s)", single_line(s.d_model).c_str(),

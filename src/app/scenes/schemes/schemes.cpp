@@ -247,8 +247,8 @@ void draw_schemes_scene(SceneContext& ctx) {
     if (!v.ok() && ctx.error.empty()) ctx.error = v.error;
   }
   const size_t t = data.tokens.size();
-  text_wrapped("Head %d of %d, %zu tokens. Entropy of evenly spread attention: %s.", data.head, s.heads, t,
-               even_entropy(static_cast<int>(t), data.causal, data.even).c_str());
+  text_wrapped("Head %d of %d, %zu token%s. Entropy of evenly spread attention: %s.", data.head, s.heads, t,
+               t == 1 ? "" : "s", even_entropy(static_cast<int>(t), data.causal, data.even).c_str());
   help_marker(
       "Entropy: how spread out each query's weights are (nats). Mean distance: how far, in tokens, a "
       "query looks on average. First-token mass: the weight that goes to token 0.");
