@@ -25,6 +25,18 @@ class Checker:
             return None
         return found[0]
 
+    def paragraph_if(self, start, expected, why=""):
+        """The one paragraph starting with `start` when `expected`, else a failure if there is any -> or None."""
+        found = [t for t in self.texts if t.startswith(start)]
+        if not expected:
+            if found:
+                self.fail(f"a paragraph starts with {start!r} {why}\n    in: {found[0]}")
+            return None
+        if len(found) != 1:
+            self.fail(f"{len(found)} paragraphs start with {start!r} {why}")
+            return None
+        return found[0]
+
     def says(self, text, phrase, expected, why=""):
         """`phrase` (a string or regex) is in `text` exactly when `expected` holds."""
         present = bool(re.search(phrase, text)) if isinstance(phrase, re.Pattern) else phrase in text

@@ -110,15 +110,10 @@ def best_pair(w):
 
 def check_pair(c, w, labels, trained):
     """M138: the two heads whose peaks are on different words, and whether they reach the lesson's 0.9."""
-    found = [x for x in c.texts if x.startswith("Several heads")]
     best = best_pair(w)
-    if best is None:
-        if found:
-            c.fail(f"a pair sentence where no two heads peak on different keys: {found}")
+    s = c.paragraph_if("Several heads", best is not None, "(a pair needs two heads peaking on different keys)")
+    if s is None:
         return
-    if len(found) != 1:
-        return c.fail(f"{len(found)} paragraphs start with 'Several heads'")
-    s = found[0]
     m = re.search(r"head (\d+) puts ([0-9.]+) on '(.+?)' while head (\d+) puts ([0-9.]+) on '(.+?)'", s)
     if not m:
         return c.fail(f"unreadable: {s}")
@@ -164,14 +159,9 @@ def check_narrow_heads(c):
     if general is None:
         return
     c.says(general, "without the causal mask", True, "(the two-keys argument needs every row to see every key)")
-    here = [t for t in c.texts if t.startswith("Here dₖ = 1")]
-    if c.shown.get("d_k") != 1:
-        if here:
-            c.fail(f"a d_k = 1 note at d_k = {c.shown.get('d_k')}: {here}")
+    s = c.paragraph_if("Here dₖ = 1", c.shown.get("d_k") == 1, f"(d_k = {c.shown.get('d_k')})")
+    if s is None:
         return
-    if len(here) != 1:
-        return c.fail(f"{len(here)} paragraphs start with 'Here dₖ = 1'")
-    s = here[0]
     if "weights" not in c.shown:
         return  # over 64 tokens the weights are not reported
     n = peak_counts(c.shown["weights"])
