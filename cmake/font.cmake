@@ -7,13 +7,14 @@
 # glyphs with the browser's own fonts (src/platform/font_web.cpp, which has its own, wider ranges).
 
 # One list of Unicode ranges (hex, inclusive) feeds both pyftsubset and the ImGui glyph ranges.
-# The app's own texts: ASCII, the times sign and middle dot, the square root, subscript k and superscript T
-# (d_k, K^T written as in print) and the rupee sign; the rest is for what a learner types (European names,
-# typographic quotes and dashes pasted from a mail).
+# The app's own texts: ASCII, the times sign and middle dot, pi, the square root, subscript k and
+# superscript T (d_k, K^T written as in print) and the rupee sign; the rest is for what a learner types
+# (European names, typographic quotes and dashes pasted from a mail).
 set(ATTN_FONT_RANGES
   "0020-007E"   # Basic Latin
   "00A0-00FF"   # Latin-1 Supplement (accents, times sign, middle dot)
   "0100-017F"   # Latin Extended-A
+  "03C0-03C0"   # Greek small pi (a full turn is 2π)
   "1D40-1D40"   # modifier letter capital T (transpose)
   "2000-206F"   # General Punctuation (curly quotes, dashes, ellipsis)
   "2070-209F"   # Superscripts and Subscripts (d with subscript k)

@@ -2,12 +2,14 @@
 // number ("1,/048,576", "0./999996"), which Dear ImGui's own wrapping does for the same texts.
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <cfloat>
 #include <string>
 #include <vector>
 
 #include "app/logic/captions.hpp"
+#include "app/logic/clock_text.hpp"
 #include "app/logic/exercises.hpp"
 #include "app/logic/settings.hpp"
 #include "app/logic/text.hpp"
@@ -30,7 +32,8 @@ class WrapWithFont : public ::testing::Test {
   }
 };
 
-// The long texts of the exercises and the encoder's LayerNorm check, built as the app builds them.
+// The long texts of the exercises, the clock and the encoder's LayerNorm check, built as the app builds
+// them.
 std::vector<std::string> long_texts() {
   std::vector<std::string> out;
   for (const app::Question& q : app::build_questions()) {
@@ -39,6 +42,15 @@ std::vector<std::string> long_texts() {
     out.push_back(q.why);
     for (const std::string& n : q.choice_notes) out.push_back(n);
     if (q.wrong_note) out.push_back(q.wrong_note(q.answer + 1));
+  }
+  for (int d : {2, 3, 4, 512}) {
+    const attn::Sinusoidal clock(d);
+    const app::ClockExercise ex = app::clock_exercise(clock);
+    const std::vector<attn::HandReading> hands = attn::compare_positions(clock, 44, 0);
+    for (const std::string& t :
+         {ex.prompt, ex.hint, ex.why, app::clock_intro(clock), app::compare_sentence(hands, 44, 0),
+          app::rotation_sentence(clock, hands[0], 44, 0, 44, 1e-8)})
+      out.push_back(t);
   }
   const app::Settings s = app::defaults_for("encoder");
   attn::PipelineConfig c;
@@ -81,6 +93,22 @@ TEST_F(WrapWithFont, NoLineBreakInsideANumber) {
     }
   }
   EXPECT_GT(checked, 1000);
+}
+
+// Every character of those texts has a glyph in the desktop font (cmake/font.cmake's ranges): none is
+// drawn as the fallback box.
+TEST_F(WrapWithFont, EveryCharacterHasAGlyph) {
+  int chars = 0;
+  for (const std::string& text : long_texts()) {
+    for (const char* p = text.c_str(); *p;) {
+      unsigned int c = 0;
+      p += ImTextCharFromUtf8(&c, p, nullptr);
+      ++chars;
+      EXPECT_NE(font().FindGlyphNoFallback(static_cast<ImWchar>(c)), nullptr)
+          << "U+" << std::hex << c << " has no glyph, in: " << text;
+    }
+  }
+  EXPECT_GT(chars, 5000);
 }
 
 // The control: ImGui's own wrapping breaks after '.' and ',', so somewhere it splits one of these numbers.

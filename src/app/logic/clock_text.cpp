@@ -108,7 +108,7 @@ std::string rotation_sentence(const attn::Sinusoidal& clock, const attn::HandRea
   constexpr double kDegrees = 180.0 / M_PI;
   const int k = pos2 - pos;
   std::string out = format(
-      "Angles are in radians: one radian is about %.1f degrees, and a full turn is 2 pi = 6.283 radians. "
+      "Angles are in radians: one radian is about %.1f degrees, and a full turn is 2π = 6.283 radians. "
       "Moving k tokens turns hand i by k times its speed, wherever you start: ",
       kDegrees);
   if (k == 0) {

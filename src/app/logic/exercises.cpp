@@ -37,7 +37,7 @@ ClockExercise clock_exercise(const attn::Sinusoidal& clock) {
       hands.size() > 1 ? "Then look at that position's slow hand: is it close to position 0's too?"
                        : "This clock has no other hand: what else could tell that position from 0?");
   ex.hint =
-      "The fast hand comes back round every 2 pi = 6.28 tokens. Look for a whole number of tokens that is "
+      "The fast hand comes back round every 2π = 6.28 tokens. Look for a whole number of tokens that is "
       "very nearly a whole number of turns.";
   ex.why = format(
       "Position %d: %d tokens are %.3f turns of the fast hand, so its reading is only %.3f away from "
