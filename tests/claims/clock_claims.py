@@ -14,6 +14,7 @@ QUERIES = (
     + [f"?scene=clock&d_model={d}&pos={a}&pos2={b}" for d in (3, 4, 6, 7) for a, b in PAIRS[4:]]
     + [f"?scene=clock&d_model={d}&base={base}&pos=44&pos2=0" for d in (4, 64) for base in (2, 1000000000)]
     + ["?scene=clock&d_model=64&base=2&pos=12&pos2=0", "?scene=clock&d_model=512&pos=1&pos2=2047"]
+    + ["?scene=clock&hide=readings", "?scene=clock&hide=dials", "?scene=clock&hide=dials,readings"]
 )
 
 
@@ -67,7 +68,8 @@ def check(c):
                    f"(closest offset {k}: {dist:.4f})")
         c.says(intro, "lone sine", d % 2 == 1)
 
-    rot = c.paragraph("Angles are in radians")
+    # the rotation is drawn under the dials: hide=dials hides both, hide=readings neither
+    rot = c.paragraph_if("Angles are in radians", "dials" not in c.settings.get("hide", "").split(","))
     if rot:
         c.says(rot, "float rounding", a != b and c.shown["rotation_check"] != 0)
         c.says(rot, "nothing turns", a == b)

@@ -17,7 +17,8 @@ namespace {
 
 const char* const kEnumSchemes = "none|sinusoidal|learned|rope|alibi";
 const char* const kPanels =
-    "controls|readings|compare|exercise|naive|similarity|notes|stats|rows|params|shuffle|mistake|offsets|"
+    "controls|dials|readings|compare|exercise|naive|similarity|notes|stats|rows|params|shuffle|mistake|"
+    "offsets|"
     "rope|limits|"
     "heads|curves|predict|pair|file|breaks|longer|menu|scenes|path|caption";
 
@@ -173,7 +174,8 @@ const std::vector<Param>& params() {
       bool_param({"embed", "0|1", "*"}, &Settings::embed),
       {{"hide",
         "comma-separated panel names: "
-        "controls,readings,compare,exercise,naive,similarity,notes,stats,rows,params,shuffle,mistake,offsets,"
+        "controls,dials,readings,compare,exercise,naive,similarity,notes,stats,rows,params,shuffle,mistake,"
+        "offsets,"
         "rope,limits,heads,curves,predict,pair,file,breaks,longer; menu (the menu bar), scenes (the scene "
         "list), "
         "path (Back / Next between scenes), caption",

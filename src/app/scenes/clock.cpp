@@ -277,7 +277,7 @@ void draw_clock_scene(SceneContext& ctx) {
     return;
   }
   const ClockData& data = memo.value();
-  if (section("Hands", "readings", s.hide)) {
+  if (section("Hands", "dials", s.hide)) {
     ImGui::TextColored(ink(Ink::Blue), "blue: position %d", s.pos);
     ImGui::SameLine(0, 20);
     ImGui::TextColored(ink(Ink::Orange), "orange: position %d", s.pos2);
