@@ -127,3 +127,30 @@ test('1,024 tokens x 16 heads: frames keep coming while the heads are computed',
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// Labels side by side never touch ("10" beside "15" read "1015" in the encoder's 16-column maps at
+// 1280 x 800) and every axis labels every k-th row or column, evenly.
+test('axis labels: side by side at least 3 px apart, evenly spaced along each axis', async () => {
+  for (const [width, height] of [[1280, 800], [800, 600], [390, 844]]) {
+    const page = await browser.newPage({ viewport: { width, height } });
+    await openDemo(page, 'scene=encoder');
+    const maps = await api(page, 'heatmaps', { values: false });
+    assert.ok(maps.length >= 8, `the encoder's steps are drawn: ${maps.length}`);
+    for (const m of maps.filter((x) => x.visible)) {
+      const where = `${m.id} at ${width} x ${height}`;
+      const cols = m.label_rects.filter((r) => r[1] + r[3] <= m.rect.y + 0.5).sort((a, b) => a[0] - b[0]);
+      const rows = m.label_rects.filter((r) => r[0] + r[2] <= m.rect.x + 0.5).sort((a, b) => a[1] - b[1]);
+      for (let i = 1; i < cols.length; i++) {
+        if (cols[i][2] > cols[i][3]) {  // across, not turned upright
+          const gap = cols[i][0] - cols[i - 1][0] - cols[i - 1][2];
+          assert.ok(gap >= 2.5, `${where}: column labels ${i - 1} and ${i} are ${gap.toFixed(1)} px apart`);
+        }
+      }
+      for (const [axis, list, k] of [['row', rows, 1], ['column', cols, 0]]) {
+        const steps = list.slice(1).map((r, i) => r[k] - list[i][k]);
+        assert.ok(steps.every((d) => Math.abs(d - steps[0]) < 0.6), `${where}: ${axis} labels unevenly spaced: ${steps}`);
+      }
+    }
+    await page.close();
+  }
+});
