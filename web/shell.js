@@ -443,15 +443,16 @@
   // this capture listener on the window keeps the event from SDL's canvas listener, so nothing prevents
   // the browser's default and it scrolls the course page around an iframe (scroll chaining). Until the
   // module has that export, SDL gets every wheel event as before.
-  function wheelPixels(event) {
-    if (event.deltaMode === 1) return event.deltaY * 16;                   // lines
-    if (event.deltaMode === 2) return event.deltaY * window.innerHeight;   // pages
-    return event.deltaY;
+  function wheelPixels(event, delta) {
+    if (event.deltaMode === 1) return delta * 16;                   // lines
+    if (event.deltaMode === 2) return delta * window.innerHeight;   // pages
+    return delta;
   }
   window.addEventListener("wheel", function (event) {
     var r = canvas.getBoundingClientRect();
     var x = event.clientX - r.left, y = event.clientY - r.top;
-    if (tellApp("attn_wheel_wanted", [x, y, wheelPixels(event)]) === 0) event.stopImmediatePropagation();
+    var dx = wheelPixels(event, event.deltaX), dy = wheelPixels(event, event.deltaY);
+    if (tellApp("attn_wheel_wanted", [x, y, dx, dy]) === 0) event.stopImmediatePropagation();
   }, { capture: true, passive: true });
 
   // [8d] the reader's preferences (dark colours, less motion), told to the app at start and at each change

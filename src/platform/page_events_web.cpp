@@ -95,10 +95,10 @@ void tell_page_after_frame(app::App& app) {
 
 extern "C" {
 
-// 1 when the app scrolls (or zooms) for a wheel at CSS point (x, y) of the canvas with vertical delta dy; 0
+// 1 when the app scrolls (or zooms) for a wheel at CSS point (x, y) of the canvas with deltas dx, dy; 0
 // when it has nothing to scroll there and the page around it should (web/shell.js).
-EMSCRIPTEN_KEEPALIVE int attn_wheel_wanted(float x, float y, float dy) {
-  return platform::wheel_wanted(x, y, dy) ? 1 : 0;
+EMSCRIPTEN_KEEPALIVE int attn_wheel_wanted(float x, float y, float dx, float dy) {
+  return platform::wheel_wanted(x, y, dx, dy) ? 1 : 0;
 }
 
 // The page's media queries: prefers-color-scheme: dark (for theme=auto) and prefers-reduced-motion.

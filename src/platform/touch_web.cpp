@@ -47,7 +47,7 @@ EM_JS(void, js_install_touch, (), {
       // pixels: the iframe moves with the page under the finger)
       if (g.mode === 1) {
         var step = touch.screenY - g.y;
-        if (Module.attentionScrollPage && !_attn_wheel_wanted(p[0], p[1], -step)) Module.attentionScrollPage(-step);
+        if (Module.attentionScrollPage && !_attn_wheel_wanted(p[0], p[1], 0, -step)) Module.attentionScrollPage(-step);
         else _attn_touch(3, 0, step);
       }
       if (g.mode === 2) _attn_touch(0, p[0], p[1]);

@@ -5,9 +5,11 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <cmath>
+
 namespace platform {
 
-bool wheel_wanted(float x, float y, float dy) {
+bool wheel_wanted(float x, float y, float dx, float dy) {
   const ImGuiContext* ctx = ImGui::GetCurrentContext();
   if (ctx == nullptr) return false;
   if (ctx->IO.KeyCtrl) return true;  // Ctrl + wheel zooms a grid
@@ -18,6 +20,12 @@ bool wheel_wanted(float x, float y, float dy) {
     if (c->WasActive && !c->Hidden && !(c->Flags & ImGuiWindowFlags_NoMouseInputs) &&
         c->OuterRectClipped.Contains(at))
       w = c;
+  }
+  if (std::fabs(dx) > std::fabs(dy)) {  // sideways: the first window that scrolls that way
+    while (w != nullptr && (w->Flags & ImGuiWindowFlags_ChildWindow) && w->ScrollMax.x <= 0.0f)
+      w = w->ParentWindow;
+    if (w == nullptr || w->ScrollMax.x <= 0.0f) return false;
+    return dx > 0.0f ? w->Scroll.x < w->ScrollMax.x - 0.5f : w->Scroll.x > 0.5f;
   }
   // like ImGui: a child that cannot scroll (or ignores the wheel) hands it to its parent
   while (w != nullptr && (w->Flags & ImGuiWindowFlags_ChildWindow) &&

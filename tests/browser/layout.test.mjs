@@ -90,3 +90,31 @@ for (const screen of SCREENS) {
     await context.close();
   });
 }
+
+// The encoder's diagram scrolls only sideways: the wheel over it scrolls the scene (its scrollbar once left
+// it a few pixels of vertical room and it kept the wheel at 800 x 600), a sideways wheel scrolls the diagram.
+test('scrolling: the wheel over the encoder diagram moves the scene, a sideways wheel the diagram', async () => {
+  const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+  const errors = watchErrors(page);
+  await openDemo(page, 'scene=encoder');
+  const input = (await api(page, 'heatmaps', { values: false })).find((m) => m.id === 'encoder/input');
+  const next0 = (await api(page, 'state')).rects['path/next'];
+  await page.mouse.move(input.rect.x + input.rect.w / 2, Math.min(590, input.rect.y + input.rect.h / 2));
+  await page.mouse.wheel(0, 200);
+  await waitFrames(page, 3);
+  const next1 = (await api(page, 'state')).rects['path/next'];
+  assert.ok(next1[1] < next0[1] - 50, `the scene scrolled: Next at y ${next0[1]} -> ${next1[1]}`);
+
+  const maps = await api(page, 'heatmaps', { values: false });
+  const last = maps.filter((m) => m.id.startsWith('encoder/')).sort((a, b) => b.rect.x - a.rect.x)[0];
+  const flow = (await api(page, 'state')).rects['hscroll/flow'];
+  const top = Math.max(flow[1], 40), bottom = Math.min(flow[1] + flow[3], 590);
+  assert.ok(bottom > top + 20, `the diagram is on screen: ${flow}`);
+  await page.mouse.move(flow[0] + flow[2] / 2, (top + bottom) / 2);
+  await page.mouse.wheel(300, 0);
+  await waitFrames(page, 3);
+  const moved = (await api(page, 'heatmaps', { values: false })).find((m) => m.id === last.id);
+  assert.ok(moved.rect.x < last.rect.x - 20, `${last.id} moved left: x ${last.rect.x} -> ${moved.rect.x}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

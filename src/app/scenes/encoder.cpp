@@ -362,9 +362,17 @@ void draw_encoder_scene(SceneContext& ctx) {
   }
   const EncoderData& data = memo.value();
   truncation_note(data.r.dropped_tokens);
-  // the diagram keeps its shape; on a narrow screen it scrolls sideways inside its own region
+  // The diagram keeps its shape; on a narrow screen it scrolls sideways inside its own region. Only
+  // sideways: its scrollbar leaves it a few pixels of vertical room, and ImGui would give it the wheel for
+  // them, so the scene would not scroll under the pointer. The vertical wheel goes on to the scene; the
+  // sideways wheel (or Shift + wheel) scrolls the diagram.
   ImGui::BeginChild("flow", ImVec2(0.0f, 0.0f), ImGuiChildFlags_AutoResizeY,
-                    ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NavFlattened);
+                    ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NavFlattened |
+                        ImGuiWindowFlags_NoScrollWithMouse);
+  const ImGuiIO& io = ImGui::GetIO();
+  const float sideways = io.MouseWheelH != 0.0f ? io.MouseWheelH : io.KeyShift ? io.MouseWheel : 0.0f;
+  if (sideways != 0.0f && ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows))
+    ImGui::SetScrollX(ImGui::GetScrollX() - sideways * 5.0f * ImGui::GetFontSize());
   draw_flow(data, memo.version(), s);
   mark_window("hscroll/flow");
   ImGui::EndChild();
