@@ -1,5 +1,5 @@
-// Which wheel events the app scrolls itself: ImGui's window under the point, or the first ancestor that
-// scrolls, if it can still move in the wheel's direction (as ImGui's own wheel routing picks it).
+// Which wheel events the app scrolls itself: ImGui's window under the point, or an ancestor, that can still
+// move in the wheel's direction (ImGui's own routing, and the scrolling regions' chaining at their ends).
 #include "wheel_target.hpp"
 
 #include <imgui.h>
@@ -27,12 +27,13 @@ bool wheel_wanted(float x, float y, float dx, float dy) {
     if (w == nullptr || w->ScrollMax.x <= 0.0f) return false;
     return dx > 0.0f ? w->Scroll.x < w->ScrollMax.x - 0.5f : w->Scroll.x > 0.5f;
   }
-  // like ImGui: a child that cannot scroll (or ignores the wheel) hands it to its parent
-  while (w != nullptr && (w->Flags & ImGuiWindowFlags_ChildWindow) &&
-         (w->ScrollMax.y <= 0.0f || (w->Flags & ImGuiWindowFlags_NoScrollWithMouse)))
-    w = w->ParentWindow;
-  if (w == nullptr || w->ScrollMax.y <= 0.0f || (w->Flags & ImGuiWindowFlags_NoScrollWithMouse)) return false;
-  return dy > 0.0f ? w->Scroll.y < w->ScrollMax.y - 0.5f : dy < 0.0f && w->Scroll.y > 0.5f;
+  // like ImGui: a child that cannot scroll (or ignores the wheel) hands it to its parent; and as the app's
+  // scrolling regions chain (chain_wheel_at_end), one at its end in that direction hands it on too
+  for (; w != nullptr; w = (w->Flags & ImGuiWindowFlags_ChildWindow) ? w->ParentWindow : nullptr) {
+    if (w->ScrollMax.y <= 0.0f || (w->Flags & ImGuiWindowFlags_NoScrollWithMouse)) continue;
+    if (dy > 0.0f ? w->Scroll.y < w->ScrollMax.y - 0.5f : dy < 0.0f && w->Scroll.y > 0.5f) return true;
+  }
+  return false;
 }
 
 }  // namespace platform

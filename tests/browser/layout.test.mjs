@@ -118,3 +118,23 @@ test('scrolling: the wheel over the encoder diagram moves the scene, a sideways 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// A region that scrolls up and down (the clock's 32 dials) takes the wheel until its end, then the scene
+// scrolls on, as a browser chains scrolling; back up the same way.
+test('scrolling: the dials scroll to their end, then the wheel scrolls the scene', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = watchErrors(page);
+  await openDemo(page, 'scene=clock&d_model=64');
+  const dials = (await api(page, 'state')).rects['clock/dials'];
+  assert.ok(dials, 'the dials are drawn');
+  const y = () => api(page, 'state').then((s) => s.rects['clock/dials'][1]);
+  const y0 = await y();
+  await page.mouse.move(dials[0] + 60, Math.min(780, dials[1] + dials[3] / 2));
+  for (let i = 0; i < 25 && (await y()) > y0 - 100; i++) {
+    await page.mouse.wheel(0, 150);
+    await waitFrames(page, 2);
+  }
+  assert.ok((await y()) < y0 - 100, `past the dials' end the scene scrolled: dials at y ${y0} -> ${await y()}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -111,6 +111,8 @@ void draw_dials(const ClockData& c) {
   const int rows = (n + per_row - 1) / per_row;
   const float height = std::min(static_cast<float>(rows), 2.3f) * (size + label_h + 8.0f);
   ImGui::BeginChild("dials", ImVec2(0, height), false, ImGuiWindowFlags_NavFlattened);
+  chain_wheel_at_end();
+  mark_window("clock/dials");
   ImGuiListClipper clip;
   clip.Begin(rows, size + label_h + 8.0f);
   while (clip.Step()) {

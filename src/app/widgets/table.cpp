@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/scenes/scenes.hpp"
+#include "app/widgets/widgets.hpp"
 
 namespace app {
 namespace {
@@ -118,6 +119,7 @@ bool begin_table(const char* id, std::initializer_list<TableColumn> columns, int
         "rows",
         ImVec2(std::min(g.x.back() + bar, avail), static_cast<float>(scroll_rows) * table_row_height()),
         false, ImGuiWindowFlags_NavFlattened);
+    if (open) chain_wheel_at_end();
   } else if (wide) {  // too wide: the whole table scrolls sideways
     open = ImGui::BeginChild("wide", ImVec2(avail, table_row_height() + g.w->height + bar), false,
                              ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NavFlattened);

@@ -5,6 +5,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 
@@ -27,6 +28,18 @@ std::vector<NamedRect>& frame_rects() {
 void mark_item(const char* name) {
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   frame_rects().push_back({name, a.x, a.y, b.x - a.x, b.y - a.y});
+}
+
+void chain_wheel_at_end() {
+  ImGuiWindow* w = ImGui::GetCurrentWindow();
+  const float wheel = ImGui::GetIO().MouseWheel;
+  if (wheel == 0.0f || ImGui::GetIO().KeyCtrl || !ImGui::IsWindowHovered()) return;
+  const bool at_end = wheel < 0.0f ? w->Scroll.y >= w->ScrollMax.y - 0.5f : w->Scroll.y <= 0.5f;
+  ImGuiWindow* p = w->ParentWindow;
+  if (!at_end || p == nullptr || p->ScrollMax.y <= 0.0f) return;
+  // ImGui's own step for the parent: five lines, at most two thirds of its height
+  const float step = std::floor(std::min(5.0f * p->CalcFontSize(), p->InnerRect.GetHeight() * 0.67f));
+  ImGui::SetScrollY(p, std::clamp(p->Scroll.y - wheel * step, 0.0f, p->ScrollMax.y));
 }
 
 void mark_window(const char* name) {

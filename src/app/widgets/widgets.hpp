@@ -35,6 +35,9 @@ std::vector<NamedRect>& frame_rects();
 void mark_item(const char* name);
 // Records the current window (a tooltip, a popup) the same way.
 void mark_window(const char* name);
+// Right after BeginChild of a region that scrolls up and down: a wheel that would move it past either end
+// scrolls its parent instead, as a browser chains scrolling (ImGui keeps the wheel in the child).
+void chain_wheel_at_end();
 // How wide a tooltip's text may run before it wraps: 30 lines' height, or less on a narrow screen, so
 // the tooltip fits on the screen.
 float tooltip_wrap_width();
