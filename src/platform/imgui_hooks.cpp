@@ -78,7 +78,7 @@ void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, ImGuiID id, const ImRect& bb
   }
   ImGuiWindow* w = ctx->CurrentWindow;
   const ImGuiItemFlags skip = ImGuiItemFlags_NoTabStop | ImGuiItemFlags_NoNav | ImGuiItemFlags_Disabled;
-  if (id == 0 || item == nullptr || w == nullptr || (item->InFlags & skip) != 0 ||
+  if (id == 0 || item == nullptr || w == nullptr || w->IsFallbackWindow || (item->InFlags & skip) != 0 ||
       w->DC.NavLayerCurrent != ImGuiNavLayer_Main)
     return;
   g_stops.push_back({id, w, w->RootWindowForNav, ctx->CurrentFocusScopeId, bb});

@@ -35,16 +35,18 @@ void no_typing_on_tab(ImGuiID id) {
   if (g.NavActivateId == id && (g.NavActivateFlags & ImGuiActivateFlags_FromTabbing)) g.NavActivateId = 0;
 }
 
-// The first character typed this frame is a digit or a minus sign: on a focused control it starts the
-// typed entry, with that character in it.
+// The first character typed this frame is a digit or a minus sign: on a focused control it opens the typed
+// entry, and what was typed goes into it (given again for the next frame: the entry ignores the characters
+// of the frame it opens in).
 void typing_starts(ImGuiID id) {
   ImGuiContext& g = *GImGui;
-  if (g.NavId != id || g.ActiveId == id || g.IO.InputQueueCharacters.Size == 0) return;
-  const ImWchar c = g.IO.InputQueueCharacters[0];
-  if ((c >= '0' && c <= '9') || c == '-') {
-    g.NavActivateId = id;
-    g.NavActivateFlags = ImGuiActivateFlags_PreferInput;
-  }
+  ImVector<ImWchar>& typed = g.IO.InputQueueCharacters;
+  if (g.NavId != id || g.ActiveId == id || typed.Size == 0) return;
+  if (!((typed[0] >= '0' && typed[0] <= '9') || typed[0] == '-')) return;
+  g.NavActivateId = id;
+  g.NavActivateFlags = ImGuiActivateFlags_PreferInput;
+  for (const ImWchar c : typed) g.IO.AddInputCharacter(c);
+  typed.resize(0);
 }
 
 // Arrows (one step), PageUp / PageDown (a tenth of the range), Home / End on the focused, inactive control:
@@ -64,20 +66,25 @@ int keyed_value(int v, int lo, int hi) {
   return std::clamp(next, lo, hi);
 }
 
-// The - and + buttons after a control (held, they repeat), named for the screen reader "decrease NAME" and
+// The - and + buttons after a control, named for the screen reader "decrease NAME" and
 // "increase NAME": -1, +1 or 0 for the one pressed.
 int steppers(const char* name, bool can_down, bool can_up) {
   const float side = ImGui::GetFrameHeight(), gap = ImGui::GetStyle().ItemInnerSpacing.x;
   int step = 0;
+  // held, they repeat; not tab stops (the control's own keys step it), as a number box's spin buttons
   ImGui::PushItemFlag(ImGuiItemFlags_ButtonRepeat, true);
+  ImGui::PushItemFlag(ImGuiItemFlags_NoTabStop, true);
   ImGui::SameLine(0.0f, gap);
   ImGui::BeginDisabled(!can_down);
   if (ImGui::Button(("-##decrease " + std::string(name)).c_str(), ImVec2(side, side))) step = -1;
+  mark_item(("decrease " + std::string(name)).c_str());
   ImGui::EndDisabled();
   ImGui::SameLine(0.0f, gap);
   ImGui::BeginDisabled(!can_up);
   if (ImGui::Button(("+##increase " + std::string(name)).c_str(), ImVec2(side, side))) step = 1;
+  mark_item(("increase " + std::string(name)).c_str());
   ImGui::EndDisabled();
+  ImGui::PopItemFlag();
   ImGui::PopItemFlag();
   return step;
 }
