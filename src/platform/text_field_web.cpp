@@ -45,6 +45,7 @@ EM_JS(void, js_field, (unsigned id, const char* label_utf8, const char* hint_utf
     el.className = "field";
     el.dir = "auto";
     el.autocomplete = "off";
+    el.tabIndex = -1;  // Tab reaches the field in the canvas, which hands its keys to this input
     el.setAttribute("enterkeyhint", "done");
     var send = function(enter) {
       clearTimeout(el.wait);
