@@ -82,11 +82,14 @@ def main():
         sys.exit(__doc__.split("\n\n")[1])
     dist = sys.argv[1]
     out = sys.argv[2] if len(sys.argv) == 3 else os.path.join(dist, "attention-demo-single.html")
-    html = build(dist)
-    tmp = out + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(html)
-    os.replace(tmp, out)
+    try:
+        html = build(dist)
+        tmp = out + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(html)
+        os.replace(tmp, out)
+    except (OSError, UnicodeDecodeError) as e:
+        fail(f"{e} (build the site first: ./build_wasm.sh)")
     print(f"{out}: {os.path.getsize(out)} bytes", file=sys.stderr)
 
 
