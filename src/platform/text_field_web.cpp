@@ -35,7 +35,7 @@ EM_JS(void, js_field, (unsigned id, const char* label_utf8, const char* hint_utf
   if (!box) {
     box = Module.attnFieldBox = document.createElement("div");
     box.id = "fields";
-    document.body.appendChild(box);
+    (document.getElementById("app") || document.body).appendChild(box);  // inside the page's <main>
   }
   var els = Module.attnFields || (Module.attnFields = {});
   var el = els[id];
@@ -81,7 +81,7 @@ EM_JS(void, js_field, (unsigned id, const char* label_utf8, const char* hint_utf
     el.addEventListener("wheel", function(e) {
       e.preventDefault();
       document.getElementById("canvas").dispatchEvent(new WheelEvent("wheel", e));
-    });
+    }, {passive: false});
     box.appendChild(el);
   }
   Module.attnFieldsSeen[id] = 1;
