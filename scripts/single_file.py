@@ -71,7 +71,8 @@ def build(dist):
     html = replace_once(html, r"</body>", lambda m: glue + "\n</body>", "</body>")
 
     markup = re.sub(r"<(script|style)>.*?</\1>", "", html, flags=re.DOTALL)  # the page's own tags
-    left = re.findall(r'\b(?:src|href)="(?!data:)([^"]*)"', markup)
+    # a "#..." link (the skip link) stays in the page
+    left = re.findall(r'\b(?:src|href)="(?!data:|#)([^"]*)"', markup)
     if left:
         fail(f"the single file would still load {left}")
     return html
