@@ -11,6 +11,7 @@
   var running = false;
   var byPointer = false;  // the focus comes from a click or tap on the canvas
   var cameAt = 0;         // when a focus from outside came in (a Shift+Tab shows only on its keyup)
+  var shiftTabUp = -1e9;  // when a Shift+Tab key last came up here (it may come before the focus)
 
   function app(name, args) {
     if (!running || typeof Module["_" + name] !== "function") return 0;
@@ -36,14 +37,18 @@
     byPointer = false;
     if (pointer || (from && from.classList && from.classList.contains("field"))) return;  // a text field's Tab or Escape
     var backward = from && (canvas.compareDocumentPosition(from) & Node.DOCUMENT_POSITION_FOLLOWING);
+    if (!from && performance.now() - shiftTabUp < 500) backward = true;
     app("attn_focus", [backward ? 1 : 0, 0]);
     cameAt = from ? 0 : performance.now();
   });
-  // From the page around an iframe the focus comes with no element; Shift+Tab shows on the key's release.
-  canvas.addEventListener("keyup", function (e) {
-    if (e.key === "Tab" && e.shiftKey && cameAt && performance.now() - cameAt < 1000) app("attn_focus", [1, 0]);
+  // From the page around an iframe the focus comes with no element; Shift+Tab shows on the key's release,
+  // just after the focus or just before it.
+  window.addEventListener("keyup", function (e) {
+    if (e.key !== "Tab" || !e.shiftKey) return;
+    shiftTabUp = performance.now();
+    if (cameAt && shiftTabUp - cameAt < 1000) app("attn_focus", [1, 0]);
     cameAt = 0;
-  });
+  }, true);
   canvas.addEventListener("keydown", function () { cameAt = 0; }, true);
   canvas.addEventListener("blur", function () { app("attn_blur", []); });
 

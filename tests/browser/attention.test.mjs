@@ -262,7 +262,7 @@ async function click(page, x, y) {
 }
 
 test('exercises: the revealed answers equal the CLI\'s numbers; a typed answer is checked', async (t) => {
-  await withPage({ width: 1280, height: 1200 }, async (page) => {
+  await withPage({ width: 1280, height: 1400 }, async (page) => {  // all eight questions on screen
     // the shuffle question's permutation is the order scene's, from the same text and seed
     await openDemo(page, 'scene=order&positions=sinusoidal');
     const order = (await state(page)).shown;

@@ -125,6 +125,14 @@ test('figure: on a 390 px phone the four heads settle too, no grid under 6 px pe
       assert.ok(r.x >= 0 && r.x + r.w <= 390, `${h.id} is inside the column (${r.x}..${r.x + r.w})`);
       assert.ok(r.w / h.cols >= 6, `${h.id}: ${(r.w / h.cols).toFixed(1)} px per cell`);
     }
+    // tap targets at least 24 CSS px (WCAG 2.5.8): the steppers and the section header
+    const rects = (await frame.evaluate(() => window.attentionDemo.state())).rects;
+    const targets = Object.keys(rects).filter((k) => /^(increase|decrease) |^section\//.test(k));
+    assert.ok(targets.length >= 5, `steppers and a section header: ${targets.join(', ')}`);
+    for (const k of targets) {
+      const [, , w, hgt] = rects[k];
+      assert.ok(w >= 24 && hgt >= 24, `${k} is ${w} x ${hgt} CSS px`);
+    }
     const rows = new Set(maps.map((h) => Math.round(h.rect.y))).size;
     const quiet = await idle(page, frame, 'mha', IDLE_MS);
     assert.deepEqual(quiet, { resizes: 0, frames: 0 }, `${IDLE_MS / 1000} s idle at 390 px`);
@@ -142,6 +150,8 @@ async function where(page, frame) {
     return a.tagName === 'IFRAME' ? a.closest('[data-attention-demo]').id : a.id || a.tagName;
   });
   if (outer !== 'mha') return { outer };
+  // the iframe's document takes the focus a moment after the iframe
+  await frame.waitForFunction(() => document.activeElement !== document.body, null, { timeout: 2000 }).catch(() => {});
   await waitFrames(frame, 2);
   return frame.evaluate(() => {
     const inner = document.activeElement;
@@ -168,9 +178,12 @@ test('keyboard: the focus stays put on load; Tab walks into a figure, through it
       if (at.outer === 'after') break;
     }
     assert.equal(walk[walk.length - 1], 'after', `Tab reached the next paragraph's link: ${walk.join(' > ')}`);
-    const controls = walk.filter((w) => !['after', 'figure-data', 'canvas'].includes(w));
+    const controls = walk.filter((w) => !['after', 'figure-data', 'canvas', 'BODY'].includes(w));
     assert.ok(new Set(controls).size >= 4, `Tab walked the figure's controls: ${walk.join(' > ')}`);
-    for (const name of ['d_model', 'heads', 'seed']) assert.ok(controls.includes(name), `${name} on the way: ${walk.join(' > ')}`);
+    for (const name of ['d_model', 'heads', 'seed', 'head 0 of 4']) assert.ok(controls.includes(name), `${name} on the way: ${walk.join(' > ')}`);
+    const box = walk.indexOf('INPUT');
+    assert.ok(box >= 0 && walk[box + 1] === 'd_model',
+      `Tab goes into the text box, and from it on to the next control: ${walk.join(' > ')}`);
     t.diagnostic(`Tab: before > ${walk.join(' > ')}`);
 
     const back = [];
@@ -181,7 +194,7 @@ test('keyboard: the focus stays put on load; Tab walks into a figure, through it
       if (at.outer === 'before') break;
     }
     assert.equal(back[back.length - 1], 'before', `Shift+Tab walked back out: ${back.join(' < ')}`);
-    const backControls = back.filter((w) => !['before', 'figure-data', 'canvas'].includes(w));
+    const backControls = back.filter((w) => !['before', 'figure-data', 'canvas', 'BODY'].includes(w));
     assert.deepEqual(backControls, controls.slice().reverse(), 'Shift+Tab visits the same controls in reverse');
     assert.deepEqual(errors, []);
   } finally {

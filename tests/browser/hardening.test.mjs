@@ -67,7 +67,7 @@ ${divs.join('\n')}
     await page.route(baseUrl() + 'course-page.html', (route) => route.fulfill({ contentType: 'text/html', body: html }));
     await page.goto(baseUrl() + 'course-page.html', { waitUntil: 'load' });
     // embed.js adds the course page's theme, and a channel for its handle in the #hash
-    const want = baseUrl() + 'index.html?scene=clock&embed=1&theme=light';
+    const want = baseUrl() + 'index.html?scene=clock&embed=1&view=figure&theme=light';
     const bare = (url) => url && url.split('#')[0];
     const frames = await page.evaluate(() => Array.from(document.querySelectorAll('[data-attention-demo]'), (d) => {
       const f = d.querySelector('iframe');

@@ -29,6 +29,7 @@ const drawnAfter = (page, after, timeout = 5000) => page.waitForFunction(
 test('idle: no frame in two seconds without input; a mouse move, a key and set() each draw', async () => {
   await withCleanPage(browser, {}, async (page) => {
     await openDemo(page, 'scene=clock');
+    await page.focus('#canvas');  // the keys go to the app (the page takes no focus by itself)
     await page.mouse.move(400, 300);
     const idle = await settle(page);
     await page.waitForTimeout(2000);

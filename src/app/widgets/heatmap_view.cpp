@@ -104,13 +104,17 @@ std::string spoken_axis(const std::string& title, const std::vector<std::string>
   return title + " " + std::to_string(i);
 }
 
+// The heatmap's name as said aloud: its title, or its id in words ("positions/table": "positions table").
+std::string spoken_name(const HeatmapSpec& spec) {
+  if (!spec.title.empty()) return spec.title;
+  std::string name;
+  for (const char c : spec.id) name += c == '/' || c == '_' ? ' ' : c;
+  return name;
+}
+
 std::string spoken_cell(const HeatmapSpec& spec, const std::vector<std::string>& row_labels,
                         const std::vector<std::string>& col_labels, int row, int col, float value) {
-  std::string name = spec.title;
-  if (name.empty()) {
-    for (const char c : spec.id) name += c == '/' || c == '_' ? ' ' : c;
-  }
-  return name + ", " + spoken_axis(spec.row_title, row_labels, row) + ", " +
+  return spoken_name(spec) + ", " + spoken_axis(spec.row_title, row_labels, row) + ", " +
          spoken_axis(spec.col_title, col_labels, col) + ": " + spoken_number(static_cast<double>(value));
 }
 
@@ -237,7 +241,8 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
   const ImVec2 uv1(static_cast<float>(col0 + cols) / static_cast<float>(all_cols),
                    static_cast<float>(row0 + rows) / static_cast<float>(all_rows));
   // one item over the image: the pointer hovers and drags it, Tab focuses it (heatmap_keys.hpp)
-  const bool activated = ImGui::InvisibleButton(spec.id.c_str(), ImVec2(w, h));
+  // the keyboard focus names it as said aloud ("###": its ImGui id is the spec id alone)
+  const bool activated = ImGui::InvisibleButton((spoken_name(spec) + "###" + spec.id).c_str(), ImVec2(w, h));
   dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(img.texture)), img_min, img_max, uv0, uv1);
   const bool hovered = ImGui::IsItemHovered(ImGuiHoveredFlags_NoNavOverride);  // the pointer, not the keys
   int key_row = -1, key_col = -1;

@@ -167,6 +167,7 @@ bool slider_int(const char* label, int* v, int lo, int hi, const char* format, i
   no_typing_on_tab(item);
   typing_starts(item);
   bool changed = ImGui::SliderInt(placed.id.c_str(), v, lo, hi, format, flags);
+  const ImGuiLastItemData control = GImGui->LastItemData;  // the caller's last item: the slider
   const ImGuiIO& io = ImGui::GetIO();
   if (ImGui::IsItemActivated()) held = before, fine = false;
   const float slack = ImGui::GetStyle().TouchExtraPadding.x + 6.0f;  // a finger's slack, CSS pixels
@@ -191,6 +192,7 @@ bool slider_int(const char* label, int* v, int lo, int hi, const char* format, i
   const int next = std::clamp(keyed + step, lo, hi);
   if (next != *v) *v = next, changed = true;
   if (focused) platform::focused_value() = std::to_string(*v);
+  GImGui->LastItemData = control;
   return changed;
 }
 
@@ -201,8 +203,10 @@ bool input_int(const char* label, int* v, int lo, int hi, int step) {
   const Placed placed = place_label(label, steppers_width());
   no_typing_on_tab(ImGui::GetID(placed.id.c_str()));
   ImGui::InputInt(placed.id.c_str(), v, 0, 0);
+  const ImGuiLastItemData control = GImGui->LastItemData;
   const int s = steppers(control_name(label).c_str(), *v > lo, *v < hi);
   label_after(placed, label);
+  GImGui->LastItemData = control;
   *v = std::clamp(*v + s * step, lo, hi);
   return *v != before;
 }
@@ -214,8 +218,10 @@ bool input_number(const char* label, double* v, double lo, double hi, double fac
   const Placed placed = place_label(label, steppers_width());
   no_typing_on_tab(ImGui::GetID(placed.id.c_str()));
   ImGui::InputDouble(placed.id.c_str(), v, 0.0, 0.0, format);
+  const ImGuiLastItemData control = GImGui->LastItemData;
   const int s = steppers(control_name(label).c_str(), *v > lo, *v < hi);
   label_after(placed, label);
+  GImGui->LastItemData = control;
   if (s != 0) *v = s > 0 ? *v * factor : *v / factor;
   *v = std::clamp(std::isfinite(*v) ? *v : before, lo, hi);
   return *v != before;
