@@ -60,6 +60,7 @@ async function ready(page, id) {
 
 // Over `ms` of no input: how often the iframe's height changed and how many frames the demo drew.
 async function idle(page, frame, id, ms) {
+  await page.waitForTimeout(1000);  // the frames asked for by the last waitFrames have been drawn
   const before = await frame.evaluate(() => window.attentionDemo.frameStats().frame);
   const resizes = await page.evaluate(([i, t]) => new Promise((resolve) => {
     const el = document.querySelector(`#${i} iframe`);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 
+#include "app/logic/text.hpp"
 #include "app/widgets/widgets.hpp"
 #include "platform/imgui_hooks.hpp"
 
@@ -203,6 +204,7 @@ bool input_int(const char* label, int* v, int lo, int hi, int step) {
   const Placed placed = place_label(label, steppers_width());
   no_typing_on_tab(ImGui::GetID(placed.id.c_str()));
   ImGui::InputInt(placed.id.c_str(), v, 0, 0);
+  if (ImGui::IsItemFocused()) platform::focused_value() = std::to_string(*v);
   const ImGuiLastItemData control = GImGui->LastItemData;
   const int s = steppers(control_name(label).c_str(), *v > lo, *v < hi);
   label_after(placed, label);
@@ -218,6 +220,7 @@ bool input_number(const char* label, double* v, double lo, double hi, double fac
   const Placed placed = place_label(label, steppers_width());
   no_typing_on_tab(ImGui::GetID(placed.id.c_str()));
   ImGui::InputDouble(placed.id.c_str(), v, 0.0, 0.0, format);
+  if (ImGui::IsItemFocused()) platform::focused_value() = spoken_number(*v);
   const ImGuiLastItemData control = GImGui->LastItemData;
   const int s = steppers(control_name(label).c_str(), *v > lo, *v < hi);
   label_after(placed, label);
