@@ -161,6 +161,21 @@ async function where(page, frame) {
   });
 }
 
+// Presses `key` until the course page's element `stop` has the focus (at most 40 times): where each press
+// left the focus.
+async function walkUntil(page, frame, key, stop) {
+  const walk = [];
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press(key);
+    const at = await where(page, frame);
+    walk.push(at.label || at.inner || at.outer);
+    if (at.outer === stop) break;
+  }
+  return walk;
+}
+// The app's controls in a walk (without the links, the canvas itself and the figure-data region).
+const onlyControls = (walk) => walk.filter((w) => !['before', 'after', 'figure-data', 'canvas', 'BODY'].includes(w));
+
 test('keyboard: the focus stays put on load; Tab walks into a figure, through its controls, out to the next link, and Shift+Tab back', async (t) => {
   const { context, page, errors } = await openCourse({ width: 1280, height: 800 }, 760);
   try {
@@ -171,15 +186,9 @@ test('keyboard: the focus stays put on load; Tab walks into a figure, through it
     assert.notEqual(await frame.evaluate(() => document.activeElement.id), 'canvas', 'nor inside the iframe');
 
     await page.focus('#before');
-    const walk = [];
-    for (let i = 0; i < 40; i++) {
-      await page.keyboard.press('Tab');
-      const at = await where(page, frame);
-      walk.push(at.label || at.inner || at.outer);
-      if (at.outer === 'after') break;
-    }
+    const walk = await walkUntil(page, frame, 'Tab', 'after');
     assert.equal(walk[walk.length - 1], 'after', `Tab reached the next paragraph's link: ${walk.join(' > ')}`);
-    const controls = walk.filter((w) => !['after', 'figure-data', 'canvas', 'BODY'].includes(w));
+    const controls = onlyControls(walk);
     assert.ok(new Set(controls).size >= 4, `Tab walked the figure's controls: ${walk.join(' > ')}`);
     for (const name of ['d_model', 'heads', 'seed', 'head 0 of 4']) assert.ok(controls.includes(name), `${name} on the way: ${walk.join(' > ')}`);
     const box = walk.indexOf('INPUT');
@@ -187,15 +196,9 @@ test('keyboard: the focus stays put on load; Tab walks into a figure, through it
       `Tab goes into the text box, and from it on to the next control: ${walk.join(' > ')}`);
     t.diagnostic(`Tab: before > ${walk.join(' > ')}`);
 
-    const back = [];
-    for (let i = 0; i < 40; i++) {
-      await page.keyboard.press('Shift+Tab');
-      const at = await where(page, frame);
-      back.push(at.label || at.inner || at.outer);
-      if (at.outer === 'before') break;
-    }
+    const back = await walkUntil(page, frame, 'Shift+Tab', 'before');
     assert.equal(back[back.length - 1], 'before', `Shift+Tab walked back out: ${back.join(' < ')}`);
-    const backControls = back.filter((w) => !['before', 'figure-data', 'canvas', 'BODY'].includes(w));
+    const backControls = onlyControls(back);
     assert.deepEqual(backControls, controls.slice().reverse(), 'Shift+Tab visits the same controls in reverse');
     assert.deepEqual(errors, []);
   } finally {
