@@ -148,6 +148,7 @@ const std::vector<Param>& params() {
                 1024),
       int_param({"from", "0 to 1023", "mha"}, &Settings::from, 0, 1023),
       int_param({"key_from", "0 to 1023", "mha"}, &Settings::key_from, 0, 1023),
+      enum_param({"heads_view", "auto|grid|text", "mha"}, &Settings::heads_view),
       {{"perm", "empty (random from seed) or a permutation such as 2,0,1", "order"},
        [](const Param&, Settings& s, const std::string& v) {
          int n = 0;
