@@ -60,7 +60,7 @@ test('207 tokens x 16 heads: text by default, shaded by the query\'s weights; gr
   assert.deepEqual(await smallCells(page, 3), [], 'no grid under 3 px per cell');
   for (let h = 0; h < 16; h++) {  // each block's colours end at its head's largest weight for the query
     assert.ok(Math.abs(v.hi[h] - Math.max(...s.shown.row.weights[h])) < 1e-6, `head ${h}'s range`);
-    assert.ok(s.texts.some((t) => t.startsWith(`head ${h} puts most weight on`)), `head ${h}'s title`);
+    assert.ok(s.texts.some((t) => t.startsWith(`head ${h} puts most weight on `)), `head ${h}'s title`);
   }
   await page.mouse.move(5, 5);
   await waitFrames(page, 3);

@@ -194,23 +194,25 @@ def check_text_view(c):
     c.paragraph_if("Each word is shaded by how much the query", bool(tv), "(the heads are shown as grids)")
     if not tv:
         return
-    labels = labels_of(c.shown["tokens"])
+    words = c.shown["tokens"]  # the sweep's tokens are short: shown whole
     w = np.array(c.shown["row"]["weights"], dtype=np.float64)  # (H, T)
     q = tv["query"]
     if q != c.shown["row"]["token"]:
         c.fail(f"the text view's query {q} is not the row view's {c.shown['row']['token']}")
-    c.says(c.paragraph("Each word is shaded by how much the query"), f"'{labels[q]}'", True, "(the query)")
+    c.says(c.paragraph("Each word is shaded by how much the query"), f"'{words[q]}' (token {q},", True,
+           "(the query)")
     for h, hi in zip(tv["heads"], tv["hi"]):
         s = c.paragraph(f"head {h} puts most weight on ")
         if s is None:
             continue
-        m = re.fullmatch(rf"head {h} puts most weight on '(.*)' \(([0-9.]+)\)", s)
+        m = re.fullmatch(rf"head {h} puts most weight on '(.*)' \(token (\d+)\): ([0-9.]+)", s)
         if not m:
             c.fail(f"unreadable: {s}")
             continue
         top = int(w[h].argmax())
-        if m.group(1) != labels[top] or abs(float(m.group(2)) - w[h, top]) > TOL:
-            c.fail(f"head {h} puts most weight on {labels[top]!r} ({w[h, top]:.3f}), not as said: {s}")
+        said = int(m.group(2))
+        if said != top or m.group(1) != words[top] or abs(float(m.group(3)) - w[h, top]) > TOL:
+            c.fail(f"head {h} puts most weight on {words[top]!r} (token {top}, {w[h, top]:.3f}), not as said: {s}")
         if abs(hi - w[h, top]) > 1e-6:
             c.fail(f"head {h}'s words are shaded up to {hi}, not its largest weight {w[h, top]}")
 

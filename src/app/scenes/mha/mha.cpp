@@ -247,8 +247,7 @@ std::shared_ptr<const mha::TextViewShown> draw_heads(Settings& s, const attn::Pi
   const auto t = static_cast<int>(r.tokens.size());
   const bool as_text = heads_as_text(s, t, mha::grid_side(s.head >= 0));
   mha::draw_view_controls(s, r.tokens, as_text);
-  if (as_text)
-    return std::make_shared<const mha::TextViewShown>(mha::draw_text_view(s, rows, d.words, d.labels));
+  if (as_text) return std::make_shared<const mha::TextViewShown>(mha::draw_text_view(s, rows, d.words));
   text_wrapped_disabled(
       "Rows are queries, columns are keys; brighter = more weight (0 to 1, the same scale for "
       "every head). Hover a cell for its score; click a head to enlarge it.");

@@ -46,8 +46,7 @@ std::vector<WordBox> flow(const std::vector<std::string>& words, TokenRange rang
 // makes it the query. The first block drawn (`report`) records its words on screen. scroll_to: a token
 // the enclosing box scrolls to (-1: none).
 void draw_words(Settings& s, const RowView& rows, int head, TokenRange range, float width, float hi,
-                const std::vector<std::string>& words, const std::vector<std::string>& labels,
-                TextViewShown& shown, bool report, int scroll_to) {
+                const std::vector<std::string>& words, TextViewShown& shown, bool report, int scroll_to) {
   float height = 0.0f;
   const std::vector<WordBox> boxes = flow(words, range, width, height);
   const ImVec2 o = ImGui::GetCursorScreenPos();
@@ -84,25 +83,26 @@ void draw_words(Settings& s, const RowView& rows, int head, TokenRange range, fl
     if (clicked) s.row = b.j;
     ImGui::BeginTooltip();
     ImGui::Text("head %d: query '%s' (%d) gives key '%s' (%d) weight %.3g", head,
-                labels[static_cast<size_t>(rows.token)].c_str(), rows.token,
-                labels[static_cast<size_t>(b.j)].c_str(), b.j, static_cast<double>(v));
+                words[static_cast<size_t>(rows.token)].c_str(), rows.token, w.c_str(), b.j,
+                static_cast<double>(v));
     ImGui::TextDisabled("click: make it the query");
     mark_window("tooltip/text_view");
     ImGui::EndTooltip();
   }
 }
 
-// "head 2 puts most weight on 'cake' (0.41)": the line over each head's words; returns its brightest weight.
-float head_title(const RowView& rows, int head, const std::vector<std::string>& labels) {
+// "head 2 puts most weight on 'cake' (token 5): 0.41": the line over each head's words; returns its brightest
+// weight.
+float head_title(const RowView& rows, int head, const std::vector<std::string>& words) {
   const int top = rows.top_key[static_cast<size_t>(head)];
   const float hi = rows.weights(head, top);
-  text_wrapped("head %d puts most weight on '%s' (%.2f)", head, labels[static_cast<size_t>(top)].c_str(),
-               static_cast<double>(hi));
+  text_wrapped("head %d puts most weight on '%s' (token %d): %.2f", head,
+               words[static_cast<size_t>(top)].c_str(), top, static_cast<double>(hi));
   return hi > 0.0f ? hi : 1.0f;
 }
 
 void draw_one_head(Settings& s, const RowView& rows, const std::vector<std::string>& words,
-                   const std::vector<std::string>& labels, TextViewShown& shown) {
+                   TextViewShown& shown) {
   const int h = s.head, heads = static_cast<int>(rows.top_key.size());
   const auto t = static_cast<int>(words.size());
   if (ImGui::Button("Back to all heads")) s.head = -1;
@@ -110,7 +110,7 @@ void draw_one_head(Settings& s, const RowView& rows, const std::vector<std::stri
   if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) s.head = (h + heads - 1) % heads;
   ImGui::SameLine();
   if (ImGui::ArrowButton("##next", ImGuiDir_Right)) s.head = (h + 1) % heads;
-  const float hi = head_title(rows, h, labels);
+  const float hi = head_title(rows, h, words);
   const float box_h = std::clamp(ImGui::GetIO().DisplaySize.y * 0.6f, 200.0f, 560.0f);
   ImGui::BeginChild("mha/text", ImVec2(0.0f, box_h), true);
   chain_wheel_at_end();
@@ -118,8 +118,7 @@ void draw_one_head(Settings& s, const RowView& rows, const std::vector<std::stri
   // the query scrolls into view when it is not on screen and changed (the find box, a click, the row view)
   int scroll_to = -1;
   if (g_scroll_to_query || moved) scroll_to = rows.token;
-  draw_words(s, rows, h, {0, t - 1}, ImGui::GetContentRegionAvail().x, hi, words, labels, shown, true,
-             scroll_to);
+  draw_words(s, rows, h, {0, t - 1}, ImGui::GetContentRegionAvail().x, hi, words, shown, true, scroll_to);
   ImGui::EndChild();
   mark_item("mha/text");
   g_scroll_to_query = false;
@@ -129,7 +128,7 @@ void draw_one_head(Settings& s, const RowView& rows, const std::vector<std::stri
 }
 
 void draw_all_heads(Settings& s, const RowView& rows, const std::vector<std::string>& words,
-                    const std::vector<std::string>& labels, TextViewShown& shown) {
+                    TextViewShown& shown) {
   const int heads = static_cast<int>(rows.top_key.size()), t = static_cast<int>(words.size());
   const float avail = ImGui::GetContentRegionAvail().x;
   const int cols = std::max(1, static_cast<int>((avail + kBlockGap) / (kBlockW + kBlockGap)));
@@ -139,11 +138,11 @@ void draw_all_heads(Settings& s, const RowView& rows, const std::vector<std::str
     if (h % cols) ImGui::SameLine(0.0f, kBlockGap);
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    const float hi = head_title(rows, h, labels);
+    const float hi = head_title(rows, h, words);
     ImGui::PopTextWrapPos();
     if (ImGui::IsItemClicked()) s.head = h;
     if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
-    draw_words(s, rows, h, range, width, hi, words, labels, shown, h == 0, -1);
+    draw_words(s, rows, h, range, width, hi, words, shown, h == 0, -1);
     ImGui::EndGroup();
     shown.heads.push_back(h);
     shown.hi.push_back(hi);
@@ -168,18 +167,17 @@ nlohmann::json text_view_json(const TextViewShown& v) {
   return j;
 }
 
-TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector<std::string>& words,
-                             const std::vector<std::string>& labels) {
+TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector<std::string>& words) {
   TextViewShown shown;
   shown.query = rows.token;
   text_wrapped_disabled(
-      "Each word is shaded by how much the query '%s' (outlined) attends to it: from dark (0) to bright "
-      "(the head's largest weight). Hover a word for its weight; click one to make it the query.",
-      labels[static_cast<size_t>(rows.token)].c_str());
+      "Each word is shaded by how much the query '%s' (token %d, outlined) attends to it: from dark (0) to "
+      "bright (the head's largest weight). Hover a word for its weight; click one to make it the query.",
+      words[static_cast<size_t>(rows.token)].c_str(), rows.token);
   if (s.head >= 0) {
-    draw_one_head(s, rows, words, labels, shown);
+    draw_one_head(s, rows, words, shown);
   } else {
-    draw_all_heads(s, rows, words, labels, shown);
+    draw_all_heads(s, rows, words, shown);
   }
   return shown;
 }
