@@ -12,8 +12,8 @@ before(async () => { browser = await launchBrowser(); });
 after(async () => { await browser?.close(); });
 
 const words = ['refund', 'the', 'delivery', 'fee', 'not', 'cake', 'it', 'was', 'cold', 'late', 'please'];
-// n tokens of the words above, with `zebra` at token 190 when the text is that long
-const text = (n) => Array.from({ length: n }, (_, i) => (i === 190 ? 'zebra' : words[i % words.length])).join(' ');
+// n tokens of the words above, with `zebra` at token `at`
+const text = (n, at = -1) => Array.from({ length: n }, (_, i) => (i === at ? 'zebra' : words[i % words.length])).join(' ');
 const state = (page) => api(page, 'state');
 const tables = parseColormapTables();
 
@@ -99,20 +99,21 @@ test('the find box selects the first token with the word, Enter the next, and th
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = watchErrors(page);
   await openDemo(page, 'scene=mha&heads_view=text&head=0');
-  await setAndWait(page, { text: text(207), row: 0 });
+  await setAndWait(page, { text: text(700, 600), row: 0 });
   const find = page.locator('input.field[aria-label="find a word"]');
   assert.equal(await find.count(), 1, 'a find box');
+  let s = await state(page);
+  assert.ok(s.shown.text_view.last < 600, `the box opens at the start: ${s.shown.text_view.last}`);
   await find.fill('ZEBRA');
   await waitFrames(page, 4);
-  let s = await state(page);
-  assert.equal(s.settings.row, '190', 'the token holding the word, in any case');
+  s = await state(page);
+  assert.equal(s.settings.row, '600', 'the token holding the word, in any case');
   const box = s.rects['mha/text'], v = s.shown.text_view;
-  const k = v.tokens.indexOf(190);
-  assert.ok(k >= 0, `token 190 is drawn in the scrolled box: ${v.first}..${v.last}`);
+  const k = v.tokens.indexOf(600);
+  assert.ok(k >= 0, `token 600 is drawn in the scrolled box: ${v.first}..${v.last}`);
   const [, y, , h] = v.boxes[k];
   assert.ok(y >= box[1] && y + h <= box[1] + box[3] && y + h <= 800, `on screen: ${y} in ${box}`);
-  assert.ok(v.first > 0, 'the box scrolled away from the start');
-  assert.ok(s.texts.some((t) => t === 'token 190, match 1 of 1'), 'it says which match');
+  assert.ok(s.texts.some((t) => t === 'token 600, match 1 of 1'), 'it says which match');
 
   await find.fill('cold');
   await waitFrames(page, 4);
@@ -135,9 +136,9 @@ test('the find box selects the first token with the word, Enter the next, and th
   await find.fill('zebra');
   await waitFrames(page, 4);
   s = await state(page);
-  assert.equal(s.settings.row, '190');
+  assert.equal(s.settings.row, '600');
   const [r0, c0, n] = s.shown.window;
-  assert.ok(r0 <= 190 && 190 < r0 + n && c0 <= 190 && 190 < c0 + n, `the window holds it: ${s.shown.window}`);
+  assert.ok(r0 <= 600 && 600 < r0 + n && c0 <= 600 && 600 < c0 + n, `the window holds it: ${s.shown.window}`);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -149,13 +150,18 @@ test('1,024 tokens on a phone: nothing cut at the right edge, no grid under 3 px
   const page = await context.newPage();
   const errors = watchErrors(page);
   await openDemo(page, 'scene=mha');
-  await setAndWait(page, { text: text(1024), row: 500 });
+  await setAndWait(page, { text: text(1024, 900), row: 0 });
   await waitFrames(page, 3, 120000);
+  await page.locator('input.field[aria-label="find a word"]').fill('zebra');
+  await waitFrames(page, 4);
   let s = await state(page);
   assert.equal(s.shown.tokens.length, 1024);
+  assert.equal(s.settings.row, '900', 'the find box chose the word');
   const v = s.shown.text_view;
   assert.ok(v, 'the heads are shown as text');
-  assert.ok(v.first <= 500 && v.last >= 500, `head 0's words hold the query: ${v.first}..${v.last}`);
+  const k = v.tokens.indexOf(900);
+  assert.ok(k >= 0, `head 0's words on screen hold the query: ${v.first}..${v.last}`);
+  assert.ok(v.boxes[k][1] >= 0 && v.boxes[k][1] + v.boxes[k][3] <= 844, `the query is on screen: ${v.boxes[k]}`);
   for (const [x, , w, h] of v.boxes) {
     assert.ok(x >= 0 && x + w <= 390, `a word box inside the screen: ${x}, ${w}`);
     assert.ok(h >= 14, `a word box a readable line high: ${h}`);

@@ -142,12 +142,15 @@ void draw_all_heads(Settings& s, const RowView& rows, const std::vector<std::str
     ImGui::PopTextWrapPos();
     if (ImGui::IsItemClicked()) s.head = h;
     if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
-    draw_words(s, rows, h, range, width, hi, words, shown, h == 0, -1);
+    // the find box's match: the page scrolls to the first head's words when they are off screen
+    draw_words(s, rows, h, range, width, hi, words, shown, h == 0,
+               h == 0 && g_scroll_to_query ? rows.token : -1);
     ImGui::EndGroup();
     shown.heads.push_back(h);
     shown.hi.push_back(hi);
   }
   g_drawn_query = -1;  // the whole-text box opens on the query
+  g_scroll_to_query = false;
 }
 
 }  // namespace
