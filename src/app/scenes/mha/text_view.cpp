@@ -4,7 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cstdio>
+#include <array>
 
 #include "app/logic/long_text.hpp"
 #include "app/platform_io.hpp"
@@ -17,7 +17,7 @@ namespace {
 constexpr float kBlockW = 300.0f, kGapX = 3.0f, kGapY = 2.0f, kPad = 2.0f, kBlockGap = 14.0f;
 constexpr int kWideExcerpt = 41, kNarrowExcerpt = 25;  // tokens around the query in each small multiple
 
-bool g_scroll_to_query = false;  // the find box moved the query: the whole-text box scrolls to it
+bool g_scroll_to_query = false;  // the find box moved the query: the view scrolls to it if it is off screen
 int g_drawn_query = -1;          // the query the whole-text box showed last frame
 
 // Word j's box at (x, y) from the block's top left, its width and height.
@@ -218,6 +218,8 @@ void draw_view_controls(Settings& s, const std::vector<std::string>& tokens, boo
     text_wrapped("no token matches '%s'", needle.c_str());
   } else if (m.index > 0) {
     text_wrapped("token %d, match %d of %d", found >= 0 ? found : s.row, m.index, m.total);
+  } else if (m.total == 1) {
+    text_wrapped("1 token matches");
   } else {
     text_wrapped("%d tokens match", m.total);
   }

@@ -27,7 +27,8 @@ nlohmann::json text_view_json(const TextViewShown& v);
 // The heads as text, under a line saying what the shading means: with s.head >= 0 that head's whole text
 // in a scrolling box (it scrolls to the query when the query changes), else each head's words around the
 // query, side by side (a click on a head's title enlarges it). A click on a word makes it the query (s.row);
-// hovering one shows its weight. rows: row s.row of every head; words: (T,) token text (token_words).
+// hovering one shows its weight. rows: row s.row of every head, weights (H, T); words: (T,) token text
+// (token_words).
 TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector<std::string>& words);
 
 // "Heads as: grids | text" (writes s.heads_view; as_text: what is shown now) and, for a text longer than
