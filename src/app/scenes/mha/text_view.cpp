@@ -191,10 +191,10 @@ void draw_view_controls(Settings& s, const std::vector<std::string>& tokens, boo
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Heads as");
   ImGui::SameLine();
-  if (ImGui::RadioButton("grids", !as_text)) s.heads_view = "grid";
+  if (ImGui::RadioButton("grids##heads_view", !as_text)) s.heads_view = "grid";
   ImGui::SameLine();
-  if (ImGui::RadioButton("text", as_text)) s.heads_view = "text";
-  mark_item("mha/heads_view");
+  if (ImGui::RadioButton("text##heads_view", as_text)) s.heads_view = "text";
+  mark_item("mha/heads_view");  // (the ids differ from the text box's "text")
   if (t <= kWindowFrom) return;
   same_line_if_fits(200.0f);
   const float next_w = buttons_width({"Next"}) + ImGui::GetStyle().ItemSpacing.x;
