@@ -197,12 +197,11 @@ void draw_view_controls(Settings& s, const std::vector<std::string>& tokens, boo
   mark_item("mha/heads_view");  // (the ids differ from the text box's "text")
   if (t <= kWindowFrom) return;
   same_line_if_fits(200.0f);
-  const float next_w = buttons_width({"Next"}) + ImGui::GetStyle().ItemSpacing.x;
-  ImGui::SetNextItemWidth(narrow_screen() ? -next_w : 200.0f);  // Next beside it on a phone too
+  ImGui::SetNextItemWidth(narrow_screen() ? -1.0f : 200.0f);  // (a phone's text fields take the width)
   bool entered = false;
   const bool typed = text_field("##find", "find a word", needle, &entered);
   mark_item("mha/find");
-  same_line_if_fits(next_w - ImGui::GetStyle().ItemSpacing.x);
+  same_line_if_fits(buttons_width({"Next"}));
   const bool next = ImGui::Button("Next") || entered;
   const int found = typed || next ? find_token(tokens, needle, typed ? -1 : s.row) : -1;
   if (found >= 0) {
