@@ -42,7 +42,7 @@ set(ATTN_WASM_PAGE_OPTIMISATION
 set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_frame_stats _attn_set
                            _attn_export_csv _attn_load_model_bytes _attn_model_byte_limit
                            _attn_model_progress _attn_model_json _attn_request_frames
-                           _attn_set_visible _attn_field_input
+                           _attn_set_visible _attn_field_input _attn_tab_leaves _attn_focus _attn_blur
                            _attn_open_query _attn_touch _attn_wheel_wanted _attn_set_prefers
                            _attn_load_steps)
 

@@ -13,7 +13,9 @@
 //   height [height]     the iframe's first height in CSS pixels (480); it then follows the demo's content
 //   autosize [autosize] false (or "0") keeps the height fixed
 //   theme [theme]       light, dark or auto; by default the course page's own colour scheme
-//   chrome [chrome]     true keeps the demo's menus and scene list (embed=1 hides them)
+//   view [view]         figure (the default): the scene's figure, its caption and the controls its lesson
+//                       leaves unlocked, laid out by the column's width; page: the whole scene
+//   chrome [chrome]     true keeps the demo's menus and scene list (embed=1 hides them) and shows the page view
 //   src [src]           the demo's folder: an http(s) or relative URL (by default the folder of this script);
 //                       any other scheme (javascript:, data:, ...) is refused with a console warning and a
 //                       message in place, and no iframe is made
@@ -294,6 +296,7 @@
     options = options || {};
     var p = params(query);
     if (!options.chrome && !p.has("embed")) p.set("embed", "1");
+    if (!options.chrome && !p.has("view")) p.set("view", options.view === "page" ? "page" : "figure");
     var folder = options.src === undefined || options.src === null || options.src === "" ? base : options.src;
     var src = safeUrl(folder + "index.html?" + p.toString());
     if (src === null || safeUrl(folder) === null) return refuse(element, folder);
@@ -333,6 +336,7 @@
       src: get("src") || undefined,
       title: get("title") || undefined,
       theme: get("theme") || undefined,
+      view: get("view") || undefined,
       autosize: flag(get("autosize"), true)
     };
   }

@@ -382,7 +382,6 @@
       if (!contextLost) {  // else the message stays until the context is back
         body.className = "ready";
         body.setAttribute("data-state", "ready");
-        canvas.focus({ preventScroll: true });
       }
       resolveReady(window.attentionDemo);
     },

@@ -110,10 +110,11 @@ void App::frame() {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
+  const bool figure = figure_view(settings_);  // a course page's figure: no menus, lists or paragraphs
   const ImGuiWindowFlags flags =
       ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus |
       ImGuiWindowFlags_NoSavedSettings |
-      (settings_.embed || hidden(settings_, "menu") ? 0 : ImGuiWindowFlags_MenuBar);
+      (settings_.embed || figure || hidden(settings_, "menu") ? 0 : ImGuiWindowFlags_MenuBar);
   // the keyboard works from the first key: Tab reaches the first control without a click first
   if (ImGui::GetFrameCount() <= 1) ImGui::SetNextWindowFocus();
   ImGui::Begin("Attention, in order", nullptr, flags);
@@ -143,7 +144,7 @@ void App::frame() {
     ImGui::EndMenuBar();
   }
 
-  if (!settings_.embed && !hidden(settings_, "scenes") && !narrow) {
+  if (!settings_.embed && !figure && !hidden(settings_, "scenes") && !narrow) {
     ImGui::BeginChild("scenes", ImVec2(170, 0), true, ImGuiWindowFlags_NavFlattened);
     ImGui::BeginDisabled(scene_locked);
     ImGui::TextDisabled("Scenes");
@@ -160,13 +161,15 @@ void App::frame() {
   if (settings_.scene != scroll_scene_)
     ImGui::SetNextWindowScroll(ImVec2(0.0f, 0.0f));  // a scene opens at its top
   scroll_scene_ = settings_.scene;
-  // Ctrl + wheel zooms a grid (mha) and does not scroll the scene
+  // Ctrl + wheel zooms a grid (mha) and does not scroll the scene. The figure view's iframe is as tall as
+  // its content: no scrollbar, whose coming and going would change the width the figure is laid out in.
   ImGui::BeginChild(
       "scene", ImVec2(0, 0), false,
-      ImGuiWindowFlags_NavFlattened |
+      ImGuiWindowFlags_NavFlattened | (figure ? ImGuiWindowFlags_NoScrollbar : ImGuiWindowFlags_None) |
           (ImGui::GetIO().KeyCtrl ? ImGuiWindowFlags_NoScrollWithMouse : ImGuiWindowFlags_None));
+  platform::mark_scene_tab_stops();  // the skip link's landing place
   lesson_.draw(settings_);
-  if (!settings_.embed && !hidden(settings_, "path") && !scene_locked) draw_path_bar(settings_);
+  if (!settings_.embed && !figure && !hidden(settings_, "path") && !scene_locked) draw_path_bar(settings_);
   draw_notes(notes_, notes_dropped_);
   std::vector<ShownFill> fills;
   std::string error;
@@ -264,20 +267,24 @@ void App::describe_focus() {
   const platform::FocusedItem item = platform::focused_item();
   focus_label_ = item.present ? item.label : "";
   focus_value_ = item.checkable ? (item.checked ? "checked" : "not checked") : platform::focused_value();
-  std::string said = scene_title(settings_.scene) + " scene.";
-  if (cell.keyboard && cell.lines.size() >= 3) {
-    said = "Cell of " + cell.id + ": " + cell.lines[0] + ", " + cell.lines[1] + ", " + cell.lines[2];
+  // the scene's name once, when it opens; then what has the focus, as a person would say it
+  std::string said;
+  if (settings_.scene != announced_scene_) said = scene_title(settings_.scene) + " scene. ";
+  announced_scene_ = settings_.scene;
+  if (cell.keyboard && !cell.spoken.empty()) {
+    said += cell.spoken;
   } else if (!focus_label_.empty()) {
-    said += " Focused: " + focus_label_ + (focus_value_.empty() ? "" : ", " + focus_value_) + ".";
+    said += focus_label_ + (focus_value_.empty() ? "" : ", " + focus_value_);
   }
-  announcement_ = std::move(said);
+  while (!said.empty() && said.back() == ' ') said.pop_back();
+  if (!said.empty()) announcement_ = std::move(said);
 }
 
 void App::start_lesson() {
   std::vector<std::string> notes;
   lesson_.update(settings_, notes);
   for (const std::string& n : notes) add_note(notes_, notes_dropped_, n);
-  set_locked_settings(settings_);
+  set_frame_settings(settings_);
   apply_theme(settings_.theme == "auto" ? page_dark_ : settings_.theme == "dark", reduced_motion_);
 }
 

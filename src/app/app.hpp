@@ -91,6 +91,7 @@ class App {
   float content_height_ = 0.0f;
   bool page_dark_ = true, reduced_motion_ = false;
   std::string announcement_;
+  std::string announced_scene_;  // the scene the last announcement named
   std::string focus_label_, focus_value_;  // the keyboard-focused control (state().focus)
   bool computing_ = false;  // the last frame left a long computation pending (frameStats().computing)
   bool next_frame_requested_ = false;  // a scene called request_next_frame() in the last frame

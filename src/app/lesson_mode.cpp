@@ -56,7 +56,7 @@ std::string LessonMode::caption(const Settings& s) const {
 void LessonMode::draw(Settings& s) const {
   const std::string text = caption(s);
   if (!text.empty() && !hidden(s, "caption")) {
-    paragraph(text);
+    caption_paragraph(text);
     mark_item("lesson/caption");
   }
   if (pending_) text_wrapped_disabled("Loading the lesson's steps...");

@@ -18,6 +18,7 @@
 #include "font.hpp"
 #include "frames_web.hpp"
 #include "gfx/heatmap_renderer.hpp"
+#include "imgui_hooks.hpp"
 #include "imgui_host.hpp"
 #include "imgui_impl_sdl2.h"
 #include "imgui_renderer.hpp"
@@ -298,6 +299,29 @@ EMSCRIPTEN_KEEPALIVE const char* attn_model_json() {
 // Asks for n more frames (at least one), e.g. after the page changed something the app cannot see.
 EMSCRIPTEN_KEEPALIVE void attn_request_frames(int n) {
   request_frames(n < 1 ? 1 : n);
+}
+
+// Tab (backward: Shift+Tab) on the canvas: 1 when it goes past the app's last (first) control, so the page
+// lets the browser move the focus on (web/keyboard.js), 0 when the app moves its own focus.
+EMSCRIPTEN_KEEPALIVE int attn_tab_leaves(int backward) {
+  return platform::tab_leaves(backward != 0) ? 1 : 0;
+}
+
+// The page's focus came to the canvas: which control takes it (0 the first, 1 the last, 2 the scene's first,
+// 3 the one after text field `from`, 4 the one before it). 1 when one did.
+EMSCRIPTEN_KEEPALIVE int attn_focus(int which, unsigned from) {
+  static const platform::TabStop kStops[] = {platform::TabStop::First, platform::TabStop::Last,
+                                             platform::TabStop::Scene, platform::TabStop::After,
+                                             platform::TabStop::Before};
+  if (!g.app || which < 0 || which > 4) return 0;
+  request_frames(2);
+  return platform::focus_tab_stop(kStops[which], from) ? 1 : 0;
+}
+
+// The canvas lost the page's focus: its focus rectangle goes until the keyboard comes back.
+EMSCRIPTEN_KEEPALIVE void attn_blur() {
+  platform::hide_keyboard_focus();
+  request_frames(1);
 }
 
 // Whether the canvas is on screen (web/shell.js: IntersectionObserver). Off screen, no frame is drawn; back

@@ -70,6 +70,11 @@ EM_JS(void, js_field, (unsigned id, const char* label_utf8, const char* hint_utf
     el.addEventListener("keydown", function(e) {
       if (e.key === "Enter" && !e.isComposing) send(true);
       if (e.key === "Escape") document.getElementById("canvas").focus();  // keys go back to the app
+      // Tab goes on to the app's next control (Shift+Tab: the one before), as in a form
+      if (e.key === "Tab" && !e.ctrlKey && !e.altKey && !e.isComposing && _attn_focus(e.shiftKey ? 4 : 3, id)) {
+        e.preventDefault();
+        document.getElementById("canvas").focus({preventScroll: true});
+      }
     });
     // the wheel over a field scrolls the app's panel under it
     el.addEventListener("wheel", function(e) {
@@ -180,7 +185,9 @@ bool text_field(const char* label, const char* hint, std::string& value, bool* e
       frame.Min, ImVec2(frame.Max.x + (label_size.x > 0.0f ? style.ItemInnerSpacing.x + label_size.x : 0.0f),
                         frame.Max.y));
   ImGui::ItemSize(total, style.FramePadding.y);
-  if (!ImGui::ItemAdd(total, id, &frame)) return changed;  // scrolled out of sight: no <input>
+  // Inputable: Tab on it goes on into its <input>, as into a form's text box
+  if (!ImGui::ItemAdd(total, id, &frame, ImGuiItemFlags_Inputable))
+    return changed;  // scrolled out of sight: no <input>
   ImGui::RenderFrame(frame.Min, frame.Max, ImGui::GetColorU32(ImGuiCol_FrameBg), true, style.FrameRounding);
   const bool empty = value.empty();
   ImGui::PushStyleColor(ImGuiCol_Text,

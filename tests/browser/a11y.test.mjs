@@ -27,11 +27,15 @@ async function announced(page) {
   return page.evaluate(() => document.getElementById('announce').textContent);
 }
 
-// A cell's announcement, "Cell of <heatmap id>: query '<label>' (<row>), key '<label>' (<column>), value <weight>".
+// A cell's announcement, "<heatmap's name>, query '<label>', key '<label>': <weight>" (the scene's name
+// before it when the scene has just opened); an mha grid's name is "head <h> of <heads>".
 function parseCell(text) {
-  const m = /^Cell of (.+?): query '(.*)' \((\d+)\), key '(.*)' \((\d+)\), value (\S+)$/.exec(text);
+  const m = /^(?:.+ scene\. )?(.+?), query '(.*)', key '(.*)': (\S+)$/.exec(text);
   assert.ok(m, `a cell announcement names heatmap, query, key and weight: "${text}"`);
-  return { id: m[1], query: m[2], row: Number(m[3]), key: m[4], col: Number(m[5]), weight: Number(m[6]) };
+  assert.match(m[4], /^-?(0|[1-9]\d*)(\.\d+)?$/, `the weight is a plain decimal: "${text}"`);
+  const digits = m[4].replace(/^-?0\.0*/, '').replace('.', '').replace(/^0+/, '');
+  assert.ok(digits.length <= 3, `at most 3 significant digits: "${text}"`);
+  return { name: m[1], query: m[2], key: m[3], weight: Number(m[4]) };
 }
 
 // Checks that `text` describes the keyboard's cell (state().hover) with that heatmap's labels and weight.
@@ -41,11 +45,14 @@ async function assertCellSaid(page, text) {
   const [h] = await api(page, 'heatmaps', { id: s.hover.id });
   const said = parseCell(text);
   const { row, col } = s.hover;
-  assert.deepEqual([said.id, said.row, said.col], [h.id, row, col], `the announced cell is state().hover: "${text}"`);
+  const head = /^mha\/head(\d+)$/.exec(h.id);
+  assert.ok(head, `an mha grid: ${h.id}`);
+  assert.equal(said.name, `head ${head[1]} of ${s.shown.heads}`, `the grid's name: "${text}"`);
   assert.equal(said.query, h.row_labels[row], `query label of ${h.id} [${row},${col}]: "${text}"`);
   assert.equal(said.key, h.col_labels[col], `key label of ${h.id} [${row},${col}]: "${text}"`);
-  assert.ok(Math.abs(said.weight - h.values[row][col]) <= 0.0005,
-    `the announced weight ${said.weight} is ${h.id} [${row},${col}] = ${h.values[row][col]}`);
+  const v = h.values[row][col];
+  assert.ok(Math.abs(said.weight - v) <= 0.005 * Math.abs(v) + 1e-12,
+    `the announced weight ${said.weight} is ${h.id} [${row},${col}] = ${v} to 3 significant digits`);
   return { id: h.id, row, col, rows: h.rows, cols: h.cols };
 }
 
@@ -62,16 +69,19 @@ test('keyboard: Tab reaches a heatmap; arrows move its cell cursor and the live 
     await page.focus('#canvas');
     const controls = [];
     let text = '', presses = 0;
-    for (; presses < 60 && !text.startsWith('Cell'); presses++) {
+    const isCell = (x) => /, query '.*', key '.*': /.test(x);
+    for (; presses < 60 && !isCell(text); presses++) {
       await page.keyboard.press('Tab');
       await waitFrames(page, 2);
       text = await announced(page);
-      if (!text.startsWith('Cell') && controls[controls.length - 1] !== text) controls.push(text);
+      if (!isCell(text) && controls[controls.length - 1] !== text) controls.push(text);
     }
-    assert.ok(text.startsWith('Cell'), `Tab reached a heatmap within 60 presses; said: ${controls.join(' | ')}`);
-    const focused = controls.filter((c) => c.includes('Focused:'));
-    assert.ok(focused.length >= 1, `Tab passed a control on the way: ${controls.join(' | ')}`);
-    for (const c of controls) assert.match(c, /Multi-head attention/, 'each control announcement names the scene');
+    assert.ok(isCell(text), `Tab reached a heatmap within 60 presses; said: ${controls.join(' | ')}`);
+    assert.ok(controls.some((c) => /^d_model, \d+$/.test(c)), `Tab passed a control on the way: ${controls.join(' | ')}`);
+    const all = await page.evaluate(() => window.dispatchedAnnouncements);
+    assert.match(all[0], /^Multi-head attention scene\./, 'the first announcement names the scene');
+    assert.ok(all.slice(1).every((a) => !a.includes('scene.')), `later ones do not repeat it: ${all.join(' | ')}`);
+    assert.ok(all.every((a) => !/mha\/|e-\d/.test(a)), `no internal ids or exponents: ${all.join(' | ')}`);
     t.diagnostic(`${presses} Tab presses to ${text}; on the way: ${controls.join(' | ')}`);
 
     let cell = await assertCellSaid(page, text);

@@ -41,7 +41,7 @@ def check_curves(c, sh):
         return  # no curves: a model file's model, or no trainer
     if len(t) != 1:
         return c.fail(f"{len(t)} paragraphs about the held-out twins")
-    m = re.search(r"Biggest output difference between twins: " + NUMBER + r"\.", t[0])
+    m = re.search(r"The two orders of a twin get probabilities up to " + NUMBER + r" apart \(", t[0])
     if not m:
         return c.fail(f"no biggest difference in: {t[0]}")
     reads_as(c, m.group(1), sh["metrics"]["max_pair_difference"], "biggest twin difference")

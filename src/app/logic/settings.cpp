@@ -78,6 +78,22 @@ bool is_model_path(const std::string& v) {
   return scheme == "http" || scheme == "https";
 }
 
+bool figure_view(const Settings& s) {
+  return s.view == "figure";
+}
+
+bool figure_section(const std::string& scene, const std::string& name) {
+  if (name == "controls") return true;
+  static const char* const kFigures[][2] = {
+      {"clock", "dials"},     {"clock", "readings"}, {"order", "compare"},
+      {"schemes", "offsets"}, {"encoder", "heads"},  {"train", "curves"},
+  };
+  for (const auto& f : kFigures) {
+    if (scene == f[0] && name == f[1]) return true;
+  }
+  return false;
+}
+
 bool uses_trained_model(const Settings& s) {
   return s.model != "random";
 }
@@ -167,8 +183,8 @@ std::string to_query(const Settings& s) {
     const std::string v = p.write(p, s);
     // global switches appear only when set, so a plain link stays short
     const std::string n = p.info.name;
-    if ((n == "embed" || n == "hide" || n == "colormap" || n == "theme" || n == "font_scale" || n == "lock" ||
-         n == "caption" || n == "steps") &&
+    if ((n == "embed" || n == "view" || n == "hide" || n == "colormap" || n == "theme" || n == "font_scale" ||
+         n == "lock" || n == "caption" || n == "steps") &&
         v == p.write(p, defaults))
       continue;
     if (n == "step" && s.steps.empty()) continue;  // a step only means something with steps

@@ -22,6 +22,7 @@ struct Settings {
   int seed = 7;
   std::string colormap = "viridis";
   bool embed = false;
+  std::string view = "page";             // page | figure (the figure and its unlocked controls only)
   std::string hide;                      // comma-separated panel names to hide
   std::string emb = "0.5,0.2,-0.1,0.3";  // the word scene's editable embedding
   int length = 300;                      // text length for the naive position schemes
@@ -117,6 +118,12 @@ bool locked(const Settings& s, const std::string& name);
 // Where setting `name` lives in s (for widgets that check whether the value they edit is locked), or
 // nullptr for an unknown name.
 const void* setting_address(const Settings& s, const std::string& name);
+
+// Whether s shows the figure view (view=figure): a course page's figure, without paragraphs.
+bool figure_view(const Settings& s);
+// Whether the figure view of `scene` shows its section `name` (hide= name): the controls and the
+// sections that are the scene's figure.
+bool figure_section(const std::string& scene, const std::string& name);
 
 // Is panel `name` listed in s.hide?
 bool hidden(const Settings& s, const char* name);

@@ -176,6 +176,7 @@ const std::vector<Param>& params() {
       int_param({"answer", "0 to 100000", "clock"}, &Settings::answer, 0, 100000),
       enum_param({"colormap", "viridis|cividis", "*"}, &Settings::colormap),
       bool_param({"embed", "0|1", "*"}, &Settings::embed),
+      enum_param({"view", "page|figure", "*"}, &Settings::view),
       {{"hide",
         "comma-separated panel names: "
         "controls,dials,readings,compare,exercise,naive,similarity,notes,stats,rows,params,shuffle,mistake,"

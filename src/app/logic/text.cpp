@@ -1,6 +1,8 @@
 // Numbers and sentences as text: printf into a string, thousands separators, number-safe wrapping.
 #include "app/logic/text.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -102,6 +104,21 @@ std::vector<std::string> split_list(std::string_view text, char sep) {
     start = end + 1;
   }
   return items;
+}
+
+std::string spoken_number(double x) {
+  char buf[48];
+  if (x == 0.0 || !std::isfinite(x)) {
+    std::snprintf(buf, sizeof buf, "%g", x == 0.0 ? 0.0 : x);
+    return buf;
+  }
+  const int e = static_cast<int>(std::floor(std::log10(std::fabs(x))));
+  if (e < -6 || e >= 6) {
+    std::snprintf(buf, sizeof buf, "%.3g", x);
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf, "%.*f", std::max(0, 2 - e), x);
+  return buf;
 }
 
 }  // namespace app

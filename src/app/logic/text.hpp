@@ -20,6 +20,9 @@ std::string grouped(long long n);
 
 // 1 -> "1st", 2 -> "2nd", 3 -> "3rd", 11 -> "11th", 37 -> "37th".
 std::string ordinal(int n);
+// x with 3 significant digits as a person says it: 0.79, 0.0000658, 1230, 1.23e+09 (plain decimals from
+// 1e-6 up to 1e6).
+std::string spoken_number(double x);
 
 // The items of a `sep`-separated list as std::getline would read them, without a stream (the page then
 // links none of the iostream and locale code): "a,,b" -> "a", "", "b"; a trailing separator adds no

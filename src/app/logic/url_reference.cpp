@@ -45,6 +45,9 @@ const char* meaning(const std::string& name) {
       {"answer", "the learner's answer to the scene's exercise"},
       {"colormap", "colours of weight heatmaps (signed tables use a diverging map)"},
       {"embed", "1 hides the menus and the scene list, for iframes"},
+      {"view",
+       "figure: only the scene's figure, its caption and the controls a lesson leaves unlocked, sized to "
+       "the column's width (course pages; embed.js's default)"},
       {"hide", "panels and controls to hide (lesson mode)"},
       {"theme",
        "dark or light colours; auto follows the page's prefers-color-scheme (embed.js passes the course "

@@ -90,12 +90,8 @@ void draw_controls(Settings& s) {
              s.d_model, hands, s.d_model % 2 ? ", the last a lone sine" : "")
           .c_str());
   ImGui::SetNextItemWidth(220);
-  {
-    const LockScope lock(&s.base);
-    ImGui::InputDouble("base", &s.base, 0, 0, "%.0f");
-  }
+  input_number("base", &s.base, 2.0, 1e9, 10.0, "%.0f");
   help_marker("Hand i turns base^(-2i / d_model) radians per token. The original transformer used 10000.");
-  s.base = std::max(2.0, std::min(1e9, s.base));
   ImGui::SetNextItemWidth(220);
   slider_int("position", &s.pos, 0, 2047, "%d", ImGuiSliderFlags_AlwaysClamp);
   mark_item("clock/position");
@@ -190,8 +186,7 @@ void draw_exercise(Settings& s, const ClockData& c, ExerciseState& ex) {
   const ClockExercise& e = c.exercise;
   paragraph(e.prompt);
   ImGui::SetNextItemWidth(120);
-  if (ImGui::InputInt("your answer", &s.answer)) ex.checked = false;
-  s.answer = std::max(0, std::min(100000, s.answer));
+  if (input_int("your answer", &s.answer, 0, 100000)) ex.checked = false;
   // Check, Hint and Reveal beside the answer, or under it on a narrow screen
   same_line_if_fits(buttons_width({"Check", "Hint", "Reveal"}));
   if (ImGui::Button("Check")) {

@@ -71,11 +71,7 @@ void draw_controls(Settings& s) {
   slider_int("d_model", &s.d_model, 2, 1024, "%d",
              ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   ImGui::SetNextItemWidth(220);
-  {
-    const LockScope lock(&s.base);
-    ImGui::InputDouble("base", &s.base, 0, 0, "%.0f");
-  }
-  s.base = std::max(2.0, std::min(1e9, s.base));
+  input_number("base", &s.base, 2.0, 1e9, 10.0, "%.0f");
 }
 
 void draw_naive(Settings& s, const TableData& t, std::uint64_t version) {

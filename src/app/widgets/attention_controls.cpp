@@ -18,7 +18,7 @@ const char* const kSchemes[] = {"none", "sinusoidal", "learned", "rope", "alibi"
 bool attention_controls(Settings& s, const ControlSet& show) {
   const Settings before = s;
   ImGui::SetNextItemWidth(-180);
-  {
+  if (control_shown(&s.text)) {
     const LockScope lock(&s.text);
     text_field("text", "type an email", s.text);
   }
@@ -29,7 +29,7 @@ bool attention_controls(Settings& s, const ControlSet& show) {
   ImGui::SetNextItemWidth(120);
   slider_int("heads", &s.heads, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
   help_marker("Each head works in dₖ = d_model / heads dimensions, so the head count must divide d_model.");
-  if (show.positions) {
+  if (show.positions && control_shown(&s.positions)) {
     same_line_if_fits(130, "positions");
     ImGui::SetNextItemWidth(130);
     const LockScope lock(&s.positions);
@@ -40,7 +40,7 @@ bool attention_controls(Settings& s, const ControlSet& show) {
       ImGui::EndCombo();
     }
   }
-  if (show.causal) {
+  if (show.causal && control_shown(&s.causal)) {
     same_line_if_fits(ImGui::GetFrameHeight(), "causal (?)");
     {
       const LockScope lock(&s.causal);
@@ -51,11 +51,7 @@ bool attention_controls(Settings& s, const ControlSet& show) {
   }
   same_line_if_fits(110, "seed");
   ImGui::SetNextItemWidth(110);
-  {
-    const LockScope lock(&s.seed);
-    ImGui::InputInt("seed", &s.seed);
-  }
-  s.seed = std::max(0, s.seed);
+  input_int("seed", &s.seed, 0, 2147483647);
   return s != before;
 }
 

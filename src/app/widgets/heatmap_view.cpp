@@ -11,6 +11,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "app/logic/text.hpp"
 #include "app/widgets/heatmap_export.hpp"
 #include "app/widgets/heatmap_keys.hpp"
 #include "app/widgets/heatmap_labels.hpp"
@@ -94,6 +95,23 @@ std::string axis_line(const std::string& title, const std::vector<std::string>& 
     return title + " '" + labels[static_cast<size_t>(i)] + "' (" + std::to_string(i) + ")";
   }
   return title + " " + std::to_string(i);
+}
+
+// One axis of a cell as said aloud: "query 'my'", or "position 4" where the label is the index.
+std::string spoken_axis(const std::string& title, const std::vector<std::string>& labels, int i) {
+  if (i < static_cast<int>(labels.size()) && labels[static_cast<size_t>(i)] != std::to_string(i))
+    return title + " '" + labels[static_cast<size_t>(i)] + "'";
+  return title + " " + std::to_string(i);
+}
+
+std::string spoken_cell(const HeatmapSpec& spec, const std::vector<std::string>& row_labels,
+                        const std::vector<std::string>& col_labels, int row, int col, float value) {
+  std::string name = spec.title;
+  if (name.empty()) {
+    for (const char c : spec.id) name += c == '/' || c == '_' ? ' ' : c;
+  }
+  return name + ", " + spoken_axis(spec.row_title, row_labels, row) + ", " +
+         spoken_axis(spec.col_title, col_labels, col) + ": " + spoken_number(static_cast<double>(value));
 }
 
 // s cut (at a UTF-8 character boundary) and ended with ".." so that it is at most max_w wide. Linear in
@@ -319,7 +337,8 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
                hover.col,
                {axis_line(spec.row_title, row_labels, hover.row),
                 axis_line(spec.col_title, col_labels, hover.col), value},
-               keyed};
+               keyed,
+               spoken_cell(spec, row_labels, col_labels, hover.row, hover.col, values(hover.row, hover.col))};
     if (spec.extra_tooltip) {
       for (std::string& line : spec.extra_tooltip(hover.row, hover.col))
         g_hover.lines.push_back(std::move(line));

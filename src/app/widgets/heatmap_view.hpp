@@ -15,6 +15,7 @@ namespace app {
 
 struct HeatmapSpec {
   std::string id;                     // unique in the frame, e.g. "mha/head0"
+  std::string title;                  // its spoken name ("head 0 of 4"); empty: made from the id
   const attn::Mat* values = nullptr;  // (rows, cols)
   // Which values these are: the version of the cache that computed them (Memo::version(),
   // CachedPipeline::version). The texture, the colour range and the fitted labels are rebuilt only when
@@ -82,6 +83,7 @@ struct HoverReport {
   int row = -1, col = -1;
   std::vector<std::string> lines;
   bool keyboard = false;  // the keyboard's cell in a focused grid, not the pointer's
+  std::string spoken;     // the cell as the screen reader says it: "head 0 of 4, query 'my', key 'cake': 0.79"
 };
 const HoverReport& hovered_heatmap();
 

@@ -1,5 +1,6 @@
 // The table widget (table.hpp): columns measured from what their cells drew (widths kept per table and
-// grown; a frame follows when one grows), row backgrounds behind the cells through a draw-list splitter.
+// grown; a frame follows when one grows), row backgrounds behind the cells through a draw-list splitter, and
+// in a table that scrolls sideways its key (first) column pinned at the left edge, over the others.
 #include "app/widgets/table.hpp"
 
 #include <imgui.h>
@@ -33,10 +34,14 @@ struct Current {
   float row_y = 0.0f, row_h = 0.0f;
   int row = -1, cell = -1, next_cell = 0;
   bool in_row = false, child = false, scroll = false;
+  float pin = -1.0f;     // a sideways-scrolling table: how far it has scrolled (its key column stays put)
   bool indexed = false;  // rows placed by index (an ImGuiListClipper skips some)
 };
 Current g;
-ImDrawListSplitter g_split;  // channel 0: row backgrounds and lines, 1: the cells (reused by every table)
+// Channels: 0 row backgrounds and lines, 1 the cells, 2 the pinned key column's background, 3 its cells
+// (reused by every table).
+ImDrawListSplitter g_split;
+constexpr int kCells = 1, kPinBack = 2, kPinCells = 3;
 
 ImVec2 pad() {
   return ImGui::GetStyle().CellPadding;
@@ -54,7 +59,19 @@ void close_cell() {
     request_next_frame();  // the columns are laid out again with the new width
   }
   g.row_h = std::max(g.row_h, size.y + 2.0f * pad().y);
+  if (g.pin >= 0.0f) g_split.SetCurrentChannel(ImGui::GetWindowDrawList(), kCells);
   g.cell = -1;
+}
+
+// The pinned key column's background from y, h high: opaque (the columns scrolled under it are hidden),
+// with a strong line at its right edge that shows the rest scrolls.
+void pin_back(float y, float h, ImGuiCol color) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  g_split.SetCurrentChannel(dl, kPinBack);
+  const float left = g.origin.x + g.pin, right = left + g.x[1];
+  dl->AddRectFilled(ImVec2(left, y), ImVec2(right, y + h), ImGui::GetColorU32(ImGuiCol_WindowBg));
+  dl->AddRectFilled(ImVec2(left, y), ImVec2(right, y + h), ImGui::GetColorU32(color));
+  dl->AddLine(ImVec2(right, y), ImVec2(right, y + h), ImGui::GetColorU32(ImGuiCol_TableBorderStrong), 2.0f);
 }
 
 // Ends the row: its background behind its cells, the line under it, the cursor below it.
@@ -68,7 +85,8 @@ void close_row() {
                     ImGui::GetColorU32(g.row % 2 ? ImGuiCol_TableRowBgAlt : ImGuiCol_TableRowBg));
   dl->AddLine(ImVec2(g.origin.x, g.row_y + g.row_h), ImVec2(right, g.row_y + g.row_h),
               ImGui::GetColorU32(ImGuiCol_TableBorderLight));
-  g_split.SetCurrentChannel(dl, 1);
+  if (g.pin >= 0.0f) pin_back(g.row_y, g.row_h, g.row % 2 ? ImGuiCol_TableRowBgAlt : ImGuiCol_TableRowBg);
+  g_split.SetCurrentChannel(dl, kCells);
   ImGui::SetCursorScreenPos(ImVec2(g.origin.x, g.row_y + g.row_h));
   g.in_row = false;
 }
@@ -136,8 +154,17 @@ bool begin_table(const char* id, std::initializer_list<TableColumn> columns, int
   }
   g.origin = ImGui::GetCursorScreenPos();
   g.rows_top = g.origin.y;
-  g_split.Split(ImGui::GetWindowDrawList(), 2);
-  g_split.SetCurrentChannel(ImGui::GetWindowDrawList(), 1);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  g_split.Split(dl, 4);
+  if (wide) {  // the key column's header, pinned too
+    g.pin = ImGui::GetScrollX();
+    const float h = table_row_height();
+    pin_back(g.origin.y - h, h, ImGuiCol_TableHeaderBg);
+    g_split.SetCurrentChannel(dl, kPinCells);
+    dl->AddText(ImVec2(g.origin.x + g.pin + pad().x, g.origin.y - h + pad().y),
+                ImGui::GetColorU32(ImGuiCol_Text), columns.begin()->name);
+  }
+  g_split.SetCurrentChannel(dl, kCells);
   return true;
 }
 
@@ -157,10 +184,12 @@ void table_cell() {
   if (g.next_cell + 1 >= static_cast<int>(g.x.size())) return;  // more cells than columns: ignored
   g.cell = g.next_cell++;
   const auto c = static_cast<size_t>(g.cell);
-  ImGui::SetCursorScreenPos(ImVec2(g.origin.x + g.x[c] + pad().x, g.row_y + pad().y));
+  const float shift = c == 0 && g.pin >= 0.0f ? g.pin : 0.0f;  // the pinned key column
+  if (c == 0 && g.pin >= 0.0f) g_split.SetCurrentChannel(ImGui::GetWindowDrawList(), kPinCells);
+  ImGui::SetCursorScreenPos(ImVec2(g.origin.x + shift + g.x[c] + pad().x, g.row_y + pad().y));
   ImGui::BeginGroup();
   const ImGuiWindow* window = ImGui::GetCurrentWindow();
-  const float right = g.origin.x + g.x[c + 1] - pad().x;
+  const float right = g.origin.x + shift + g.x[c + 1] - pad().x;
   // text wraps inside a column of a given width; elsewhere it stays on one line and the column grows
   ImGui::PushTextWrapPos(g.fixed[c] ? right - window->Pos.x + window->Scroll.x : 1e6f);
 }

@@ -14,6 +14,13 @@
 #include "platform/imgui_hooks.hpp"
 
 namespace app {
+namespace {
+
+bool g_figure = false;              // this frame shows the figure view (view=figure)
+std::string g_scene;                // the scene drawn this frame
+std::vector<const void*> g_locked;  // addresses of this frame's locked settings
+
+}  // namespace
 
 std::vector<std::string>& frame_texts() {
   static std::vector<std::string> texts;
@@ -56,11 +63,9 @@ bool narrow_screen() {
   return ImGui::GetMainViewport()->WorkSize.x < kNarrowWidth;
 }
 
-namespace {
-std::vector<const void*> g_locked;  // addresses of this frame's locked settings
-}  // namespace
-
-void set_locked_settings(const Settings& s) {
+void set_frame_settings(const Settings& s) {
+  g_figure = figure_view(s);
+  g_scene = s.scene;
   g_locked.clear();
   if (s.lock.empty()) return;  // most frames: no lesson locks anything
   for (const ParamInfo& p : param_table()) {
@@ -68,8 +73,22 @@ void set_locked_settings(const Settings& s) {
   }
 }
 
-LockScope::LockScope(const void* value) : locked_(false) {
-  for (const void* p : g_locked) locked_ = locked_ || (p != nullptr && p == value);
+bool setting_locked(const void* value) {
+  for (const void* p : g_locked) {
+    if (p != nullptr && p == value) return true;
+  }
+  return false;
+}
+
+bool control_shown(const void* value) {
+  return !(g_figure && setting_locked(value));
+}
+
+bool figure_mode() {
+  return g_figure;
+}
+
+LockScope::LockScope(const void* value) : locked_(setting_locked(value)) {
   if (locked_) ImGui::BeginDisabled();
 }
 
@@ -77,36 +96,6 @@ LockScope::~LockScope() {
   if (!locked_) return;
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Fixed by this lesson");
-}
-
-bool slider_int(const char* label, int* v, int lo, int hi, const char* format, int flags) {
-  const LockScope lock(v);
-  static int held = 0;  // the value when the active slider was pressed
-  const int before = *v;
-  // A label that does not fit after the slider goes above it, and the slider takes the width.
-  const ImGuiContext& g = *GImGui;
-  const char* shown_end = ImGui::FindRenderedTextEnd(label);
-  const float w = (g.NextItemData.Flags & ImGuiNextItemDataFlags_HasWidth) ? g.NextItemData.Width
-                                                                           : ImGui::CalcItemWidth();
-  std::string id = label;
-  if (shown_end != label && w > 0.0f &&
-      w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, shown_end).x >
-          ImGui::GetContentRegionAvail().x) {
-    ImGui::TextUnformatted(label, shown_end);
-    ImGui::SetNextItemWidth(-FLT_MIN);
-    id = "##" + id;
-  }
-  bool changed = ImGui::SliderInt(id.c_str(), v, lo, hi, format, flags);
-  if (ImGui::IsItemFocused()) platform::focused_value() = std::to_string(*v);
-  if (ImGui::IsItemActivated()) held = before;
-  const ImGuiIO& io = ImGui::GetIO();
-  const float drag = ImGui::GetStyle().TouchExtraPadding.x + 6.0f;  // a finger's slack, CSS pixels
-  if (ImGui::IsItemActive() && io.MouseSource == ImGuiMouseSource_TouchScreen &&
-      io.MouseDragMaxDistanceSqr[0] < drag * drag) {
-    *v = held;  // the finger has not moved yet: the value stays
-    changed = before != held;
-  }
-  return changed;
 }
 
 float buttons_width(std::initializer_list<const char*> labels) {
@@ -137,7 +126,9 @@ std::vector<std::string> lines_within(std::string_view text, float width) {
 
 }  // namespace
 
-void paragraph(const std::string& text) {
+namespace {
+
+void draw_paragraph(const std::string& text) {
   frame_texts().push_back(text);
   ImGuiWindow* window = ImGui::GetCurrentWindow();
   // The same width ImGui::TextWrapped uses: up to the pushed wrap position, else the content edge.
@@ -146,6 +137,18 @@ void paragraph(const std::string& text) {
   ImGui::BeginGroup();
   for (const std::string& line : lines_within(text, width)) ImGui::TextUnformatted(line.c_str());
   ImGui::EndGroup();
+}
+
+}  // namespace
+
+void paragraph(const std::string& text) {
+  // the figure view has no paragraphs; tooltips, errors and notes keep theirs
+  if (g_figure && (ImGui::GetCurrentWindow()->Flags & ImGuiWindowFlags_Tooltip) == 0) return;
+  draw_paragraph(text);
+}
+
+void caption_paragraph(const std::string& text) {
+  draw_paragraph(text);
 }
 
 std::string wrap_label(const std::string& text, float width) {
@@ -211,14 +214,14 @@ std::vector<AnswerEvent>& frame_answers() {
 void error_box(const std::string& message) {
   frame_messages().push_back(message);
   ImGui::PushStyleColor(ImGuiCol_Text, ink(Ink::Error));
-  paragraph(message);
+  draw_paragraph(message);
   ImGui::PopStyleColor();
 }
 
 void note_box(const std::string& message) {
   frame_messages().push_back(message);
   ImGui::PushStyleColor(ImGuiCol_Text, ink(Ink::Note));
-  paragraph(message);
+  draw_paragraph(message);
   ImGui::PopStyleColor();
 }
 
@@ -226,6 +229,7 @@ bool section(const char* title, const char* hide_name, const std::string& hide_l
   for (const std::string& item : split_list(hide_list, ',')) {
     if (item == hide_name) return false;
   }
+  if (g_figure && !figure_section(g_scene, hide_name)) return false;
   const bool open = ImGui::CollapsingHeader(title, ImGuiTreeNodeFlags_DefaultOpen);
   mark_item((std::string("section/") + hide_name).c_str());
   return open;

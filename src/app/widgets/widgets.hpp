@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/logic/settings.hpp"
+#include "app/widgets/number_input.hpp"
 #include "core/types.hpp"
 #include "gfx/colormap.hpp"
 
@@ -15,7 +16,10 @@ namespace app {
 
 // A paragraph wrapped to the current wrap position (as ImGui::TextWrapped), but only at spaces, so a
 // number is never split across lines; it is listed in frame_texts().
+// The figure view (view=figure) draws none.
 void paragraph(const std::string& text);
+// paragraph() that the figure view draws too: a figure's caption.
+void caption_paragraph(const std::string& text);
 // `text` with line breaks (at spaces) where it passes `width`: a button label that fits a narrow screen.
 std::string wrap_label(const std::string& text, float width);
 // printf-style paragraph(), plain, in a colour, or in the disabled (grey) text colour.
@@ -46,13 +50,16 @@ float tooltip_wrap_width();
 // folds into a menu and text fields put their label above a full-width box.
 inline constexpr float kNarrowWidth = 900.0f;
 bool narrow_screen();
-// ImGui::SliderInt that a tap on a touch screen leaves alone: with a finger only a drag moves it (a mouse
-// click still jumps to the clicked value).
-bool slider_int(const char* label, int* v, int lo, int hi, const char* format = "%d", int flags = 0);
 
-// The settings a lesson locks (lock=), for this frame's controls: each control that edits one of them is
-// greyed out and says why (LockScope). Called by the app before the scene draws.
-void set_locked_settings(const Settings& s);
+// This frame's settings, for the controls (called by the app before the scene draws): the settings a lesson
+// locks (lock=), each greyed out where a control edits it (LockScope), and the figure view (view=figure),
+// which draws no paragraphs (paragraph()), only the scene's figure sections (section()) and no control
+// of a locked setting (control_shown()).
+void set_frame_settings(const Settings& s);
+// Whether this frame shows the figure view.
+bool figure_mode();
+// Whether the control of the setting at `value` is drawn: not in the figure view when it is locked.
+bool control_shown(const void* value);
 // Around one control that edits the setting at `value`: greyed out (and its hover says "fixed by this
 // lesson") when that setting is locked.
 class LockScope {

@@ -114,6 +114,7 @@ HeatmapSpec head_spec(const Settings& s, const attn::PipelineResult& r, const at
   HeatmapSpec spec =
       weight_grid_spec("mha/head" + std::to_string(h), r.mha.head[static_cast<size_t>(h)].weights, d.version,
                        d.words, s, side);
+  spec.title = "head " + std::to_string(h) + " of " + std::to_string(r.mha.head.size());
   spec.extra_tooltip = [&r, c, h](int i, int j) { return cell_lines(r, c, h, i, j); };
   const mha::GridWindow w = mha::grid_window(s, static_cast<int>(r.tokens.size()));
   spec.row0 = w.row0, spec.col0 = w.col0, spec.shown_rows = w.size, spec.shown_cols = w.size;
@@ -153,6 +154,26 @@ GridLayout grid_layout(int heads, float avail_w, float avail_h, float bar_w, Cel
   return {c, std::clamp((avail_w - bar_w) / static_cast<float>(c) - under.w, kMinSide, kMaxSide), false};
 }
 
+// Columns and side for `heads` grids laid out by the width alone, for an iframe as tall as its content (a
+// course page's figure: a layout that followed the height would change the height it follows): the fewest
+// lines of grids whose squares are at least kMinSide, each as large as fits.
+GridLayout width_layout(int heads, float avail_w, float bar_w, CellExtra under) {
+  const auto side_for = [&](int c) {
+    return std::min((avail_w - bar_w) / static_cast<float>(c) - under.w, kMaxSide);
+  };
+  for (int lines = 1; lines <= heads; ++lines) {
+    const int c = (heads + lines - 1) / lines;
+    if (side_for(c) >= kMinSide) return {c, side_for(c), false};
+  }
+  return {1, std::max(kMinSide, side_for(1)), false};
+}
+
+// Whether the grids are sized by the width alone: in an iframe (embed=1) and in the figure view, whose
+// height follows the content.
+bool sized_by_width(const Settings& s) {
+  return s.embed || figure_mode();
+}
+
 float colorbar_width() {
   return 8.0f + 12.0f + 4.0f + ImGui::CalcTextSize("0").x + 4.0f;
 }
@@ -172,14 +193,16 @@ float labels_height(const MhaData& d) {
 
 void draw_grid(Settings& s, const attn::PipelineResult& r, const attn::PipelineConfig& c, const MhaData& d) {
   const auto heads = static_cast<int>(r.mha.head.size());
-  const bool stats = !hidden(s, "stats");
+  const bool stats = !hidden(s, "stats") && !figure_mode();  // the figure view: the grids alone
   const float line = ImGui::GetTextLineHeightWithSpacing(), spacing = ImGui::GetStyle().ItemSpacing.y;
   const float labels_h = labels_height(d);
   const float stats_w = ImGui::CalcTextSize("first token 0.00").x + 10.0f;
   const CellExtra under{d.label_w + 4.0f + kGap, line * (stats ? 4.0f : 1.0f) + labels_h + 3.0f * spacing};
   const CellExtra beside{under.w + stats_w, line + labels_h + 2.0f * spacing};
-  const GridLayout g = grid_layout(heads, ImGui::GetContentRegionAvail().x, grid_height(), colorbar_width(),
-                                   under, beside, stats);
+  const float avail_w = ImGui::GetContentRegionAvail().x;
+  const GridLayout g =
+      sized_by_width(s) ? width_layout(heads, avail_w, colorbar_width(), under)
+                        : grid_layout(heads, avail_w, grid_height(), colorbar_width(), under, beside, stats);
   mha::note_grid_side(g.side, false);
   for (int h = 0; h < heads; ++h) {
     if (h % g.cols) {
@@ -219,11 +242,11 @@ void draw_enlarged(Settings& s, const attn::PipelineResult& r, const attn::Pipel
   if (ImGui::ArrowButton("##next", ImGuiDir_Right)) s.head = (h + 1) % heads;
   ImGui::SameLine();
   text_wrapped("head %d of %d (click the grid to go back)", h, heads);
-  const bool stats = !hidden(s, "stats");
+  const bool stats = !hidden(s, "stats") && !figure_mode();
   const float stats_w = stats ? 380.0f : 0.0f, avail = ImGui::GetContentRegionAvail().x;
   const bool beside = avail - stats_w > 420.0f;
   const float room_w = avail - d.label_w - colorbar_width() - 20.0f - (beside ? stats_w : 0.0f);
-  const float room_h = grid_height() - labels_height(d) - 2.0f;
+  const float room_h = sized_by_width(s) ? room_w : grid_height() - labels_height(d) - 2.0f;
   const float side = std::clamp(std::min(room_w, room_h), 200.0f, 760.0f);
   mha::note_grid_side(side, true);
   const HeatmapHover hover = heatmap_view(head_spec(s, r, c, d, h, side));
@@ -247,11 +270,13 @@ std::shared_ptr<const mha::TextViewShown> draw_heads(Settings& s, const attn::Pi
   const auto t = static_cast<int>(r.tokens.size());
   const bool as_text = heads_as_text(s, t, mha::grid_side(s.head >= 0));
   mha::draw_view_controls(s, r.tokens, as_text);
-  if (as_text) return std::make_shared<const mha::TextViewShown>(mha::draw_text_view(s, rows, d.words));
+  if (as_text)
+    return std::make_shared<const mha::TextViewShown>(
+        mha::draw_text_view(s, rows, d.words, sized_by_width(s)));
   text_wrapped_disabled(
       "Rows are queries, columns are keys; brighter = more weight (0 to 1, the same scale for "
       "every head). Hover a cell for its score; click a head to enlarge it.");
-  if (!hidden(s, "stats")) {
+  if (!hidden(s, "stats") && !figure_mode()) {
     text_wrapped_disabled("%s", stats_legend(t, c.causal, d.even).c_str());
     help_marker(
         "Entropy: 0 when every query looks at a single key, ln T when it spreads evenly over all T keys "

@@ -96,12 +96,16 @@ void draw_words(Settings& s, const RowView& rows, int head, TokenRange range, fl
 float head_title(const RowView& rows, int head, const std::vector<std::string>& words) {
   const int top = rows.top_key[static_cast<size_t>(head)];
   const float hi = rows.weights(head, top);
+  if (figure_mode()) {  // the figure view draws no sentences: the head's number alone
+    ImGui::Text("head %d", head);
+    return hi > 0.0f ? hi : 1.0f;
+  }
   text_wrapped("head %d puts most weight on '%s' (token %d): %.2f", head,
                words[static_cast<size_t>(top)].c_str(), top, static_cast<double>(hi));
   return hi > 0.0f ? hi : 1.0f;
 }
 
-void draw_one_head(Settings& s, const RowView& rows, const std::vector<std::string>& words,
+void draw_one_head(Settings& s, const RowView& rows, const std::vector<std::string>& words, bool fixed_height,
                    TextViewShown& shown) {
   const int h = s.head, heads = static_cast<int>(rows.top_key.size());
   const auto t = static_cast<int>(words.size());
@@ -111,7 +115,8 @@ void draw_one_head(Settings& s, const RowView& rows, const std::vector<std::stri
   ImGui::SameLine();
   if (ImGui::ArrowButton("##next", ImGuiDir_Right)) s.head = (h + 1) % heads;
   const float hi = head_title(rows, h, words);
-  const float box_h = std::clamp(ImGui::GetIO().DisplaySize.y * 0.6f, 200.0f, 560.0f);
+  // a fixed height where the page's height follows the content (it would follow the box otherwise)
+  const float box_h = fixed_height ? 400.0f : std::clamp(ImGui::GetIO().DisplaySize.y * 0.6f, 200.0f, 560.0f);
   ImGui::BeginChild("mha/text", ImVec2(0.0f, box_h), true);
   chain_wheel_at_end();
   const bool moved = rows.token != g_drawn_query;
@@ -170,7 +175,8 @@ nlohmann::json text_view_json(const TextViewShown& v) {
   return j;
 }
 
-TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector<std::string>& words) {
+TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector<std::string>& words,
+                             bool fixed_height) {
   TextViewShown shown;
   shown.query = rows.token;
   text_wrapped_disabled(
@@ -178,7 +184,7 @@ TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector
       "bright (the head's largest weight). Hover a word for its weight; click one to make it the query.",
       words[static_cast<size_t>(rows.token)].c_str(), rows.token);
   if (s.head >= 0) {
-    draw_one_head(s, rows, words, shown);
+    draw_one_head(s, rows, words, fixed_height, shown);
   } else {
     draw_all_heads(s, rows, words, shown);
   }
@@ -188,15 +194,19 @@ TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector
 void draw_view_controls(Settings& s, const std::vector<std::string>& tokens, bool as_text) {
   static std::string needle;
   const auto t = static_cast<int>(tokens.size());
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Heads as");
-  ImGui::SameLine();
-  if (ImGui::RadioButton("grids##heads_view", !as_text)) s.heads_view = "grid";
-  ImGui::SameLine();
-  if (ImGui::RadioButton("text##heads_view", as_text)) s.heads_view = "text";
-  mark_item("mha/heads_view");  // (the ids differ from the text box's "text")
-  if (t <= kWindowFrom) return;
-  same_line_if_fits(200.0f);
+  if (control_shown(&s.heads_view)) {
+    const LockScope lock(&s.heads_view);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Heads as");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("grids##heads_view", !as_text)) s.heads_view = "grid";
+    ImGui::SameLine();
+    if (ImGui::RadioButton("text##heads_view", as_text)) s.heads_view = "text";
+    mark_item("mha/heads_view");  // (the ids differ from the text box's "text")
+    same_line_if_fits(200.0f);
+  }
+  if (t <= kWindowFrom || !control_shown(&s.row)) return;
+  const LockScope lock(&s.row);
   ImGui::SetNextItemWidth(narrow_screen() ? -1.0f : 200.0f);  // (a phone's text fields take the width)
   bool entered = false;
   const bool typed = text_field("##find", "find a word", needle, &entered);

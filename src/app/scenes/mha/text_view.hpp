@@ -28,13 +28,16 @@ nlohmann::json text_view_json(const TextViewShown& v);
 // in a scrolling box (it scrolls to the query when the query changes), else each head's words around the
 // query, side by side (a click on a head's title enlarges it). A click on a word makes it the query (s.row);
 // hovering one shows its weight. rows: row s.row of every head, weights (H, T); words: (T,) token text
-// (token_words).
-TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector<std::string>& words);
+// (token_words); fixed_height: the page's height follows its content (an embed, the figure view), so the
+// whole-text box does not follow the page's.
+TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector<std::string>& words,
+                             bool fixed_height);
 
 // "Heads as: grids | text" (writes s.heads_view; as_text: what is shown now) and, for a text longer than
-// kWindowFrom tokens, the find box: typing selects the first token that contains the word (any case),
-// Enter or Next the next one; it sets s.row, moves a chosen grid window onto it and scrolls the text view to
-// it, or says in place that no token matches. tokens: (T,).
+// kWindowFrom tokens, the find box (each one unless the figure view hides its locked setting): typing selects
+// the first token that contains the word (any case), Enter or Next the next one; it sets s.row, moves a
+// chosen grid window onto it and scrolls the text view to it, or says in place that no token matches. tokens:
+// (T,).
 void draw_view_controls(Settings& s, const std::vector<std::string>& tokens, bool as_text);
 
 }  // namespace app::mha

@@ -171,7 +171,8 @@ void draw_curves(const Session& ses) {
       "Held-out emails use item pairs the model never saw in training. A twin counts as right only when both "
       "orders get their own label; a model blind to order can get at most one of the two (50%% of emails, "
       "0%% "
-      "of twins). Biggest output difference between twins: %s.",
+      "of twins). The two orders of a twin get probabilities up to %s apart (for a model blind to order, "
+      "0).",
       figure(static_cast<double>(mt.max_pair_difference)).c_str());
   ImGui::PopStyleColor();
 }

@@ -134,12 +134,10 @@ void draw_controls(Settings& s) {
   ImGui::SetNextItemWidth(80);
   slider_int("layers", &s.layers, 1, 4, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::SetNextItemWidth(130);
-  ImGui::InputInt("seed", &s.seed);
-  s.seed = std::max(0, s.seed);
+  input_int("seed", &s.seed, 0, 2147483647);
   same_line_if_fits(130, "max steps");
   ImGui::SetNextItemWidth(130);
-  ImGui::InputInt("max steps", &s.max_steps, 100, 1000);
-  s.max_steps = std::clamp(s.max_steps, 1, 100000);
+  input_int("max steps", &s.max_steps, 1, 100000, 100);
   help_marker(
       "Changing the model's settings starts a new model. Training stops by itself once the held-out "
       "accuracy has been at least 99% twice in a row, or at max steps; Continue then trains on.");

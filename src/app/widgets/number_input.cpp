@@ -1,0 +1,177 @@
+// Numeric settings' controls: sliders with - / + steppers, keys as in a web form, typed values, fine drags.
+#include "app/widgets/number_input.hpp"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "app/widgets/widgets.hpp"
+#include "platform/imgui_hooks.hpp"
+
+namespace app {
+namespace {
+
+constexpr float kFinePixels = 2.0f;       // a fine drag moves one step per this many CSS pixels
+constexpr double kLongPressSec = 0.4;     // a finger held still this long starts a fine drag
+constexpr float kMinSliderWidth = 60.0f;  // narrower, the steppers go
+
+// Width of the two steppers after a control, with their spacing.
+float steppers_width() {
+  return 2.0f * (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
+}
+
+// Whether a key moving a focused control was pressed this frame (with repeats).
+bool pressed(ImGuiKey key) {
+  return ImGui::IsKeyPressed(key, true);
+}
+
+// A tab stop (Tab lands on the control) does not open the typed entry of ImGui's sliders and number
+// boxes; Enter or a typed digit does (typing_starts).
+void no_typing_on_tab(ImGuiID id) {
+  ImGuiContext& g = *GImGui;
+  if (g.NavActivateId == id && (g.NavActivateFlags & ImGuiActivateFlags_FromTabbing)) g.NavActivateId = 0;
+}
+
+// The first character typed this frame is a digit or a minus sign: on a focused control it opens the typed
+// entry, and what was typed goes into it (given again for the next frame: the entry ignores the characters
+// of the frame it opens in).
+void typing_starts(ImGuiID id) {
+  ImGuiContext& g = *GImGui;
+  ImVector<ImWchar>& typed = g.IO.InputQueueCharacters;
+  if (g.NavId != id || g.ActiveId == id || typed.Size == 0) return;
+  if (!((typed[0] >= '0' && typed[0] <= '9') || typed[0] == '-')) return;
+  g.NavActivateId = id;
+  g.NavActivateFlags = ImGuiActivateFlags_PreferInput;
+  for (const ImWchar c : typed) g.IO.AddInputCharacter(c);
+  typed.resize(0);
+}
+
+// Arrows (one step), PageUp / PageDown (a tenth of the range), Home / End on the focused, inactive control:
+// the new value, or `v` when none was pressed. The keys do not also move the keyboard focus.
+int keyed_value(int v, int lo, int hi) {
+  if (!ImGui::IsItemFocused() || ImGui::IsItemActive()) return v;
+  const int page = std::max(1, (hi - lo) / 10);
+  int next = v;
+  if (pressed(ImGuiKey_RightArrow) || pressed(ImGuiKey_UpArrow)) next = v + 1;
+  if (pressed(ImGuiKey_LeftArrow) || pressed(ImGuiKey_DownArrow)) next = v - 1;
+  if (pressed(ImGuiKey_PageUp)) next = v + page;
+  if (pressed(ImGuiKey_PageDown)) next = v - page;
+  if (pressed(ImGuiKey_Home)) next = lo;
+  if (pressed(ImGuiKey_End)) next = hi;
+  if (next == v && !pressed(ImGuiKey_Home) && !pressed(ImGuiKey_End)) return v;
+  ImGui::NavMoveRequestCancel();
+  return std::clamp(next, lo, hi);
+}
+
+// The - and + buttons after a control, named for the screen reader "decrease NAME" and
+// "increase NAME": -1, +1 or 0 for the one pressed.
+int steppers(const char* name, bool can_down, bool can_up) {
+  const float side = ImGui::GetFrameHeight(), gap = ImGui::GetStyle().ItemInnerSpacing.x;
+  int step = 0;
+  // held, they repeat; not tab stops (the control's own keys step it), as a number box's spin buttons
+  ImGui::PushItemFlag(ImGuiItemFlags_ButtonRepeat, true);
+  ImGui::PushItemFlag(ImGuiItemFlags_NoTabStop, true);
+  ImGui::SameLine(0.0f, gap);
+  ImGui::BeginDisabled(!can_down);
+  if (ImGui::Button(("-##decrease " + std::string(name)).c_str(), ImVec2(side, side))) step = -1;
+  mark_item(("decrease " + std::string(name)).c_str());
+  ImGui::EndDisabled();
+  ImGui::SameLine(0.0f, gap);
+  ImGui::BeginDisabled(!can_up);
+  if (ImGui::Button(("+##increase " + std::string(name)).c_str(), ImVec2(side, side))) step = 1;
+  mark_item(("increase " + std::string(name)).c_str());
+  ImGui::EndDisabled();
+  ImGui::PopItemFlag();
+  ImGui::PopItemFlag();
+  return step;
+}
+
+// The label of a control that does not fit after it (with its steppers) goes above it; returns the id to
+// draw the control with ("##" + label then) and sets its width.
+std::string place_label(const char* label, float extra) {
+  const char* shown_end = ImGui::FindRenderedTextEnd(label);
+  const float w = ImGui::CalcItemWidth();  // the width asked for with SetNextItemWidth, or the default
+  const float label_w = shown_end != label
+                            ? ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, shown_end).x
+                            : 0.0f;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  if (label_w > 0.0f && w + label_w > avail) {
+    ImGui::TextUnformatted(label, shown_end);
+    ImGui::SetNextItemWidth(std::max(kMinSliderWidth, avail - extra));
+    return "##" + std::string(label);
+  }
+  ImGui::SetNextItemWidth(std::max(kMinSliderWidth, w - extra));
+  return label;
+}
+
+}  // namespace
+
+bool slider_int(const char* label, int* v, int lo, int hi, const char* format, int flags) {
+  if (!control_shown(v)) return false;
+  const LockScope lock(v);
+  static int held = 0;       // the value when the active slider was pressed
+  static bool fine = false;  // the active slider's drag is a fine one
+  static int fine_v = 0;     // the fine drag's value and pointer x when it began
+  static float fine_x = 0.0f;
+  const int before = *v;
+  const std::string id = place_label(label, steppers_width());
+  const ImGuiID item = ImGui::GetID(id.c_str());
+  no_typing_on_tab(item);
+  typing_starts(item);
+  bool changed = ImGui::SliderInt(id.c_str(), v, lo, hi, format, flags);
+  const ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsItemActivated()) held = before, fine = false;
+  const float slack = ImGui::GetStyle().TouchExtraPadding.x + 6.0f;  // a finger's slack, CSS pixels
+  const bool touch = io.MouseSource == ImGuiMouseSource_TouchScreen;
+  const bool still = io.MouseDragMaxDistanceSqr[0] < slack * slack;
+  if (ImGui::IsItemActive() && io.MouseDown[0]) {
+    // Shift, or a finger held still before it moves: one step per kFinePixels from where it began
+    const bool want_fine = io.KeyShift || (touch && still && io.MouseDownDuration[0] >= kLongPressSec);
+    if (want_fine && !fine) fine = true, fine_v = still ? held : before, fine_x = io.MousePos.x;
+    if (fine && !io.KeyShift && !touch) fine = false;
+    if (fine) {
+      *v = std::clamp(fine_v + static_cast<int>(std::lround((io.MousePos.x - fine_x) / kFinePixels)), lo, hi);
+    } else if (touch && still) {
+      *v = held;  // the finger has not moved yet: the value stays
+    }
+    changed = *v != before;
+  }
+  const int keyed = keyed_value(*v, lo, hi);
+  const bool focused = ImGui::IsItemFocused();
+  const int step =
+      steppers(ImGui::FindRenderedTextEnd(label) == label ? id.c_str() + 2 : label, *v > lo, *v < hi);
+  const int next = std::clamp(keyed + step, lo, hi);
+  if (next != *v) *v = next, changed = true;
+  if (focused) platform::focused_value() = std::to_string(*v);
+  return changed;
+}
+
+bool input_int(const char* label, int* v, int lo, int hi, int step) {
+  if (!control_shown(v)) return false;
+  const LockScope lock(v);
+  const int before = *v;
+  const std::string id = place_label(label, steppers_width());
+  no_typing_on_tab(ImGui::GetID(id.c_str()));
+  ImGui::InputInt(id.c_str(), v, 0, 0);
+  const int s = steppers(label, *v > lo, *v < hi);
+  *v = std::clamp(*v + s * step, lo, hi);
+  return *v != before;
+}
+
+bool input_number(const char* label, double* v, double lo, double hi, double factor, const char* format) {
+  if (!control_shown(v)) return false;
+  const LockScope lock(v);
+  const double before = *v;
+  const std::string id = place_label(label, steppers_width());
+  no_typing_on_tab(ImGui::GetID(id.c_str()));
+  ImGui::InputDouble(id.c_str(), v, 0.0, 0.0, format);
+  const int s = steppers(label, *v > lo, *v < hi);
+  if (s != 0) *v = s > 0 ? *v * factor : *v / factor;
+  *v = std::clamp(std::isfinite(*v) ? *v : before, lo, hi);
+  return *v != before;
+}
+
+}  // namespace app
