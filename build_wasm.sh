@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Builds the browser app with Emscripten into dist/ (a self-contained static site) and optionally serves it.
 #
-# Usage: ./build_wasm.sh [--serve [PORT]]
+# Usage: ./build_wasm.sh [--single-file] [--serve [PORT]]
 #   Installs missing Debian packages, fetches/builds SDL2 + Dear ImGui for wasm once into a cache
 #   (scripts/wasm_deps.sh; ATTN_DEPS_CACHE, default ~/.cache/attention-demo), configures the `wasm`
 #   preset (build/wasm), builds attention_demo, fills dist/, writes a gzip and a brotli copy beside each
 #   file (name.gz by zopfli, name.br: a static host can send them as they are), minifies the scripts
 #   (scripts/minify_web.sh) and prints every file's sizes
 #   (fails above 400 KB of .gz copies in total) and which part of the wasm costs what (scripts/wasm_size.py).
+#   --single-file also writes dist/attention-demo-single.html, the whole demo in one HTML file that opens
+#   from file:// and inside a sandboxed iframe (scripts/single_file.py; not part of the size budget).
 #   --serve then serves dist/ on http://127.0.0.1:PORT/
 #   (default 8080). Safe to run again: every step reuses what is already there.
 #   ATTN_WASM_BUILD_DIR (default build/wasm) and ATTN_DIST_DIR (default dist) put the build elsewhere.
@@ -16,6 +18,7 @@ cd "$(dirname "$0")"
 ROOT="$PWD"
 
 SERVE=0
+SINGLE=0
 PORT=8080
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -23,12 +26,15 @@ while [ $# -gt 0 ]; do
       SERVE=1
       if [ $# -gt 1 ] && [[ "$2" =~ ^[0-9]+$ ]]; then PORT="$2"; shift; fi
       ;;
+    --single-file)
+      SINGLE=1
+      ;;
     -h|--help)
-      sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
-      echo "build_wasm.sh: unknown argument '$1' (use --serve [PORT])" >&2
+      echo "build_wasm.sh: unknown argument '$1' (use --single-file, --serve [PORT])" >&2
       exit 2
       ;;
   esac
@@ -36,7 +42,7 @@ while [ $# -gt 0 ]; do
 done
 
 JOBS="${ATTN_JOBS:-$(nproc 2>/dev/null || echo 2)}"
-# 400 KB of .gz copies in all (the build measures 390 KB: 399,283 bytes; 408 KB with gzip -9).
+# 400 KB of .gz copies in all (the build measures 391 KB: 399,537 bytes; 408 KB with gzip -9).
 BUDGET_KB=400
 
 log() { printf '[build_wasm] %s\n' "$*" >&2; }
@@ -108,6 +114,11 @@ if [ "$total_gz" -gt $((BUDGET_KB * 1024)) ]; then
   exit 1
 fi
 log "$DIST/ is ready"
+
+# 4b. the single-file build, after the sizes: it is not one of the site's files, and has no compressed copies
+if [ "$SINGLE" = 1 ]; then
+  python3 scripts/single_file.py "$DIST"
+fi
 
 # 5. serve
 if [ "$SERVE" = 1 ]; then

@@ -26,6 +26,8 @@
   var stopped = "";      // why the module stopped after it had started ("" while it runs)
   var contextLost = false;
   var shown = false;     // the first frame was drawn (attentionReady)
+  // the single-file build (scripts/single_file.py): the .wasm inside the page as base64, the glue inline
+  var singleFile = typeof window.attentionWasmBase64 === "string";
   // Start-up milestones in ms since navigation (performance.now()): filled in as they happen.
   var timing = { wasm_downloaded_ms: null, wasm_compiled_ms: null, runtime_ready_ms: null, first_frame_ms: null };
 
@@ -268,6 +270,30 @@
     rejectReady(new Error(title + (technical ? " (" + technical + ")" : "")));
   }
 
+  // A download of the demo's own files that a host blocks, not the network: a page opened from a file, or
+  // one without an origin of its own ("null": sandboxed, as in an LMS's iframe with sandbox="allow-scripts"
+  // but not allow-same-origin), whose requests the server must allow with a CORS header.
+  function failBlocked(technical) {
+    var single = "the single-file build, attention-demo-single.html, which has everything inside";
+    if (location.protocol === "file:") {
+      fail("blocked-file", "Browsers do not let a page opened from a file load the demo.", [
+        "This page was opened from disk (file://), and the browser refused to load its WebAssembly file from there.",
+        "Open " + single + ", or serve this folder with a local web server (for example: python3 -m http.server) " +
+        "and open its http:// address."
+      ], technical);
+    } else if (self.origin === "null") {
+      fail("blocked-sandbox", "The demo's host blocks its download (a sandbox without allow-same-origin).", [
+        "This page runs " + (window.parent !== window ? "in an iframe with a sandbox attribute" : "in a sandbox") +
+        " that lacks allow-same-origin, so it has no origin of its own, and the server did not allow its " +
+        "download of attention_demo.wasm with an Access-Control-Allow-Origin header.",
+        "The site can fix it by sending Access-Control-Allow-Origin: * with the demo's files, or by adding " +
+        "allow-same-origin to the iframe's sandbox; or upload " + single + "."
+      ], technical);
+    } else {
+      failLoad(technical);
+    }
+  }
+
   function failLoad(technical) {
     fail("load-error", "The demo could not be loaded.", [
       "Part of the demo did not download or could not start. Check the connection and reload the page.",
@@ -351,7 +377,7 @@
       setStatus("Downloading the demo…", kb(received));
     }
   });
-  wasmModule.catch(function (e) { failLoad("WebAssembly: " + describe(e)); });
+  wasmModule.catch(function (e) { failBlocked("WebAssembly: " + describe(e)); });
 
   // [8] the Emscripten module (one global Module, -sMODULARIZE=0)
   window.Module = {
@@ -491,6 +517,8 @@
   // Under a Content-Security-Policy with require-trusted-types-for 'script', a script's address must come from
   // a Trusted Types policy: "attention-demo" allows the glue's own file name and nothing else (a CSP with a
   // trusted-types list must name it).
+  body.setAttribute("data-state", "loading");
+  if (singleFile) return;  // its glue is the page's last inline script
   var script = document.createElement("script");
   var scriptUrl = JS_FILE;
   if (window.trustedTypes && typeof window.trustedTypes.createPolicy === "function") {
@@ -515,5 +543,4 @@
   } else {
     document.body.appendChild(script);
   }
-  body.setAttribute("data-state", "loading");
 })();

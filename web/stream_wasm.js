@@ -1,6 +1,7 @@
 // Checks that the browser can run the demo (WebGL 2, WebAssembly SIMD and exceptions), then fetches the
-// demo's .wasm and compiles it while it streams in, reporting the bytes received; used by shell.js (loaded
-// before it). Compiling needs no imports, so it overlaps the download of the JS glue.
+// demo's .wasm and compiles it while it streams in, reporting the bytes received (or compiles the copy a
+// single-file build carries); used by shell.js (loaded before it). Compiling needs no imports, so it
+// overlaps the download of the JS glue.
 (function () {
   "use strict";
 
@@ -62,8 +63,16 @@
 
   // url -> Promise of a WebAssembly.Module; fills timing.wasm_downloaded_ms and timing.wasm_compiled_ms
   // (performance.now()) and calls onProgress(received, total) as bytes arrive.
+  // The single-file build (scripts/single_file.py) carries the .wasm as base64 in
+  // window.attentionWasmBase64: then nothing is fetched.
   window.attentionCompileWasm = function (url, timing, onProgress) {
-    return fetch(url, { credentials: "same-origin" }).then(function (response) {
+    var inside = window.attentionWasmBase64;
+    return (typeof inside === "string" ? Promise.resolve().then(function () {
+      var text = atob(inside), bytes = new Uint8Array(text.length);
+      for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+      window.attentionWasmBase64 = null;
+      return WebAssembly.compile(bytes);
+    }) : fetch(url, { credentials: "same-origin" }).then(function (response) {
       if (!response.ok) throw new Error(url + ": HTTP " + response.status);
       // In an iframe (a course page with several figures) the browser's own response goes to the compiler,
       // so the compiled code can come from the browser's code cache for the second figure on; the bar then
@@ -71,7 +80,7 @@
       var counted = window.parent !== window ? response : countedResponse(response, timing, onProgress);
       if (typeof WebAssembly.compileStreaming === "function") return WebAssembly.compileStreaming(counted);
       return counted.arrayBuffer().then(function (bytes) { return WebAssembly.compile(bytes); });
-    }).then(function (module) {
+    })).then(function (module) {
       timing.wasm_compiled_ms = performance.now();
       if (timing.wasm_downloaded_ms === null) timing.wasm_downloaded_ms = timing.wasm_compiled_ms;
       return module;

@@ -47,7 +47,7 @@ void draw_notes(std::vector<std::string>& notes, std::size_t& dropped) {
   if (dropped > 0) text_wrapped("(%zu earlier notes left out)", dropped);
   for (const std::string& n : notes) text_wrapped("Note: %s", n.c_str());
   ImGui::PopStyleColor();
-  if (ImGui::SmallButton("Dismiss notes")) notes.clear(), dropped = 0;
+  if (ImGui::Button("Dismiss notes")) notes.clear(), dropped = 0;
 }
 
 // Step k of n in lesson order, Back / Next, and the scene's one instruction.
@@ -149,7 +149,9 @@ void App::frame() {
     ImGui::BeginDisabled(scene_locked);
     ImGui::TextDisabled("Scenes");
     for (const SceneInfo& s : scene_table()) {
-      if (ImGui::Selectable(s.title, settings_.scene == s.id) && settings_.scene != s.id) {
+      // each at least 24 CSS px tall (WCAG 2.5.8's target)
+      if (ImGui::Selectable(s.title, settings_.scene == s.id, 0, ImVec2(0.0f, ImGui::GetFrameHeight())) &&
+          settings_.scene != s.id) {
         settings_ = switch_scene(settings_, s.id);
       }
     }

@@ -31,12 +31,12 @@ std::vector<Stop> g_stops;
 int g_stops_frame = -1;
 size_t g_scene_first = 0;  // the first stop of the scene's own panel
 
-// What the spoken name of an item is: its label up to "##", or for a stepper ("-##decrease position") the
-// words after "##" up to the next "##".
+// What the spoken name of an item is: its label up to "##"; for a stepper ("-##decrease position") or an
+// item whose label is drawn apart ("##position"), the words after "##" up to the next "##".
 std::string spoken_label(const char* label) {
   const char* end = ImGui::FindRenderedTextEnd(label);
   std::string shown(label, end);
-  if ((shown == "-" || shown == "+") && end[0] == '#' && end[1] == '#') {
+  if ((shown.empty() || shown == "-" || shown == "+") && end[0] == '#' && end[1] == '#') {
     const std::string rest(end + 2);
     return rest.substr(0, rest.find("##"));
   }

@@ -26,6 +26,8 @@ std::string start_imgui(SDL_Window* window, SDL_GLContext gl, float pixel_ratio)
   io.IniFilename = nullptr;
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   ImGui::StyleColorsDark();
+  // 16 px text and 4 px above and below: every control is at least 24 CSS px tall (WCAG 2.5.8's target)
+  ImGui::GetStyle().FramePadding.y = 4.0f;
   load_font(pixel_ratio);
   if (!ImGui_ImplSDL2_InitForOpenGL(window, gl)) return "the SDL2 back end of the interface could not start";
   imgui_renderer_init();

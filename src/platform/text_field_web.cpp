@@ -35,7 +35,7 @@ EM_JS(void, js_field, (unsigned id, const char* label_utf8, const char* hint_utf
   if (!box) {
     box = Module.attnFieldBox = document.createElement("div");
     box.id = "fields";
-    document.body.appendChild(box);
+    (document.getElementById("app") || document.body).appendChild(box);  // inside the page's <main>
   }
   var els = Module.attnFields || (Module.attnFields = {});
   var el = els[id];
@@ -45,6 +45,7 @@ EM_JS(void, js_field, (unsigned id, const char* label_utf8, const char* hint_utf
     el.className = "field";
     el.dir = "auto";
     el.autocomplete = "off";
+    el.tabIndex = -1;  // Tab reaches the field in the canvas, which hands its keys to this input
     el.setAttribute("enterkeyhint", "done");
     var send = function(enter) {
       clearTimeout(el.wait);
@@ -80,7 +81,7 @@ EM_JS(void, js_field, (unsigned id, const char* label_utf8, const char* hint_utf
     el.addEventListener("wheel", function(e) {
       e.preventDefault();
       document.getElementById("canvas").dispatchEvent(new WheelEvent("wheel", e));
-    });
+    }, {passive: false});
     box.appendChild(el);
   }
   Module.attnFieldsSeen[id] = 1;

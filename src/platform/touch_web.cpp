@@ -8,6 +8,8 @@
 #include <emscripten.h>
 #include <imgui.h>
 
+#include <cfloat>
+
 #include "frames_web.hpp"
 
 // clang-format off
@@ -56,6 +58,7 @@ EM_JS(void, js_install_touch, (), {
     }
     if (e.type === "touchend" && g.mode === 0) _attn_touch(1, p[0], p[1]);  // a tap: press ...
     if (g.mode !== 1) _attn_touch(2, p[0], p[1]);                           // ... and release
+    if (g.mode === 1) _attn_touch(4, 0, 0);  // after a swipe the finger is gone: no tooltip stays
     g = null;
   };
   ["touchstart", "touchmove", "touchend", "touchcancel"].forEach(function(type) {
@@ -74,11 +77,13 @@ void install_touch() {
 }  // namespace platform
 
 // A touch gesture's step at (x, y) CSS pixels on the canvas: 0 move, 1 press, 2 release, 3 scroll by y
-// pixels (the finger's vertical move since the last step).
+// pixels (the finger's vertical move since the last step), 4 the finger left (after a swipe).
 extern "C" EMSCRIPTEN_KEEPALIVE void attn_touch(int kind, float x, float y) {
   ImGuiIO& io = ImGui::GetIO();
   io.AddMouseSourceEvent(ImGuiMouseSource_TouchScreen);
-  if (kind == 3) {
+  if (kind == 4) {
+    io.AddMousePosEvent(-FLT_MAX, -FLT_MAX);
+  } else if (kind == 3) {
     // ImGui scrolls a wheel step of 5 lines: the content follows the finger
     io.AddMouseWheelEvent(0.0f, y / (5.0f * ImGui::GetFontSize()));
   } else {

@@ -7,6 +7,10 @@
 // - Page resize, visibility and unload events for SDL: the app follows the window's size itself each frame
 //   (main_web.cpp), web/shell.js stops drawing in a hidden tab, and nothing is saved on unload.
 // - Tearing the GL context down: the page never destroys its window or context (it runs until closed).
+// - SDL's touch listeners on the canvas: src/platform/touch_web.cpp takes every touch on the canvas in the
+//   capture phase and stops it there, so SDL's would never run.
+// - SDL's wheel listener is the library's own, added with {passive: false} (it calls preventDefault when the
+//   app takes the wheel), so the browser does not report a scroll-blocking listener of unknown kind.
 mergeInto(LibraryManager.library, {
   emscripten_request_fullscreen_strategy: function () { return -1; },
   emscripten_exit_fullscreen: function () { return -1; },
@@ -21,4 +25,14 @@ mergeInto(LibraryManager.library, {
   eglDestroyContext: function () { return 1; },
   eglDestroySurface: function () { return 1; },
   eglTerminate: function () { return 1; },
+  emscripten_set_touchstart_callback_on_thread: function () { return 0; },
+  emscripten_set_touchend_callback_on_thread: function () { return 0; },
+  emscripten_set_touchmove_callback_on_thread: function () { return 0; },
+  emscripten_set_touchcancel_callback_on_thread: function () { return 0; },
+  emscripten_set_wheel_callback_on_thread__deps: ['$registerWheelEventCallback', '$findEventTarget'],
+  emscripten_set_wheel_callback_on_thread: function (target, userData, useCapture, callbackfunc, targetThread) {
+    registerWheelEventCallback(findEventTarget(target), userData, { capture: !!useCapture, passive: false },
+                               callbackfunc, 9, 'wheel', targetThread);  // 9: EMSCRIPTEN_EVENT_WHEEL
+    return 0;
+  },
 });

@@ -82,9 +82,9 @@ test('figure: at a 760 px column four heads are one row at most 500 px tall; idl
     const frame = await ready(page, 'mha');
     const maps = await frame.evaluate(() => window.attentionDemo.heatmaps({ values: false }));
     assert.equal(maps.length, 4, 'four head grids');
-    const ys = maps.map((h) => Math.round(h.y));
+    const ys = maps.map((h) => Math.round(h.rect.y));
     assert.ok(Math.max(...ys) - Math.min(...ys) <= 1, `one row: grid tops ${ys.join(', ')}`);
-    for (const h of maps) assert.ok(h.w / h.cols >= 6, `${h.id}: ${(h.w / h.cols).toFixed(1)} px per cell`);
+    for (const h of maps) assert.ok(h.rect.w / h.cols >= 6, `${h.id}: ${(h.rect.w / h.cols).toFixed(1)} px per cell`);
     const height = await heights(page, 'mha');
     assert.ok(height <= 500, `the figure is ${height} px tall`);
     const s = await frame.evaluate(() => window.attentionDemo.state());
@@ -93,7 +93,7 @@ test('figure: at a 760 px column four heads are one row at most 500 px tall; idl
     assert.ok(s.rects['section/controls'], 'its settings are there');
     const quiet = await idle(page, frame, 'mha', IDLE_MS);
     assert.deepEqual(quiet, { resizes: 0, frames: 0 }, `${IDLE_MS / 1000} s idle`);
-    t.diagnostic(`760 px column: four heads in one row, ${height} px tall, ${maps[0].w.toFixed(0)} px grids`);
+    t.diagnostic(`760 px column: four heads in one row, ${height} px tall, ${maps[0].rect.w.toFixed(0)} px grids`);
 
     const clock = await ready(page, 'clock');
     const c = await clock.evaluate(() => window.attentionDemo.state());
@@ -121,10 +121,11 @@ test('figure: on a 390 px phone the four heads settle too, no grid under 6 px pe
     const maps = await frame.evaluate(() => window.attentionDemo.heatmaps({ values: false }));
     assert.equal(maps.length, 4);
     for (const h of maps) {
-      assert.ok(h.x >= 0 && h.x + h.w <= 390, `${h.id} is inside the column (${h.x}..${h.x + h.w})`);
-      assert.ok(h.w / h.cols >= 6, `${h.id}: ${(h.w / h.cols).toFixed(1)} px per cell`);
+      const r = h.rect;
+      assert.ok(r.x >= 0 && r.x + r.w <= 390, `${h.id} is inside the column (${r.x}..${r.x + r.w})`);
+      assert.ok(r.w / h.cols >= 6, `${h.id}: ${(r.w / h.cols).toFixed(1)} px per cell`);
     }
-    const rows = new Set(maps.map((h) => Math.round(h.y))).size;
+    const rows = new Set(maps.map((h) => Math.round(h.rect.y))).size;
     const quiet = await idle(page, frame, 'mha', IDLE_MS);
     assert.deepEqual(quiet, { resizes: 0, frames: 0 }, `${IDLE_MS / 1000} s idle at 390 px`);
     t.diagnostic(`390 px: ${rows} row(s) of heads, ${await heights(page, 'mha')} px tall`);

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 // WebGL 2.0 through ANGLE + SwiftShader as root; no background traffic to the closed network.
-const FLAGS = [
+export const FLAGS = [
   '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist',
   '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update',
   '--disable-sync',

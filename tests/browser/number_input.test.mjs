@@ -90,11 +90,11 @@ test('steppers: + takes the position from 1 to 49 one by one, - steps back; both
 
 test('fine drag: Shift + drag on the position slider moves one position per 2 px', async () => {
   await setAndWait(page, { pos: 500 });
-  const r = (await api(page, 'state')).rects['decrease position'];
-  // the slider ends just left of its - stepper; press in its middle third, away from the grab
-  const y = r[1] + r[3] / 2, x = r[0] - 60;
   await page.focus('#canvas');  // the keys go to the app
   await waitFrames(page, 2);
+  const r = (await api(page, 'state')).rects['decrease position'];
+  // the slider ends just left of its - stepper; press inside it, away from the grab
+  const y = r[1] + r[3] / 2, x = r[0] - 60;
   await page.keyboard.down('Shift');
   await page.mouse.move(x, y);
   await page.mouse.down();

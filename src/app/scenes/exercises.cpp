@@ -177,7 +177,7 @@ void draw_exercises_scene(SceneContext& ctx) {
   for (const AnswerState& a : data.answers) score += a.answered && a.feedback.correct ? 1 : 0;
   ImGui::Text("Score: %d of %zu right", score, data.questions.size());
   ImGui::SameLine();
-  if (ImGui::SmallButton("Start over")) data.answers.assign(data.questions.size(), AnswerState{});
+  if (ImGui::Button("Start over")) data.answers.assign(data.questions.size(), AnswerState{});
   for (size_t i = 0; i < data.questions.size(); ++i) draw_question(s, i, data.questions[i], data.answers[i]);
   ImGui::PopTextWrapPos();
   report(ctx, data);

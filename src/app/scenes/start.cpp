@@ -31,7 +31,7 @@ void draw_start_scene(SceneContext& ctx) {
   text_wrapped_disabled("The path, in lesson order (Back and Next above each scene walk it):");
   for (size_t i = 1; i < scenes.size(); ++i) {
     ImGui::PushID(static_cast<int>(i));
-    if (ImGui::SmallButton(scenes[i].title)) ctx.settings = switch_scene(ctx.settings, scenes[i].id);
+    if (ImGui::Button(scenes[i].title)) ctx.settings = switch_scene(ctx.settings, scenes[i].id);
     ImGui::SameLine();
     text_wrapped_disabled("%s", scenes[i].instruction);
     ImGui::PopID();

@@ -65,18 +65,18 @@ void draw_controls(Settings& s, const WordData& w) {
     ImGui::PopID();
   }
   ImGui::SameLine();
-  if (ImGui::SmallButton("+") && e.size() < 16) {
+  if (ImGui::Button("+") && e.size() < 16) {
     e.conservativeResize(e.size() + 1);
     e(e.size() - 1) = 0.0f;
     changed = true;
   }
   ImGui::SameLine();
-  if (ImGui::SmallButton("-") && e.size() > 1) {
+  if (ImGui::Button("-") && e.size() > 1) {
     e.conservativeResize(e.size() - 1);
     changed = true;
   }
   same_line_if_fits(buttons_width({"Lesson's values"}));
-  if (ImGui::SmallButton("Lesson's values")) s.emb = defaults_for("word").emb;
+  if (ImGui::Button("Lesson's values")) s.emb = defaults_for("word").emb;
   if (changed) s.emb = format_embedding(e);
   ImGui::SetNextItemWidth(220);
   slider_int("position", &s.pos, 0, 512, "%d", ImGuiSliderFlags_AlwaysClamp);

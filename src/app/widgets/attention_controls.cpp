@@ -33,7 +33,7 @@ bool attention_controls(Settings& s, const ControlSet& show) {
     same_line_if_fits(130, "positions");
     ImGui::SetNextItemWidth(130);
     const LockScope lock(&s.positions);
-    if (ImGui::BeginCombo("positions", s.positions.c_str())) {
+    if (begin_combo("positions", s.positions.c_str())) {
       for (const char* name : kSchemes) {
         if (ImGui::Selectable(name, s.positions == name)) s.positions = name;
       }

@@ -345,15 +345,15 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
     }
     if (!touch) g_hover.lines.push_back("right-click: copy or save as CSV or PNG");
     ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(tooltip_wrap_width());  // lines wrap: the tooltip stays on a phone's screen
+    // lines wrap at spaces (never inside a number): the tooltip stays on a phone's screen
+    const float wrap = tooltip_wrap_width();
     for (size_t i = 0; i < g_hover.lines.size(); ++i) {
       if (!touch && i + 1 == g_hover.lines.size()) {  // the right-click hint
         ImGui::TextDisabled("%s", g_hover.lines[i].c_str());
       } else {
-        ImGui::TextWrapped("%s", g_hover.lines[i].c_str());
+        ImGui::TextUnformatted(wrap_label(g_hover.lines[i], wrap).c_str());
       }
     }
-    ImGui::PopTextWrapPos();
     mark_window("tooltip/heatmap");
     ImGui::EndTooltip();
   }

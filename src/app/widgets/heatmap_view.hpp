@@ -83,7 +83,7 @@ struct HoverReport {
   int row = -1, col = -1;
   std::vector<std::string> lines;
   bool keyboard = false;  // the keyboard's cell in a focused grid, not the pointer's
-  std::string spoken;     // the cell as the screen reader says it: "head 0 of 4, query 'my', key 'cake': 0.79"
+  std::string spoken;  // the cell as the screen reader says it: "head 0 of 4, query 'my', key 'cake': 0.79"
 };
 const HoverReport& hovered_heatmap();
 

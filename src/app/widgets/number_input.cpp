@@ -36,17 +36,45 @@ void no_typing_on_tab(ImGuiID id) {
 }
 
 // The first character typed this frame is a digit or a minus sign: on a focused control it opens the typed
-// entry, and what was typed goes into it (given again for the next frame: the entry ignores the characters
-// of the frame it opens in).
+// entry, and what was typed replaces its text (given again first thing next frame, before any key still
+// waiting, such as an Enter typed right after it: the entry ignores the characters of the frame it opens
+// in).
 void typing_starts(ImGuiID id) {
+  static ImGuiID fresh = 0;  // the entry opened last frame: its text goes before the typed characters come
   ImGuiContext& g = *GImGui;
+  if (fresh == id && ImGui::TempInputIsActive(id)) {
+    if (ImGuiInputTextState* st = ImGui::GetInputTextState(id)) st->ClearText();
+  }
+  if (fresh == id) fresh = 0;
   ImVector<ImWchar>& typed = g.IO.InputQueueCharacters;
   if (g.NavId != id || g.ActiveId == id || typed.Size == 0) return;
   if (!((typed[0] >= '0' && typed[0] <= '9') || typed[0] == '-')) return;
   g.NavActivateId = id;
   g.NavActivateFlags = ImGuiActivateFlags_PreferInput;
-  for (const ImWchar c : typed) g.IO.AddInputCharacter(c);
+  ImVector<ImGuiInputEvent> again;
+  for (const ImWchar c : typed) {
+    again.push_back(ImGuiInputEvent());
+    ImGuiInputEvent& e = again.back();
+    e.Type = ImGuiInputEventType_Text;
+    e.Source = ImGuiInputSource_Keyboard;
+    e.Text.Char = c;
+  }
+  // an Enter in the same frame (fast typing) comes again after them, released and pressed
+  if (ImGui::IsKeyPressed(ImGuiKey_Enter, false)) {
+    for (const bool down : {false, true, false}) {
+      again.push_back(ImGuiInputEvent());
+      ImGuiInputEvent& e = again.back();
+      e.Type = ImGuiInputEventType_Key;
+      e.Source = ImGuiInputSource_Keyboard;
+      e.Key.Key = ImGuiKey_Enter;
+      e.Key.Down = down;
+      e.Key.AnalogValue = down ? 1.0f : 0.0f;
+    }
+  }
+  for (ImGuiInputEvent& e : again) e.EventId = g.InputEventsNextEventId++;
+  for (int i = again.Size; i-- > 0;) g.InputEventsQueue.push_front(again[i]);
   typed.resize(0);
+  fresh = id;
 }
 
 // Arrows (one step), PageUp / PageDown (a tenth of the range), Home / End on the focused, inactive control:
@@ -89,22 +117,39 @@ int steppers(const char* name, bool can_down, bool can_up) {
   return step;
 }
 
-// The label of a control that does not fit after it (with its steppers) goes above it; returns the id to
-// draw the control with ("##" + label then) and sets its width.
-std::string place_label(const char* label, float extra) {
+// Where a control's label goes: after its steppers, or above it when that does not fit. Sets the control's
+// width; the control is drawn with id "##" + label (the label is drawn apart, by label_after()).
+struct Placed {
+  std::string id;
+  bool after = false;  // label_after() draws the label after the steppers
+};
+Placed place_label(const char* label, float extra) {
   const char* shown_end = ImGui::FindRenderedTextEnd(label);
   const float w = ImGui::CalcItemWidth();  // the width asked for with SetNextItemWidth, or the default
   const float label_w = shown_end != label
                             ? ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, shown_end).x
                             : 0.0f;
   const float avail = ImGui::GetContentRegionAvail().x;
+  const std::string id = shown_end != label ? "##" + std::string(label) : std::string(label);
   if (label_w > 0.0f && w + label_w > avail) {
     ImGui::TextUnformatted(label, shown_end);
     ImGui::SetNextItemWidth(std::max(kMinSliderWidth, avail - extra));
-    return "##" + std::string(label);
+    return {id, false};
   }
   ImGui::SetNextItemWidth(std::max(kMinSliderWidth, w - extra));
-  return label;
+  return {id, label_w > 0.0f};
+}
+
+void label_after(const Placed& p, const char* label) {
+  if (!p.after) return;
+  ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+  ImGui::TextUnformatted(label, ImGui::FindRenderedTextEnd(label));
+}
+
+// A control's name as its steppers say it: its label up to "##", or its id's words after "##".
+std::string control_name(const char* label) {
+  const char* end = ImGui::FindRenderedTextEnd(label);
+  return end != label ? std::string(label, end) : std::string(label[0] == '#' ? label + 2 : label);
 }
 
 }  // namespace
@@ -117,11 +162,11 @@ bool slider_int(const char* label, int* v, int lo, int hi, const char* format, i
   static int fine_v = 0;     // the fine drag's value and pointer x when it began
   static float fine_x = 0.0f;
   const int before = *v;
-  const std::string id = place_label(label, steppers_width());
-  const ImGuiID item = ImGui::GetID(id.c_str());
+  const Placed placed = place_label(label, steppers_width());
+  const ImGuiID item = ImGui::GetID(placed.id.c_str());
   no_typing_on_tab(item);
   typing_starts(item);
-  bool changed = ImGui::SliderInt(id.c_str(), v, lo, hi, format, flags);
+  bool changed = ImGui::SliderInt(placed.id.c_str(), v, lo, hi, format, flags);
   const ImGuiIO& io = ImGui::GetIO();
   if (ImGui::IsItemActivated()) held = before, fine = false;
   const float slack = ImGui::GetStyle().TouchExtraPadding.x + 6.0f;  // a finger's slack, CSS pixels
@@ -141,8 +186,8 @@ bool slider_int(const char* label, int* v, int lo, int hi, const char* format, i
   }
   const int keyed = keyed_value(*v, lo, hi);
   const bool focused = ImGui::IsItemFocused();
-  const int step =
-      steppers(ImGui::FindRenderedTextEnd(label) == label ? id.c_str() + 2 : label, *v > lo, *v < hi);
+  const int step = steppers(control_name(label).c_str(), *v > lo, *v < hi);
+  label_after(placed, label);
   const int next = std::clamp(keyed + step, lo, hi);
   if (next != *v) *v = next, changed = true;
   if (focused) platform::focused_value() = std::to_string(*v);
@@ -153,10 +198,11 @@ bool input_int(const char* label, int* v, int lo, int hi, int step) {
   if (!control_shown(v)) return false;
   const LockScope lock(v);
   const int before = *v;
-  const std::string id = place_label(label, steppers_width());
-  no_typing_on_tab(ImGui::GetID(id.c_str()));
-  ImGui::InputInt(id.c_str(), v, 0, 0);
-  const int s = steppers(label, *v > lo, *v < hi);
+  const Placed placed = place_label(label, steppers_width());
+  no_typing_on_tab(ImGui::GetID(placed.id.c_str()));
+  ImGui::InputInt(placed.id.c_str(), v, 0, 0);
+  const int s = steppers(control_name(label).c_str(), *v > lo, *v < hi);
+  label_after(placed, label);
   *v = std::clamp(*v + s * step, lo, hi);
   return *v != before;
 }
@@ -165,10 +211,11 @@ bool input_number(const char* label, double* v, double lo, double hi, double fac
   if (!control_shown(v)) return false;
   const LockScope lock(v);
   const double before = *v;
-  const std::string id = place_label(label, steppers_width());
-  no_typing_on_tab(ImGui::GetID(id.c_str()));
-  ImGui::InputDouble(id.c_str(), v, 0.0, 0.0, format);
-  const int s = steppers(label, *v > lo, *v < hi);
+  const Placed placed = place_label(label, steppers_width());
+  no_typing_on_tab(ImGui::GetID(placed.id.c_str()));
+  ImGui::InputDouble(placed.id.c_str(), v, 0.0, 0.0, format);
+  const int s = steppers(control_name(label).c_str(), *v > lo, *v < hi);
+  label_after(placed, label);
   if (s != 0) *v = s > 0 ? *v * factor : *v / factor;
   *v = std::clamp(std::isfinite(*v) ? *v : before, lo, hi);
   return *v != before;

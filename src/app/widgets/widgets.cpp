@@ -98,6 +98,16 @@ LockScope::~LockScope() {
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Fixed by this lesson");
 }
 
+bool begin_combo(const char* label, const char* preview) {
+  const bool open = ImGui::BeginCombo(label, preview);
+  if (!open && ImGui::IsItemFocused()) {
+    // ImGui's combo tells the item hooks no label: the screen reader says its name and choice
+    ImGuiTestEngineHook_ItemInfo(GImGui, ImGui::GetItemID(), label, ImGuiItemStatusFlags_None);
+    platform::focused_value() = preview;
+  }
+  return open;
+}
+
 float buttons_width(std::initializer_list<const char*> labels) {
   const ImGuiStyle& style = ImGui::GetStyle();
   float w = 0.0f;

@@ -73,6 +73,8 @@ class LockScope {
   bool locked_;
 };
 
+// ImGui::BeginCombo whose name and choice the screen reader says when it has the keyboard focus.
+bool begin_combo(const char* label, const char* preview);
 // Puts the next item on the same line if it fits there (`width` wide, then its label), else on a new line:
 // a row of controls wraps on a narrow screen instead of running off its edge.
 void same_line_if_fits(float width, const char* label = nullptr);

@@ -90,7 +90,7 @@ bool draw_breaks(const Settings& s, bool offer_example, const std::vector<int>& 
   if (s.d_model == s.heads && !peaks.empty()) narrow_heads_note(s, peaks);
   bool example = false;
   if (offer_example) {
-    example = ImGui::SmallButton("See dₖ = 1: d_model 16 with 16 heads, causal off");
+    example = ImGui::Button("See dₖ = 1: d_model 16 with 16 heads, causal off");
     mark_item("mha/narrowest");
   }
   paragraph(

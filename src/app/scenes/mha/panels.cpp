@@ -94,7 +94,7 @@ void token_combo(const char* label, int& token, const std::vector<std::string>& 
   const auto t = static_cast<int>(labels.size());
   const std::string preview = std::to_string(token) + ": " + labels[static_cast<size_t>(token)];
   ImGui::SetNextItemWidth(220);
-  if (!ImGui::BeginCombo(label, preview.c_str())) return;
+  if (!begin_combo(label, preview.c_str())) return;
   ImGuiListClipper clip;
   clip.Begin(t);
   while (clip.Step()) {

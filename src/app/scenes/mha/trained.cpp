@@ -72,7 +72,7 @@ bool draw_model_switch(Settings& s) {
     s.layer = std::clamp(s.layer, 0, m->model.config.layers - 1);
     ImGui::TextDisabled("%s", model_line(*m).c_str());
     ImGui::SameLine();
-    if (ImGui::SmallButton("Open the Train scene")) open_train_scene(s);
+    if (ImGui::Button("Open the Train scene")) open_train_scene(s);
   }
   return true;
 }

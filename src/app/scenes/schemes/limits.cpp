@@ -109,7 +109,7 @@ void draw_presets(Settings& s) {
   ImGui::TextUnformatted("Real tables have fixed sizes:");
   for (const SlotPreset& p : learned_slot_presets()) {
     same_line_if_fits(buttons_width({p.label}));
-    if (ImGui::SmallButton(p.label)) apply_slot_preset(s, p);
+    if (ImGui::Button(p.label)) apply_slot_preset(s, p);
   }
   help_marker(
       "Each button sets the table's slots and an email one token longer, so its last token needs the first "

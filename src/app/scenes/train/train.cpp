@@ -113,7 +113,7 @@ void sync_session(Settings& s, SceneState& st) {
 
 void draw_controls(Settings& s) {
   ImGui::SetNextItemWidth(130);
-  if (ImGui::BeginCombo("positions", s.positions.c_str())) {
+  if (begin_combo("positions", s.positions.c_str())) {
     for (const char* name : kTrainSchemes) {
       if (ImGui::Selectable(name, s.positions == name)) s.positions = name;
     }
