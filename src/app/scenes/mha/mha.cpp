@@ -270,9 +270,15 @@ std::shared_ptr<const mha::TextViewShown> draw_heads(Settings& s, const attn::Pi
   const auto t = static_cast<int>(r.tokens.size());
   const bool as_text = heads_as_text(s, t, mha::grid_side(s.head >= 0));
   mha::draw_view_controls(s, r.tokens, as_text);
-  if (as_text)
-    return std::make_shared<const mha::TextViewShown>(
-        mha::draw_text_view(s, rows, d.words, sized_by_width(s)));
+  if (as_text) {
+    // the whole-text box: what is on screen under the caption, its buttons and title (a fixed height where
+    // the page's height follows the content, which would follow the box)
+    const float box_h =
+        sized_by_width(s)
+            ? 400.0f
+            : std::clamp(grid_height() - 4.0f * ImGui::GetFrameHeightWithSpacing(), 200.0f, 560.0f);
+    return std::make_shared<const mha::TextViewShown>(mha::draw_text_view(s, rows, d.words, box_h));
+  }
   text_wrapped_disabled(
       "Rows are queries, columns are keys; brighter = more weight (0 to 1, the same scale for "
       "every head). Hover a cell for its score; click a head to enlarge it.");

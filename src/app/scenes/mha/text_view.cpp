@@ -105,7 +105,7 @@ float head_title(const RowView& rows, int head, const std::vector<std::string>& 
   return hi > 0.0f ? hi : 1.0f;
 }
 
-void draw_one_head(Settings& s, const RowView& rows, const std::vector<std::string>& words, bool fixed_height,
+void draw_one_head(Settings& s, const RowView& rows, const std::vector<std::string>& words, float box_h,
                    TextViewShown& shown) {
   const int h = s.head, heads = static_cast<int>(rows.top_key.size());
   const auto t = static_cast<int>(words.size());
@@ -115,8 +115,6 @@ void draw_one_head(Settings& s, const RowView& rows, const std::vector<std::stri
   ImGui::SameLine();
   if (ImGui::ArrowButton("##next", ImGuiDir_Right)) s.head = (h + 1) % heads;
   const float hi = head_title(rows, h, words);
-  // a fixed height where the page's height follows the content (it would follow the box otherwise)
-  const float box_h = fixed_height ? 400.0f : std::clamp(ImGui::GetIO().DisplaySize.y * 0.6f, 200.0f, 560.0f);
   ImGui::BeginChild("mha/text", ImVec2(0.0f, box_h), true);
   chain_wheel_at_end();
   const bool moved = rows.token != g_drawn_query;
@@ -176,7 +174,7 @@ nlohmann::json text_view_json(const TextViewShown& v) {
 }
 
 TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector<std::string>& words,
-                             bool fixed_height) {
+                             float box_h) {
   TextViewShown shown;
   shown.query = rows.token;
   text_wrapped_disabled(
@@ -184,7 +182,7 @@ TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector
       "bright (the head's largest weight). Hover a word for its weight; click one to make it the query.",
       words[static_cast<size_t>(rows.token)].c_str(), rows.token);
   if (s.head >= 0) {
-    draw_one_head(s, rows, words, fixed_height, shown);
+    draw_one_head(s, rows, words, box_h, shown);
   } else {
     draw_all_heads(s, rows, words, shown);
   }

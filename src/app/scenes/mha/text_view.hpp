@@ -28,10 +28,9 @@ nlohmann::json text_view_json(const TextViewShown& v);
 // in a scrolling box (it scrolls to the query when the query changes), else each head's words around the
 // query, side by side (a click on a head's title enlarges it). A click on a word makes it the query (s.row);
 // hovering one shows its weight. rows: row s.row of every head, weights (H, T); words: (T,) token text
-// (token_words); fixed_height: the page's height follows its content (an embed, the figure view), so the
-// whole-text box does not follow the page's.
+// (token_words); box_h: the whole-text box's height (CSS px).
 TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector<std::string>& words,
-                             bool fixed_height);
+                             float box_h);
 
 // "Heads as: grids | text" (writes s.heads_view; as_text: what is shown now) and, for a text longer than
 // kWindowFrom tokens, the find box (each one unless the figure view hides its locked setting): typing selects
