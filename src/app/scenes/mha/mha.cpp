@@ -203,7 +203,7 @@ void draw_grid(Settings& s, const attn::PipelineResult& r, const attn::PipelineC
   const GridLayout g =
       sized_by_width(s) ? width_layout(heads, avail_w, colorbar_width(), under)
                         : grid_layout(heads, avail_w, grid_height(), colorbar_width(), under, beside, stats);
-  mha::note_grid_side(g.side, false);
+  mha::note_grid_side(g.side, false, static_cast<int>(r.tokens.size()));
   for (int h = 0; h < heads; ++h) {
     if (h % g.cols) {
       ImGui::SameLine(0, kGap);
@@ -248,7 +248,7 @@ void draw_enlarged(Settings& s, const attn::PipelineResult& r, const attn::Pipel
   const float room_w = avail - d.label_w - colorbar_width() - 20.0f - (beside ? stats_w : 0.0f);
   const float room_h = sized_by_width(s) ? room_w : grid_height() - labels_height(d) - 2.0f;
   const float side = std::clamp(std::min(room_w, room_h), 200.0f, 760.0f);
-  mha::note_grid_side(side, true);
+  mha::note_grid_side(side, true, t);
   const HeatmapHover hover = heatmap_view(head_spec(s, r, c, d, h, side));
   if (hover.clicked) s.head = -1;
   mha::follow_grid_gesture(s, hover, t);

@@ -56,10 +56,10 @@ void show_narrowest_heads(Settings& s);
 using GridWindow = TokenWindow;
 GridWindow grid_window(const Settings& s, int t);
 // The side (CSS px) of the heads' grids as last drawn: all heads, or the enlarged one; before the first
-// draw, the largest side those grids take. note_grid_side records it as the grids are drawn (and asks for
-// one more frame when it changed, so the window follows).
+// draw, the largest side those grids take. note_grid_side records it as the grids of a t-token text are
+// drawn, and asks for one more frame when the new side changes their window, so the window follows.
 float grid_side(bool enlarged);
-void note_grid_side(float side, bool enlarged);
+void note_grid_side(float side, bool enlarged, int t);
 // "Window: 48 of 220 tokens", Zoom in / Zoom out / Whole text and the two position sliders (writes s.span,
 // s.from, s.key_from); nothing for a short text shown whole.
 void draw_window_controls(Settings& s, int t);

@@ -192,7 +192,8 @@ TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector
 void draw_view_controls(Settings& s, const std::vector<std::string>& tokens, bool as_text) {
   static std::string needle;
   const auto t = static_cast<int>(tokens.size());
-  if (control_shown(&s.heads_view)) {
+  // the figure view keeps its height for the grids: the switch only where a long text may need it
+  if (control_shown(&s.heads_view) && (t > kWindowFrom || !figure_mode())) {
     const LockScope lock(&s.heads_view);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Heads as");

@@ -33,7 +33,8 @@ TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector
                              float box_h);
 
 // "Heads as: grids | text" (writes s.heads_view; as_text: what is shown now) and, for a text longer than
-// kWindowFrom tokens, the find box (each one unless the figure view hides its locked setting): typing selects
+// kWindowFrom tokens, the find box (each one unless the figure view hides its locked setting; the figure
+// view shows the switch only for a text longer than kWindowFrom): typing selects
 // the first token that contains the word (any case), Enter or Next the next one; it sets s.row, moves a
 // chosen grid window onto it and scrolls the text view to it, or says in place that no token matches. tokens:
 // (T,).

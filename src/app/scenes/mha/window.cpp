@@ -41,11 +41,14 @@ float grid_side(bool enlarged) {
   return side > 0.0f ? side : enlarged ? kFirstEnlargedSide : kFirstSide;
 }
 
-void note_grid_side(float side, bool enlarged) {
+void note_grid_side(float side, bool enlarged, int t) {
   float& kept = enlarged ? g_enlarged_side : g_side;
-  if (std::fabs(kept - side) < 0.5f) return;
+  const bool same_window = std::fabs(kept - side) < 0.5f ||
+                           (grid_readable(kept, t) && grid_readable(side, t)) ||  // the whole text either way
+                           (!grid_readable(kept, t) && !grid_readable(side, t) &&
+                            std::floor(kept / kReadableCell) == std::floor(side / kReadableCell));
   kept = side;
-  request_next_frame();  // the window drawn this frame was chosen for the old side
+  if (!same_window) request_next_frame();  // the window drawn this frame was chosen for the old side
 }
 
 GridWindow grid_window(const Settings& s, int t) {
