@@ -18,6 +18,12 @@ if(TARGET attention_demo)
                                                 TIMEOUT 600)
 endif()
 
+# Long texts in the multi-head scene: token windows, the heads as text, the find box (no UI).
+add_executable(long_text_test ${CMAKE_CURRENT_SOURCE_DIR}/test_long_text.cpp)
+target_link_libraries(long_text_test PRIVATE attention_app_logic GTest::gtest GTest::gtest_main)
+target_compile_options(long_text_test PRIVATE ${ATTN_WARNINGS})
+gtest_discover_tests(long_text_test DISCOVERY_MODE PRE_TEST)
+
 # The exercises' questions and answers (computed by the core), without the UI.
 add_executable(exercises_test ${CMAKE_CURRENT_SOURCE_DIR}/test_exercises.cpp)
 target_link_libraries(exercises_test PRIVATE attention_app_logic GTest::gtest GTest::gtest_main)

@@ -1,5 +1,6 @@
-// Long texts in the multi-head scene: at 220 tokens no two labels overlap (the app reports every label's
-// rectangle), a token window zooms in until every label shows and its cells show the window's values,
+// Long texts in the multi-head scene: at 220 tokens the grids open on a readable window around the query,
+// no two labels overlap (the app reports every label's rectangle), a token window zooms in until every
+// label shows and its cells show the window's values,
 // Ctrl + wheel zooms around the pointer and a drag pans; at 1,024 tokens the page keeps drawing frames
 // while the heads are computed.
 import assert from 'node:assert/strict';
@@ -32,13 +33,15 @@ function overlapping(h) {
 test('220 tokens: labels never overlap, a window shows every label, wheel zooms and drag pans', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = watchErrors(page);
-  await openDemo(page, 'scene=mha');
+  await openDemo(page, 'scene=mha&heads_view=grid');
   await setAndWait(page, { text: text(220) });
   let maps = await api(page, 'heatmaps', { values: false });
   const heads = maps.filter((m) => m.id.startsWith('mha/head'));
   assert.equal(heads.length, 4);
   for (const h of heads) {
-    assert.deepEqual(h.window, [0, 0, 220, 220], 'the whole text by default');
+    const n = h.window[2];
+    assert.deepEqual(h.window, [0, 0, n, n], 'a window around the query (token 0) by default');
+    assert.ok(n < 220 && h.rect.w / n >= 6, `readable cells: ${n} tokens in ${h.rect.w} px`);
     assert.ok(h.label_rects.length >= 8, `${h.id} has labels: ${h.label_rects.length}`);
     assert.deepEqual(overlapping(h), []);
   }

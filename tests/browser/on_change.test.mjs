@@ -17,7 +17,7 @@ const text = (n, shift = 0) => Array.from({ length: n }, (_, i) => words[(i + sh
 
 test('mha at 64 tokens x 16 heads: hovering recomputes and uploads nothing; a new text does both once', async () => {
   await withCleanPage(browser, { viewport: { width: 1280, height: 900 } }, async (page) => {
-    await openDemo(page, 'scene=mha');
+    await openDemo(page, 'scene=mha&heads_view=grid');  // (auto shows 64 tokens x 16 heads as text)
     const r = await setAndWait(page, { d_model: 128, heads: 16, text: text(64) }, 4);
     assert.equal(r.ok, true, JSON.stringify(r));
     const all = (await api(page, 'heatmaps', { values: false })).filter((h) => h.id.startsWith('mha/head'));
@@ -29,7 +29,8 @@ test('mha at 64 tokens x 16 heads: hovering recomputes and uploads nothing; a ne
     let hovered = 0;
     for (let i = 0; i < 20; ++i) {
       const m = maps[i % maps.length];
-      const p = cellCentre(info, m, (i * 7) % m.rows, (i * 3) % m.cols);
+      const [row0, col0, rows, cols] = m.window;  // a readable window of the 64 tokens
+      const p = cellCentre(info, m, row0 + (i * 7) % rows, col0 + (i * 3) % cols);
       await page.mouse.move(p.x, p.y);
       await waitFrames(page, 1);
       const s = await api(page, 'state');

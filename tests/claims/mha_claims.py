@@ -1,5 +1,6 @@
 """Multi-head attention scene: the row view's sentences (where each head looks, the one-row compromise, the
-pair of heads on different words) and the d_k = 1 note, checked against the weights the scene reports."""
+pair of heads on different words), the text view's lines (the query, each head's largest weight) and the
+d_k = 1 note, checked against the weights the scene reports."""
 import re
 
 import numpy as np
@@ -7,6 +8,8 @@ import numpy as np
 LONG = " ".join(["Refund the delivery fee, not the cake."] * 40)  # 320 tokens
 QUERIES = [
     "?scene=mha",
+    "?scene=mha&heads_view=text&row=2",
+    "?scene=mha&heads_view=text&head=1&causal=1&row=5",
     "?scene=mha&d_model=16&heads=16&causal=1",  # F6: peaks on 3 to 6 keys with the mask
     "?scene=mha&d_model=16&heads=16",
     "?scene=mha&d_model=16&heads=16&positions=alibi&row=3",
@@ -185,7 +188,37 @@ def check_roles(c):
         c.says(p, re.compile(r"verb"), True, "(the interview notes' grammar role)")
 
 
+def check_text_view(c):
+    """The text view's line about the shading names the query; each head's title its largest weight."""
+    tv = c.shown.get("text_view")
+    c.paragraph_if("Each word is shaded by how much the query", bool(tv), "(the heads are shown as grids)")
+    if not tv:
+        return
+    words = c.shown["tokens"]  # the sweep's tokens are short: shown whole
+    w = np.array(c.shown["row"]["weights"], dtype=np.float64)  # (H, T)
+    q = tv["query"]
+    if q != c.shown["row"]["token"]:
+        c.fail(f"the text view's query {q} is not the row view's {c.shown['row']['token']}")
+    c.says(c.paragraph("Each word is shaded by how much the query"), f"'{words[q]}' (token {q},", True,
+           "(the query)")
+    for h, hi in zip(tv["heads"], tv["hi"]):
+        s = c.paragraph(f"head {h} puts most weight on ")
+        if s is None:
+            continue
+        m = re.fullmatch(rf"head {h} puts most weight on '(.*)' \(token (\d+)\): ([0-9.]+)", s)
+        if not m:
+            c.fail(f"unreadable: {s}")
+            continue
+        top = int(w[h].argmax())
+        said = int(m.group(2))
+        if said != top or m.group(1) != words[top] or abs(float(m.group(3)) - w[h, top]) > TOL:
+            c.fail(f"head {h} puts most weight on {words[top]!r} (token {top}, {w[h, top]:.3f}), not as said: {s}")
+        if abs(hi - w[h, top]) > 1e-6:
+            c.fail(f"head {h}'s words are shaded up to {hi}, not its largest weight {w[h, top]}")
+
+
 def check(c):
     check_rows(c)
+    check_text_view(c)
     check_narrow_heads(c)
     check_roles(c)

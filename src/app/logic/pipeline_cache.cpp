@@ -118,14 +118,20 @@ bool take_pipeline_pending() {
   return p;
 }
 
-std::vector<std::string> token_labels(const std::vector<std::string>& tokens) {
+std::vector<std::string> token_words(const std::vector<std::string>& tokens) {
   constexpr std::size_t kMaxLabelBytes = 48;  // a label is for reading: a 100,000-letter "word" is cut
-  std::map<std::string, int> seen;
   std::vector<std::string> out;
-  for (const std::string& t : tokens) {
-    const std::string shown = t.size() > kMaxLabelBytes ? utf8_prefix(t, kMaxLabelBytes) + "..." : t;
-    const int n = ++seen[shown];
-    out.push_back(n == 1 ? shown : shown + "#" + std::to_string(n));
+  for (const std::string& t : tokens)
+    out.push_back(t.size() > kMaxLabelBytes ? utf8_prefix(t, kMaxLabelBytes) + "..." : t);
+  return out;
+}
+
+std::vector<std::string> token_labels(const std::vector<std::string>& tokens) {
+  std::map<std::string, int> seen;
+  std::vector<std::string> out = token_words(tokens);
+  for (std::string& w : out) {
+    const int n = ++seen[w];
+    if (n > 1) w += "#" + std::to_string(n);
   }
   return out;
 }

@@ -36,6 +36,9 @@ const CachedPipeline& cached_pipeline(const std::string& text, const attn::Pipel
 // Whether a cached_pipeline call left a computation pending since the last call of this (which clears it).
 bool take_pipeline_pending();
 
+// Token text for display: as it is, but a token longer than 48 bytes cut, with "..." (grid axes, where the
+// position is in the tooltip, and the text view).
+std::vector<std::string> token_words(const std::vector<std::string>& tokens);
 // Token labels "Refund", "my", ... made unique for display when a token repeats ("the", "the#2"); a token
 // longer than 48 bytes is shown cut, with "...".
 std::vector<std::string> token_labels(const std::vector<std::string>& tokens);

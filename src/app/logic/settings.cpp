@@ -193,6 +193,7 @@ std::string to_query(const Settings& s) {
     if (n == "train") continue;
     // the token window appears only when one is chosen
     if ((n == "span" || n == "from" || n == "key_from") && s.span == 0) continue;
+    if (n == "heads_view" && v == p.write(p, defaults)) continue;  // auto: the scene chooses
     out += (out.empty() ? "" : "&") + n + "=" + percent_encode(v);
   }
   return out;

@@ -31,6 +31,7 @@ struct Settings {
   int row = 0;                           // the query token of the row view
   int span = 0;                          // mha grids: tokens in the window shown (0: the whole text)
   int from = 0, key_from = 0;            // mha grids: the window's first query and first key
+  std::string heads_view = "auto";       // mha: heads as grid | text | auto (text when a grid is too small)
   std::string perm;                      // the shuffle test's permutation, e.g. "2,0,1"; empty: from seed
   int slots = 128;                       // slots of a learned position table
   int layers = 1;                        // attention layers of the trained router (train scene)

@@ -144,10 +144,14 @@ const std::vector<Param>& params() {
                 2147483647),
       int_param({"head", "-1 to 15 (-1: none)", "mha,schemes"}, &Settings::head, -1, 15),
       int_param({"row", "0 to 1023", "mha"}, &Settings::row, 0, 1023),
-      int_param({"span", "0 to 1024 (0: the whole text; at least 4 are shown)", "mha"}, &Settings::span, 0,
-                1024),
+      int_param({"span",
+                 "0 to 1024 (0: the whole text, or a readable window around `row` when its cells would be "
+                 "under 3 px; at least 4 are shown)",
+                 "mha"},
+                &Settings::span, 0, 1024),
       int_param({"from", "0 to 1023", "mha"}, &Settings::from, 0, 1023),
       int_param({"key_from", "0 to 1023", "mha"}, &Settings::key_from, 0, 1023),
+      enum_param({"heads_view", "auto|grid|text", "mha"}, &Settings::heads_view),
       {{"perm", "empty (random from seed) or a permutation such as 2,0,1", "order"},
        [](const Param&, Settings& s, const std::string& v) {
          int n = 0;

@@ -31,6 +31,9 @@ const char* meaning(const std::string& name) {
       {"span", "how many tokens a grid shows: a window that zooms in on a long text"},
       {"from", "the window's first query token (its first row)"},
       {"key_from", "the window's first key token (its first column)"},
+      {"heads_view",
+       "the heads as grids or as text shaded by the query's weights; auto: text when a whole grid would have "
+       "cells under 3 px"},
       {"perm", "the shuffle test's new order"},
       {"slots", "slots of the learned position table"},
       {"layers", "attention layers of the model to train"},

@@ -2,13 +2,16 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <tuple>
 
 #include "app/logic/captions.hpp"
 #include "app/logic/memo.hpp"
 #include "app/scenes/mha/panels.hpp"
+#include "app/scenes/mha/text_view.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/scenes/train/train.hpp"
 #include "app/widgets/attention_controls.hpp"
@@ -34,7 +37,8 @@ struct MhaData {
   std::uint64_t version = 0;        // the pipeline's version: which weights the grids show
   std::vector<std::string> tokens;  // (T,)
   int dropped_tokens = 0;
-  std::vector<std::string> labels;  // (T,) token labels, unique
+  std::vector<std::string> labels;  // (T,) token labels, unique (for sentences)
+  std::vector<std::string> words;   // (T,) token text (the grids' axes and the text view)
   float label_w = 0.0f;             // widest row label as heatmap_view draws it (cut at 90 px)
   nlohmann::json stats;             // per-head statistics, for state()
   std::vector<attn::Mat> weights;   // (H) x (T, T) copies for state(), only when T <= kMaxShownTokens
@@ -59,8 +63,9 @@ MhaData compute(const CachedPipeline& pipe, bool causal) {
   d.tokens = r.tokens;
   d.dropped_tokens = r.dropped_tokens;
   d.labels = token_labels(r.tokens);
+  d.words = token_words(r.tokens);
   d.label_w = ImGui::CalcTextSize("query").x;
-  for (const std::string& l : d.labels)
+  for (const std::string& l : d.words)
     d.label_w = std::max(d.label_w, std::min(90.0f, ImGui::CalcTextSize(l.c_str()).x));
   d.stats = mha::stats_json(r.stats);
   d.even = attn::head_stats(attn::even_weights(static_cast<int>(r.tokens.size()), causal));
@@ -108,7 +113,7 @@ HeatmapSpec head_spec(const Settings& s, const attn::PipelineResult& r, const at
                       const MhaData& d, int h, float side) {
   HeatmapSpec spec =
       weight_grid_spec("mha/head" + std::to_string(h), r.mha.head[static_cast<size_t>(h)].weights, d.version,
-                       d.labels, s, side);
+                       d.words, s, side);
   spec.title = "head " + std::to_string(h) + " of " + std::to_string(r.mha.head.size());
   spec.extra_tooltip = [&r, c, h](int i, int j) { return cell_lines(r, c, h, i, j); };
   const mha::GridWindow w = mha::grid_window(s, static_cast<int>(r.tokens.size()));
@@ -198,6 +203,7 @@ void draw_grid(Settings& s, const attn::PipelineResult& r, const attn::PipelineC
   const GridLayout g =
       sized_by_width(s) ? width_layout(heads, avail_w, colorbar_width(), under)
                         : grid_layout(heads, avail_w, grid_height(), colorbar_width(), under, beside, stats);
+  mha::note_grid_side(g.side, false, static_cast<int>(r.tokens.size()));
   for (int h = 0; h < heads; ++h) {
     if (h % g.cols) {
       ImGui::SameLine(0, kGap);
@@ -242,6 +248,7 @@ void draw_enlarged(Settings& s, const attn::PipelineResult& r, const attn::Pipel
   const float room_w = avail - d.label_w - colorbar_width() - 20.0f - (beside ? stats_w : 0.0f);
   const float room_h = sized_by_width(s) ? room_w : grid_height() - labels_height(d) - 2.0f;
   const float side = std::clamp(std::min(room_w, room_h), 200.0f, 760.0f);
+  mha::note_grid_side(side, true, t);
   const HeatmapHover hover = heatmap_view(head_spec(s, r, c, d, h, side));
   if (hover.clicked) s.head = -1;
   mha::follow_grid_gesture(s, hover, t);
@@ -255,8 +262,23 @@ void draw_enlarged(Settings& s, const attn::PipelineResult& r, const attn::Pipel
   ImGui::EndGroup();
 }
 
-void draw_heads(Settings& s, const attn::PipelineResult& r, const attn::PipelineConfig& c, const MhaData& d) {
+// The heads as grids (one per head, or the enlarged one) or as text (draw_text_view), with the view switch
+// and the find box; returns what the text view showed (nothing for grids).
+std::shared_ptr<const mha::TextViewShown> draw_heads(Settings& s, const attn::PipelineResult& r,
+                                                     const attn::PipelineConfig& c, const MhaData& d,
+                                                     const mha::RowView& rows) {
   const auto t = static_cast<int>(r.tokens.size());
+  const bool as_text = heads_as_text(s, t, mha::grid_side(s.head >= 0));
+  mha::draw_view_controls(s, r.tokens, as_text);
+  if (as_text) {
+    // the whole-text box: what is on screen under the caption, its buttons and title (a fixed height where
+    // the page's height follows the content, which would follow the box)
+    const float box_h =
+        sized_by_width(s)
+            ? 400.0f
+            : std::clamp(grid_height() - 4.0f * ImGui::GetFrameHeightWithSpacing(), 200.0f, 560.0f);
+    return std::make_shared<const mha::TextViewShown>(mha::draw_text_view(s, rows, d.words, box_h));
+  }
   text_wrapped_disabled(
       "Rows are queries, columns are keys; brighter = more weight (0 to 1, the same scale for "
       "every head). Hover a cell for its score; click a head to enlarge it.");
@@ -274,15 +296,19 @@ void draw_heads(Settings& s, const attn::PipelineResult& r, const attn::Pipeline
   } else {
     draw_grid(s, r, c, d);
   }
+  return nullptr;
 }
 
 // state().shown: the sizes, the parameter count and, when the pipeline ran, the tokens, statistics, the
-// chosen row and (up to kMaxShownTokens tokens) every head's weights.
+// chosen row, (up to kMaxShownTokens tokens) every head's weights, the grids' token window [row0, col0,
+// size] and what the text view shows (text_view, when it is drawn; null for grids).
 void report(SceneContext& ctx, double compute_ms, std::shared_ptr<const MhaData> d,
-            std::shared_ptr<const mha::RowView> row, int enlarged) {
+            std::shared_ptr<const mha::RowView> row, int enlarged,
+            std::shared_ptr<const mha::TextViewShown> text = nullptr) {
   const Settings s = train_ui::with_model_sizes(ctx.settings);
   nlohmann::json trained = uses_trained_model(s) ? train_ui::trained_model_json_summary() : nlohmann::json();
-  ctx.report([s, compute_ms, d, row, enlarged, trained](nlohmann::json& shown) {
+  const mha::GridWindow win = d ? mha::grid_window(s, static_cast<int>(d->tokens.size())) : mha::GridWindow{};
+  ctx.report([s, compute_ms, d, row, enlarged, trained, text, win](nlohmann::json& shown) {
     const nlohmann::json params = mha::parameters_json(s);
     // key by key: nlohmann's nested initializer lists cost the page several times the code
     shown["d_model"] = s.d_model;
@@ -305,6 +331,8 @@ void report(SceneContext& ctx, double compute_ms, std::shared_ptr<const MhaData>
     shown["stats"] = d->stats;
     shown["row"]["token"] = row->token;
     shown["row"]["weights"] = matrix_json(row->weights);
+    shown["window"] = std::array<int, 3>{win.row0, win.col0, win.size};
+    shown["text_view"] = text ? mha::text_view_json(*text) : nlohmann::json();
     if (!d->weights.empty()) {
       nlohmann::json weights = nlohmann::json::array();
       for (const attn::Mat& w : d->weights) weights.push_back(matrix_json(w));
@@ -377,12 +405,12 @@ void draw_mha_scene(SceneContext& ctx) {
       "faster, without keeping the T × T grids shown here.");
 
   const int enlarged = s.head;  // what this frame draws (a click changes s.head for the next frame)
-  draw_heads(s, r, config, data);
+  std::shared_ptr<const mha::TextViewShown> text = draw_heads(s, r, config, data, rows);
   if (section("Where one token looks", "rows", s.hide))
     mha::draw_row_view(s, rows, row_memo.version(), data.labels, config.causal, trained);
   if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
   draw_breaks_section(s, view, trained, data.peak_keys);
-  report(ctx, pipe.compute_ms, data_memo.shared(), row_memo.shared(), enlarged);
+  report(ctx, pipe.compute_ms, data_memo.shared(), row_memo.shared(), enlarged, text);
 }
 
 }  // namespace app

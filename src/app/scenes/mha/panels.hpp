@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/logic/long_text.hpp"
 #include "app/logic/settings.hpp"
 #include "app/widgets/heatmap_view.hpp"
 #include "core/pipeline.hpp"
@@ -49,14 +50,16 @@ bool draw_breaks(const Settings& s, bool offer_example, const std::vector<int>& 
 // d_model 16 with 16 heads (d_k = 1), causal off and a position scheme that leave the d_k = 1 argument as
 // it is.
 void show_narrowest_heads(Settings& s);
-// The token window the grids show: `size` queries from row0 and `size` keys from col0 of a t-token text.
-struct GridWindow {
-  int row0 = 0, col0 = 0, size = 0;
-};
+// The token window the grids show (app/logic/long_text.hpp): the chosen one, or with none chosen the whole
+// text when its cells are readable at the side the grids were last drawn, else a readable window around
+// s.row.
+using GridWindow = TokenWindow;
 GridWindow grid_window(const Settings& s, int t);
-// Above this many tokens the scene offers the window (below it, every label fits); it shows at least
-// kMinSpan tokens.
-inline constexpr int kWindowFrom = 48, kMinSpan = 4;
+// The side (CSS px) of the heads' grids as last drawn: all heads, or the enlarged one; before the first
+// draw, the largest side those grids take. note_grid_side records it as the grids of a t-token text are
+// drawn, and asks for one more frame when the new side changes their window, so the window follows.
+float grid_side(bool enlarged);
+void note_grid_side(float side, bool enlarged, int t);
 // "Window: 48 of 220 tokens", Zoom in / Zoom out / Whole text and the two position sliders (writes s.span,
 // s.from, s.key_from); nothing for a short text shown whole.
 void draw_window_controls(Settings& s, int t);

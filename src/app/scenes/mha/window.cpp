@@ -5,15 +5,28 @@
 #include <cmath>
 
 #include "app/scenes/mha/panels.hpp"
+#include "app/scenes/scenes.hpp"
 #include "app/widgets/widgets.hpp"
 
 namespace app::mha {
 namespace {
 
+// The grids' sides as last drawn (0: not yet), all heads and the enlarged head.
+float g_side = 0.0f, g_enlarged_side = 0.0f;
+// Before a first draw: the largest sides mha.cpp's layout gives them.
+constexpr float kFirstSide = 420.0f, kFirstEnlargedSide = 760.0f;
+
+// A window the scene chose (none chosen, s.row's readable window) becomes the learner's, to move on from.
+void pin(Settings& s, const GridWindow& w) {
+  if (s.span != 0) return;
+  s.span = w.size, s.from = w.row0, s.key_from = w.col0;
+}
+
 // The window of n tokens around the centre of the current one (n >= t: the whole text).
 void set_span(Settings& s, const GridWindow& w, int n, int t) {
   if (n >= t) {
-    s.span = 0, s.from = 0, s.key_from = 0;
+    // the whole text: chosen (span t) where it would otherwise open on a readable window
+    s.span = grid_readable(grid_side(s.head >= 0), t) ? 0 : t, s.from = 0, s.key_from = 0;
     return;
   }
   s.span = std::max(n, kMinSpan);
@@ -23,12 +36,23 @@ void set_span(Settings& s, const GridWindow& w, int n, int t) {
 
 }  // namespace
 
+float grid_side(bool enlarged) {
+  const float side = enlarged ? g_enlarged_side : g_side;
+  return side > 0.0f ? side : enlarged ? kFirstEnlargedSide : kFirstSide;
+}
+
+void note_grid_side(float side, bool enlarged, int t) {
+  float& kept = enlarged ? g_enlarged_side : g_side;
+  const bool same_window = std::fabs(kept - side) < 0.5f ||
+                           (grid_readable(kept, t) && grid_readable(side, t)) ||  // the whole text either way
+                           (!grid_readable(kept, t) && !grid_readable(side, t) &&
+                            std::floor(kept / kReadableCell) == std::floor(side / kReadableCell));
+  kept = side;
+  if (!same_window) request_next_frame();  // the window drawn this frame was chosen for the old side
+}
+
 GridWindow grid_window(const Settings& s, int t) {
-  GridWindow w;
-  w.size = s.span == 0 || s.span >= t ? t : std::max(s.span, std::min(kMinSpan, t));
-  w.row0 = std::clamp(s.from, 0, t - w.size);
-  w.col0 = std::clamp(s.key_from, 0, t - w.size);
-  return w;
+  return token_window(s, t, grid_side(s.head >= 0));
 }
 
 void draw_window_controls(Settings& s, int t) {
@@ -40,13 +64,15 @@ void draw_window_controls(Settings& s, int t) {
   } else {
     ImGui::Text("Window: %d of %d tokens.", w.size, t);
   }
-  same_line_if_fits(ImGui::CalcTextSize("Zoom in").x + 16.0f);
+  // each button goes on the line while it fits, so a phone wraps the row instead of cutting it
+  same_line_if_fits(buttons_width({"Zoom in"}));
   if (ImGui::Button("Zoom in")) set_span(s, w, w.size == t ? kWindowFrom : w.size / 2, t);
-  ImGui::SameLine();
   ImGui::BeginDisabled(w.size == t);
+  same_line_if_fits(buttons_width({"Zoom out"}));
   if (ImGui::Button("Zoom out")) set_span(s, w, w.size * 2, t);
-  ImGui::SameLine();
+  same_line_if_fits(buttons_width({"Whole text"}));
   if (ImGui::Button("Whole text")) set_span(s, w, t, t);
+  mark_item("mha/whole_text");
   ImGui::EndDisabled();
   help_marker(
       "A long text makes tiny cells. Zoom in to read every label: the grids then show a window of the "
@@ -56,10 +82,10 @@ void draw_window_controls(Settings& s, int t) {
   ImGui::BeginDisabled(w.size == t);
   int from = w.row0, key_from = w.col0;
   ImGui::SetNextItemWidth(narrow_screen() ? -1.0f : 220.0f);
-  if (slider_int("queries from", &from, 0, t - w.size, "query %d")) s.from = from;
+  if (slider_int("queries from", &from, 0, t - w.size, "query %d")) pin(s, w), s.from = from;
   same_line_if_fits(220.0f, "keys from");
   ImGui::SetNextItemWidth(narrow_screen() ? -1.0f : 220.0f);
-  if (slider_int("keys from", &key_from, 0, t - w.size, "key %d")) s.key_from = key_from;
+  if (slider_int("keys from", &key_from, 0, t - w.size, "key %d")) pin(s, w), s.key_from = key_from;
   ImGui::EndDisabled();
 }
 
@@ -81,6 +107,7 @@ void follow_grid_gesture(Settings& s, const HeatmapHover& g, int t) {
   if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) panning = false;  // (every grid calls this)
   if (!g.dragging || w.size == t) return;
   if (!panning) start = w, panning = true;
+  pin(s, w);
   // the content follows the pointer, by whole cells from where the drag began
   s.from = std::clamp(start.row0 - static_cast<int>(std::lround(g.drag_rows)), 0, t - w.size);
   s.key_from = std::clamp(start.col0 - static_cast<int>(std::lround(g.drag_cols)), 0, t - w.size);
