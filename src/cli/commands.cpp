@@ -12,23 +12,21 @@
 namespace attn::cli {
 namespace {
 
-const std::vector<Scheme> kAttendSchemes = {Scheme::None, Scheme::Sinusoidal, Scheme::Learned, Scheme::Rope,
-                                            Scheme::Alibi};
-
 // Position settings shared by `attend` and `block`: reads "positions", "causal", "base", "max_len", "seed"
 // and adds additive tables to every (T, D) item of x.
 AttentionOptions prepare_positions(const json& j, Batch& x) {
   AttentionOptions opt;
-  opt.positions = parse_scheme(string_field(j, "positions", "none"), kAttendSchemes);
+  opt.positions = parse_scheme(string_field(j, "positions", "none"), pipeline_schemes());
   opt.causal = bool_field(j, "causal", false);
   opt.rope_base = number_field(j, "base", 10000.0);
-  const auto t = static_cast<int>(x[0].rows());
-  const int d = static_cast<int>(x[0].cols());
-  Mat table;
-  if (opt.positions == Scheme::Sinusoidal) table = Sinusoidal(d, opt.rope_base).table(range_positions(t));
-  if (opt.positions == Scheme::Learned) {
-    table = Learned(int_field(j, "max_len", 128), d, seed_field(j, "seed", 7)).table(range_positions(t));
+  SchemeArgs args;
+  args.d_model = static_cast<int>(x[0].cols());
+  args.base = opt.rope_base;
+  if (scheme_def(opt.positions).added) {  // only what a scheme's table reads
+    args.slots = int_field(j, "max_len", 128);
+    args.seed = seed_field(j, "seed", 7);
   }
+  const Mat table = added_positions(opt.positions, static_cast<int>(x[0].rows()), args);
   if (table.size() > 0) {
     for (Mat& item : x) item += table;
   }
@@ -56,7 +54,7 @@ PipelineConfig pipeline_config(const json& j) {
   PipelineConfig c;
   c.d_model = static_cast<int>(whole_field(j, "d_model", 16, 1, kMaxDModel));
   c.heads = static_cast<int>(whole_field(j, "heads", 4, 1, kMaxDModel));
-  c.positions = parse_scheme(string_field(j, "positions", "none"), kAttendSchemes);
+  c.positions = parse_scheme(string_field(j, "positions", "none"), pipeline_schemes());
   c.causal = bool_field(j, "causal", false);
   c.seed = seed_field(j, "seed", 7);
   c.learned_slots = int_field(j, "max_len", 128);
@@ -127,48 +125,42 @@ json run_single_head(const json& j, const Batch& x, const AttentionOptions& opt,
 }  // namespace
 
 json run_pe(const PeOptions& o) {
-  const Scheme scheme =
-      parse_scheme(o.scheme, {Scheme::Sinusoidal, Scheme::Learned, Scheme::Raw, Scheme::Fraction});
+  const Scheme scheme = parse_scheme(o.scheme, schemes_for(kUseTable));
+  const SchemeDef& def = scheme_def(scheme);
   if (o.positions.empty() == (o.count < 0)) {
     throw InputError("give exactly one of --positions (e.g. 0,1,44) or --count N");
   }
   if (o.positions.empty() && o.count < 1) throw InputError("--count must be 1 or more (positions 0 .. N-1)");
-  if (o.length_given && scheme != Scheme::Fraction) {
+  if (o.length_given && !def.takes_length) {
     throw InputError("--length is the text length of --scheme fraction; the " + scheme_name(scheme) +
                      " scheme has none");
   }
   const long long rows = o.positions.empty() ? o.count : static_cast<long long>(o.positions.size());
-  const bool appended = scheme == Scheme::Raw || scheme == Scheme::Fraction;  // one column
-  require_printable(rows * (appended ? 1 : std::max(o.d_model, 1)),
+  require_printable(rows * (def.appended ? 1 : std::max(o.d_model, 1)),
                     "the position table (positions x d_model)");
   const std::vector<int> pos = o.positions.empty() ? range_positions(o.count) : o.positions;
   json out = {{"scheme", scheme_name(scheme)}, {"d_model", o.d_model}, {"positions", pos}};
-  Mat table;
-  switch (scheme) {
-    case Scheme::Sinusoidal: {
-      const Sinusoidal s(o.d_model, o.base);
-      table = s.table(pos);
-      out["base"] = o.base;
-      out["speeds"] = s.speeds();
-      out["wavelengths"] = s.wavelengths();
-      break;
-    }
-    case Scheme::Learned:
-      table = Learned(o.max_len, o.d_model, o.seed).table(pos);
-      out["max_len"] = o.max_len;
-      out["seed"] = o.seed;
-      break;
-    case Scheme::Raw:  // the lesson's naive attempts append one number to each embedding: one column
-      require_range(o.d_model, 1, kMaxDModel, "--d-model");
-      table = raw_position_table(pos, 1);
-      out["width_after_appending"] = o.d_model + 1;
-      break;
-    default: {
-      const int length = o.length_given ? o.length : *std::max_element(pos.begin(), pos.end()) + 1;
-      require_range(o.d_model, 1, kMaxDModel, "--d-model");
-      table = fraction_position_table(pos, length, 1);
-      out["length"] = length;
-      out["width_after_appending"] = o.d_model + 1;
+  SchemeArgs args;
+  args.d_model = o.d_model;
+  args.base = o.base;
+  args.slots = o.max_len;
+  args.seed = o.seed;
+  if (o.length_given) args.length = o.length;
+  SchemeArgs table_args = args;
+  if (def.appended) {  // the lesson's naive attempts append one number to each embedding: one column
+    require_range(o.d_model, 1, kMaxDModel, "--d-model");
+    table_args.d_model = 1;
+  }
+  const Mat table = def.added(pos, table_args);
+  if (def.facts) {
+    for (const SchemeFact& f : def.facts(pos, args)) {
+      if (f.list) {
+        out[f.name] = f.values;
+      } else if (f.whole) {
+        out[f.name] = static_cast<long long>(f.values[0]);
+      } else {
+        out[f.name] = f.values[0];
+      }
     }
   }
   out["table"] = to_json(table);
@@ -230,7 +222,7 @@ json run_params(int d_model, int heads) {
 
 json run_router(const RouterOptions& o) {
   SeededRouterConfig c;
-  c.positions = parse_scheme(o.positions, {Scheme::None, Scheme::Sinusoidal, Scheme::Learned, Scheme::Rope});
+  c.positions = parse_scheme(o.positions, schemes_for(kUseRouter));
   c.seed = o.seed;
   c.d_model = o.d_model;
   c.heads = o.heads;

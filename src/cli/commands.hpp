@@ -5,12 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "core/schemes/scheme.hpp"
 #include "json_io.hpp"
 
 namespace attn::cli {
 
 struct PeOptions {
-  std::string scheme = "sinusoidal";
+  std::string scheme = attn::scheme_name(attn::kLessonScheme);
   int d_model = 0;
   std::vector<int> positions;
   int count = -1;

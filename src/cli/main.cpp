@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
 
   PeOptions pe;
   auto* pe_cmd = app.add_subcommand("pe", "a position table, one row per position");
-  pe_cmd->add_option("--scheme", pe.scheme, "sinusoidal|learned|raw|fraction")->capture_default_str();
+  pe_cmd->add_option("--scheme", pe.scheme, attn::scheme_list(attn::schemes_for(attn::kUseTable)))
+      ->capture_default_str();
   whole(pe_cmd, "--d-model", pe.d_model, "width of each position vector")->required();
   whole(pe_cmd, "--positions", pe.positions, "comma-separated positions, e.g. 0,1,44")
       ->delimiter(',')
@@ -73,6 +74,7 @@ int main(int argc, char** argv) {
   whole(params_cmd, "--d-model", d_model, "model width")->required();
   whole(params_cmd, "--heads", heads, "number of heads")->required();
 
+  const std::string router_schemes = attn::scheme_list(attn::schemes_for(attn::kUseRouter));
   RouterOptions router;
   std::string router_model;
   auto* router_cmd =
@@ -80,7 +82,7 @@ int main(int argc, char** argv) {
   router_cmd->add_option("--text", router.text, "the email")->required();
   auto* model_opt = router_cmd->add_option("--model", router_model,
                                            "a model file from `train --out` (else seeded weights)");
-  for (auto* opt : {router_cmd->add_option("--positions", router.positions, "none|sinusoidal|learned|rope"),
+  for (auto* opt : {router_cmd->add_option("--positions", router.positions, router_schemes),
                     whole(router_cmd, "--seed", router.seed, "weights seed")->check(kSeedRange),
                     whole(router_cmd, "--d-model", router.d_model, "model width"),
                     whole(router_cmd, "--heads", router.heads, "number of heads"),
@@ -91,8 +93,7 @@ int main(int argc, char** argv) {
   TrainOptions train;
   auto* train_cmd =
       app.add_subcommand("train", "train the refund router; learning curve and accuracies as JSON");
-  train_cmd->add_option("--positions", train.positions, "none|sinusoidal|learned|rope")
-      ->capture_default_str();
+  train_cmd->add_option("--positions", train.positions, router_schemes)->capture_default_str();
   whole(train_cmd, "--steps", train.steps, "Adam steps (minibatches)")->capture_default_str();
   whole(train_cmd, "--seed", train.seed, "initial weights and minibatch order")
       ->capture_default_str()

@@ -99,7 +99,7 @@ double require_train_budget(const train::ModelConfig& c, const TrainOptions& o, 
 
 json run_train(const TrainOptions& o) {
   train::ModelConfig mc;
-  mc.positions = parse_scheme(o.positions, {Scheme::None, Scheme::Sinusoidal, Scheme::Learned, Scheme::Rope});
+  mc.positions = parse_scheme(o.positions, train::trainable_schemes());
   require_range(o.steps, 0, 100000, "--steps");
   require_range(o.eval_every, 1, 1000000, "--eval-every");
   require_range(o.batch, 1, 4096, "--batch");

@@ -12,7 +12,7 @@ namespace attn::cli {
 
 // Defaults are the core's (train::ModelConfig, train::TrainConfig): the model the tests and the app train.
 struct TrainOptions {
-  std::string positions = "sinusoidal";  // none|sinusoidal|learned|rope
+  std::string positions = attn::scheme_name(attn::kLessonScheme);  // one of train::trainable_schemes()
   int steps = 400;
   std::uint64_t seed = 1;
   int d_model = train::ModelConfig{}.d_model;

@@ -108,13 +108,4 @@ ShuffleCheck compare_shuffled(const Mat& original, const Mat& shuffled, const st
   return c;
 }
 
-float rope_score(const RowVec& q, const RowVec& k, int pos_q, int pos_k, double base) {
-  if (q.size() != k.size() || q.size() == 0)
-    throw InputError("RoPE needs a query and a key of the same width");
-  const Rope rope{base};
-  Mat score;  // (1, 1)
-  ops::attention_scores<float>(rope.rotate(q, {pos_q}), rope.rotate(k, {pos_k}), ops::HeadMask{}, score);
-  return score(0, 0);
-}
-
 }  // namespace attn

@@ -58,17 +58,21 @@ HeadResult attend(const ConstBlock<float>& q_in, const ConstBlock<float>& k_in, 
   if (t == 0) throw InputError("the input has no tokens; attention needs at least one");
   require_shape(k_in, t, q_in.cols(), "the keys");
   if (v.rows() != t) require_shape(v, t, v.cols(), "the values");
+  const SchemeDef& scheme = scheme_def(opt.positions);
   ops::HeadMask mask;
   mask.causal = opt.causal;
   mask.positions = positions_for(opt, t);
-  if (opt.positions == Scheme::Alibi) mask.alibi_slope = Alibi{heads}.slope(head);
-  // 1. RoPE turns each query and key by its own position.
-  // 2. scores = (q / sqrt(d_k)) k^T (T, T) with ALiBi's distance penalty and the causal mask, the weights
+  if (scheme.score_bias) scheme.score_bias(mask, head, heads);
+  // 1. the scheme turns each query and key by its own position (RoPE).
+  // 2. scores = (q / sqrt(d_k)) k^T (T, T) with the scheme's bias and the causal mask, the weights
   //    (T, T) and the blend (T, d_v)
   HeadResult r;
-  if (opt.positions == Scheme::Rope) {
-    const Rope rope{opt.rope_base};
-    const Mat q = rope.rotate(q_in, mask.positions), k = rope.rotate(k_in, mask.positions);
+  if (scheme.rotation) {
+    const auto width = static_cast<int>(q_in.cols());
+    const ops::RopeTable turn = scheme.rotation(width, mask.positions, opt.rope_base);
+    Mat q = q_in, k = k_in;
+    ops::rope_rotate(q, 0, width, turn, false);
+    ops::rope_rotate(k, 0, width, turn, false);
     ops::attention_forward<float>(q, k, v, mask, r.scores, r.weights, r.output);
   } else {
     ops::attention_forward<float>(q_in, k_in, v, mask, r.scores, r.weights, r.output);
@@ -110,74 +114,81 @@ MhaWeights MhaWeights::random(int d_model, int heads, std::uint64_t seed, float 
   return w;
 }
 
-namespace {
-
-// rows [first, first + n) of out (T, N) = x (T, K) w (K, N)
-void project_rows(const Mat& x, const Mat& w, int first, int n, Mat& out) {
-  if (first == 0 && n == x.rows()) {  // all rows: straight into out
-    ops::matmul_rows<float>(x, w, out);
-    return;
-  }
-  Mat part;  // (n, N)
-  ops::matmul_rows<float>(x.middleRows(first, n), w, part);
-  out.middleRows(first, n) = part;
+TransformerConfig attention_layer_config(int d_model, int heads, const AttentionOptions& opt) {
+  TransformerConfig c;
+  c.d_model = d_model;
+  c.heads = heads;
+  c.norm = Norm::None;
+  c.positions = opt.positions;
+  c.causal = opt.causal;
+  c.base = opt.rope_base;
+  return c;
 }
 
-}  // namespace
-
-MhaSteps::MhaSteps(const Mat& x, const MhaWeights& w, const AttentionOptions& opt, int step_rows)
-    : x_(x), w_(w), opt_(opt) {
+int require_attention_inputs(const Mat& x, const MhaWeights& w, const AttentionOptions& opt) {
   // x: (T, D); w_qkv: (D, 3D); w_o: (D, D)
   require_tokens(x);
-  d_ = static_cast<int>(x.cols());
-  d_k_ = head_dim(d_, w.heads);
-  require_shape(w.w_qkv, d_, 3 * d_, "w_qkv");
-  require_shape(w.w_o, d_, d_, "w_o");
+  const auto d = static_cast<int>(x.cols());
+  const int d_k = head_dim(d, w.heads);
+  require_shape(w.w_qkv, d, 3 * d, "w_qkv");
+  require_shape(w.w_o, d, d, "w_o");
   require_finite(w.w_qkv, "w_qkv");
   require_finite(w.w_o, "w_o");
-  const auto t = static_cast<int>(x.rows());
-  rows_ = step_rows > 0 ? step_rows : t;
-  blocks_ = (t + rows_ - 1) / rows_;
-  total_ = 2 * blocks_ + w.heads;
-  qkv_.resize(t, 3 * d_);
-  r_.concat.resize(t, d_);
-  r_.output.resize(t, d_);
-  r_.head.reserve(static_cast<size_t>(w.heads));
+  if (scheme_def(opt.positions).rotation) require_base(opt.rope_base);
+  positions_for(opt, x.rows());
+  return d_k;
+}
+
+void require_finite_heads(const LayerCapture& capture, bool causal) {
+  for (const Mat& scores : capture.scores) require_unmasked_finite(scores, causal);
+  require_finite_result(capture.attention, "the attention output");
+}
+
+MhaResult take_heads(LayerCapture& capture) {
+  MhaResult r;
+  const auto heads = static_cast<Eigen::Index>(capture.scores.size());
+  const Eigen::Index d_k = heads > 0 ? capture.concat.cols() / heads : 0;
+  r.output = std::move(capture.attention);
+  r.head.resize(capture.scores.size());
+  for (size_t h = 0; h < r.head.size(); ++h) {
+    // head h's blend (T, d_k): its slice of the concatenation
+    r.head[h].output = capture.concat.middleCols(static_cast<Eigen::Index>(h) * d_k, d_k);
+    r.head[h].scores = std::move(capture.scores[h]);
+    r.head[h].weights = std::move(capture.weights[h]);
+  }
+  r.concat = std::move(capture.concat);
+  return r;
+}
+
+MhaSteps::MhaSteps(const Mat& x, const MhaWeights& w, const AttentionOptions& opt, int step_rows,
+                   const std::vector<char>* heads_off) {
+  require_attention_inputs(x, w, opt);
+  positions_ = positions_for(opt, x.rows());
+  config_ = attention_layer_config(static_cast<int>(x.cols()), w.heads, opt);
+  layer_ = std::make_unique<LayerSteps<float>>(config_, w, x, capture_, &positions_, nullptr, heads_off,
+                                               step_rows);
 }
 
 void MhaSteps::step() {
   if (done()) return;
-  const auto t = static_cast<int>(x_.rows());
-  const int k = next_++;
-  if (k < blocks_) {  // 1. all heads' queries, keys and values: (T, 3D), a block of rows
-    project_rows(x_, w_.w_qkv, k * rows_, std::min(rows_, t - k * rows_), qkv_);
-    return;
+  layer_->step();
+  if (layer_->last_head() >= 0) {
+    require_unmasked_finite(capture_.scores[static_cast<size_t>(layer_->last_head())], config_.causal);
   }
-  if (k < blocks_ + w_.heads) {
-    // 2. head h reads its d_k-wide slice of each block in place: view(B, T, H, d_k).transpose(1, 2)
-    const int h = k - blocks_;
-    r_.head.push_back(attend(qkv_.middleCols(h * d_k_, d_k_), qkv_.middleCols(d_ + h * d_k_, d_k_),
-                             qkv_.middleCols(2 * d_ + h * d_k_, d_k_), opt_, h, w_.heads));
-    // 3. glue the heads back together side by side: (T, D)
-    r_.concat.middleCols(h * d_k_, d_k_) = r_.head.back().output;
-    return;
-  }
-  // 4. W_O mixes the heads: (T, D), a block of rows
-  const int b = k - blocks_ - w_.heads;
-  project_rows(r_.concat, w_.w_o, b * rows_, std::min(rows_, t - b * rows_), r_.output);
   if (done()) {
-    qkv_.resize(0, 0);
-    require_finite_result(r_.output, "the attention output");
+    capture_.qkv.resize(0, 0);
+    require_finite_result(capture_.attention, "the attention output");
   }
 }
 
 MhaResult MhaSteps::take() {
   if (!done()) throw InputError("the attention layer has not finished its steps");
-  return std::move(r_);
+  return take_heads(capture_);
 }
 
-MhaResult multi_head(const Mat& x, const MhaWeights& w, const AttentionOptions& opt) {
-  MhaSteps steps(x, w, opt);
+MhaResult multi_head(const Mat& x, const MhaWeights& w, const AttentionOptions& opt,
+                     const std::vector<char>* heads_off) {
+  MhaSteps steps(x, w, opt, 0, heads_off);
   while (!steps.done()) steps.step();
   return steps.take();
 }

@@ -5,6 +5,7 @@
 
 #include "error.hpp"
 #include "ops.hpp"
+#include "positions.hpp"
 #include "rng.hpp"
 
 namespace attn {
@@ -26,19 +27,15 @@ EncoderWeights EncoderWeights::random(int d_model, int heads, int d_ff, std::uin
   return w;
 }
 
-namespace {
-
-// LayerNorm of each row with eps 1e-5 (ops::layer_norm_forward). x (T, D), gain/bias (D,) -> (T, D)
-Mat normalise(const Mat& x, const RowVec& gain, const RowVec& bias) {
-  if (gain.size() != x.cols() || bias.size() != x.cols()) {
-    throw_input_error({"LayerNorm gain and bias need ", x.cols(), " entries, one per dimension"});
-  }
-  Mat y, xhat, rstd;
-  ops::layer_norm_forward<float>(x, gain, bias, y, xhat, rstd);
-  return y;
+LayerWeightsT<float> EncoderWeights::layer() const {
+  LayerWeightsT<float> l;
+  l.w_qkv = attention.w_qkv;
+  l.w_o = attention.w_o;
+  l.ln1_gain = ln1_gain, l.ln1_bias = ln1_bias;
+  l.w1 = w1, l.b1 = b1, l.w2 = w2, l.b2 = b2;
+  l.ln2_gain = ln2_gain, l.ln2_bias = ln2_bias;
+  return l;
 }
-
-}  // namespace
 
 EncoderResult encoder_block(const Mat& x, const EncoderWeights& w, const AttentionOptions& opt) {
   const Eigen::Index d = x.cols();
@@ -48,21 +45,30 @@ EncoderResult encoder_block(const Mat& x, const EncoderWeights& w, const Attenti
                        ": w1 must be (D, F), b1 (F), w2 (F, D), b2 (D)"});
   }
   for (const auto* m : {&w.w1, &w.w2}) require_finite(*m, "the feed-forward weights");
+  require_attention_inputs(x, w.attention, opt);
+  for (const RowVec* v : {&w.ln1_gain, &w.ln1_bias, &w.ln2_gain, &w.ln2_bias}) {
+    if (v->size() != d)
+      throw_input_error({"LayerNorm gain and bias need ", d, " entries, one per dimension"});
+  }
+  // one post-norm transformer layer with a ReLU feed-forward
+  TransformerConfig c = attention_layer_config(static_cast<int>(d), w.attention.heads, opt);
+  c.norm = Norm::PostLayerNorm;
+  c.d_ff = w.d_ff();
+  const LayerWeightsT<float> layer = w.layer();
+  const std::vector<int> positions =
+      opt.position_ids.empty() ? range_positions(static_cast<int>(x.rows())) : opt.position_ids;
+  LayerCapture L;
+  layer_forward(c, layer, x, L, &positions);
+  require_finite_heads(L, opt.causal);
   EncoderResult r;
   r.input = x;
-  // 1. multi-head attention: (T, D)
-  r.mha = multi_head(x, w.attention, opt);
-  // 2. add the residual and normalise
-  r.residual1 = x + r.mha.output;
-  r.norm1 = normalise(r.residual1, w.ln1_gain, w.ln1_bias);
-  // 3. feed-forward: (T, F) hidden with ReLU, back to (T, D)
-  ops::matmul_rows<float>(r.norm1, w.w1, r.hidden);
-  r.hidden = (r.hidden.rowwise() + w.b1).cwiseMax(0.0f);
-  ops::matmul_rows<float>(r.hidden, w.w2, r.ffn);
-  r.ffn.rowwise() += w.b2;
-  // 4. add the second residual and normalise
-  r.residual2 = r.norm1 + r.ffn;
-  r.output = normalise(r.residual2, w.ln2_gain, w.ln2_bias);
+  r.residual1 = std::move(L.residual1);
+  r.norm1 = std::move(L.norm1);
+  r.hidden = std::move(L.hidden);
+  r.ffn = std::move(L.ffn);
+  r.residual2 = std::move(L.residual2);
+  r.output = std::move(L.output);
+  r.mha = take_heads(L);
   for (const Mat* m : {&r.residual1, &r.norm1, &r.hidden, &r.ffn, &r.residual2, &r.output})
     require_finite_result(*m, "the encoder block");
   return r;

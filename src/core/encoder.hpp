@@ -14,6 +14,8 @@ struct EncoderWeights {
   RowVec b2;                  // (D,)
   RowVec ln2_gain, ln2_bias;  // (D,)
   int d_ff() const { return static_cast<int>(w1.cols()); }
+  // The same weights as one transformer layer's (a copy; vectors as (1, n)).
+  LayerWeightsT<float> layer() const;
   // Seeded random weights; LayerNorm gains 1 and biases 0.
   static EncoderWeights random(int d_model, int heads, int d_ff, std::uint64_t seed);
 };

@@ -10,17 +10,17 @@
 namespace attn {
 
 const std::vector<Scheme>& pipeline_schemes() {
-  static const std::vector<Scheme> s = {Scheme::None, Scheme::Sinusoidal, Scheme::Learned, Scheme::Rope,
-                                        Scheme::Alibi};
+  static const std::vector<Scheme> s = schemes_for(kUseAttention);
   return s;
 }
 
 Mat additive_positions(const PipelineConfig& c, int t) {
-  if (c.positions == Scheme::Sinusoidal) return Sinusoidal(c.d_model, c.base).table(range_positions(t));
-  if (c.positions == Scheme::Learned) {
-    return Learned(c.learned_slots, c.d_model, mix_seed(c.seed, 21)).table(range_positions(t));
-  }
-  return Mat();
+  SchemeArgs args;
+  args.d_model = c.d_model;
+  args.base = c.base;
+  args.slots = c.learned_slots;
+  args.seed = mix_seed(c.seed, 21);
+  return added_positions(c.positions, t, args);
 }
 
 namespace {
@@ -44,7 +44,7 @@ Mat add_positions(const Mat& embeddings, const Mat& table) {
 AttentionOptions attention_options(const PipelineConfig& c) {
   AttentionOptions opt;
   opt.causal = c.causal;
-  opt.positions = c.positions == Scheme::Rope || c.positions == Scheme::Alibi ? c.positions : Scheme::None;
+  opt.positions = c.positions;
   opt.rope_base = c.base;
   return opt;
 }

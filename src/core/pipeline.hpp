@@ -20,7 +20,7 @@ inline constexpr float kSceneWeightGain = 1.5f;
 struct PipelineConfig {
   int d_model = 16;
   int heads = 4;
-  Scheme positions = Scheme::None;  // none | sinusoidal | learned | rope | alibi
+  Scheme positions = Scheme::None;  // one of pipeline_schemes()
   bool causal = false;
   std::uint64_t seed = 7;
   int learned_slots = 128;
@@ -74,13 +74,13 @@ class PipelineSteps {
   int stats_done_ = 0;
 };
 
-// The options for attention: the causal mask, and RoPE or ALiBi (which act inside attention).
+// The options for attention: the causal mask and the scheme (its rotation and bias act inside attention).
 AttentionOptions attention_options(const PipelineConfig& config);
 
 // The seeded attention weights of a pipeline: (D, 3D) and (D, D), drawn from config.seed.
 MhaWeights scene_weights(const PipelineConfig& config);
 
-// The additive position table of a scheme for positions 0 .. t-1: (t, D), or empty for none/rope/alibi.
+// The additive position table of the scheme for positions 0 .. t-1: (t, D), or empty when it adds none.
 Mat additive_positions(const PipelineConfig& config, int t);
 
 struct EncoderPipelineResult {

@@ -1,27 +1,23 @@
-// Positional schemes: sinusoidal clock, learned table, RoPE, ALiBi and the two naive attempts.
+// The maths of the position schemes (each implemented in its file of core/schemes): the sinusoidal clock,
+// the learned table, RoPE, ALiBi and the two naive attempts, and the checks they share.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
+#include "core/schemes/scheme.hpp"
 #include "types.hpp"
 
 namespace attn {
 
-// Which position signal a model uses. Sinusoidal, Learned, Raw and Fraction are added to the
-// embeddings; Rope rotates queries and keys; Alibi biases the scores.
-enum class Scheme { None, Sinusoidal, Learned, Rope, Alibi, Raw, Fraction };
-
-// "none|sinusoidal|learned|rope|alibi|raw|fraction" -> Scheme; throws InputError listing `allowed`.
-Scheme parse_scheme(const std::string& name, const std::vector<Scheme>& allowed);
-std::string scheme_name(Scheme s);
-// "a|b|c" for error messages.
-std::string scheme_list(const std::vector<Scheme>& schemes);
-
 // Positions 0, 1, ..., count - 1.
 std::vector<int> range_positions(int count);
-// Throws InputError unless every position is in 0 .. 1,000,000.
+// Throws InputError unless every position is in 0 .. kMaxPosition.
+inline constexpr int kMaxPosition = 1000000;
 void require_positions(const std::vector<int>& positions);
+// Throws InputError unless base is a finite number above 1 (and at most 1e12).
+void require_base(double base);
 
 // Radians per token of dimension pair i in a width-d rotation family: base^(-2i / d). The sinusoidal
 // clock's hands and RoPE's pairs turn at these speeds.
@@ -54,6 +50,17 @@ struct Learned {
   // (P, d_model); throws InputError naming the position and the slot count when one is past the end.
   Mat table(const std::vector<int>& positions) const;
 };
+
+// (P, d_model) rows, row r filled with value(positions[r]): the two naive attempts.
+template <typename F>
+Mat constant_rows(const std::vector<int>& positions, int d_model, F value) {
+  require_range(d_model, 1, kMaxDModel, "d_model");
+  require_positions(positions);
+  Mat t(static_cast<Eigen::Index>(positions.size()), d_model);
+  for (size_t r = 0; r < positions.size(); ++r)
+    t.row(static_cast<Eigen::Index>(r)).setConstant(value(positions[r]));
+  return t;
+}
 
 // Naive attempt 1: write the position number itself into every dimension. (P, d_model)
 Mat raw_position_table(const std::vector<int>& positions, int d_model);

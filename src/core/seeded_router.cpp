@@ -11,8 +11,7 @@
 namespace attn {
 
 SeededRouter::SeededRouter(const SeededRouterConfig& config) : config_(config) {
-  parse_scheme(scheme_name(config.positions),
-               {Scheme::None, Scheme::Sinusoidal, Scheme::Learned, Scheme::Rope});
+  parse_scheme(scheme_name(config.positions), schemes_for(kUseRouter));
   attention_ = MhaWeights::random(config.d_model, config.heads, mix_seed(config.seed, 11));
   Rng rng(mix_seed(config.seed, 12));
   classifier_ = rng.normal_matrix(config.d_model, 2, 1.0f / std::sqrt(static_cast<float>(config.d_model)));
@@ -33,17 +32,18 @@ SeededRouterResult SeededRouter::classify(const std::string& text) const {
     throw_input_error({"the email has ", total, " tokens; allowed: up to ", kMaxTokens});
   }
   const int t = static_cast<int>(r.tokens.size());
-  const std::vector<int> pos = range_positions(t);
 
   // 1. embeddings (T, D), plus the position table for additive schemes
   r.inputs = embed_tokens(r.tokens, config_.d_model, config_.seed);
-  if (config_.positions == Scheme::Sinusoidal) r.inputs += Sinusoidal(config_.d_model).table(pos);
-  if (config_.positions == Scheme::Learned) {
-    r.inputs += Learned(config_.learned_slots, config_.d_model, config_.seed).table(pos);
-  }
-  // 2. attention (RoPE acts inside it)
+  SchemeArgs args;
+  args.d_model = config_.d_model;
+  args.slots = config_.learned_slots;
+  args.seed = config_.seed;
+  const Mat table = added_positions(config_.positions, t, args);
+  if (table.size() > 0) r.inputs += table;
+  // 2. attention (a scheme's rotation acts inside it)
   AttentionOptions opt;
-  opt.positions = config_.positions == Scheme::Rope ? Scheme::Rope : Scheme::None;
+  opt.positions = config_.positions;
   r.attention = multi_head(r.inputs, attention_, opt);
   // 3. mean pool (D,), 4. linear (2,), 5. softmax
   r.pooled = ops::mean_pool(r.attention.output);

@@ -15,7 +15,7 @@ namespace attn {
 struct SeededRouterConfig {
   int d_model = 16;
   int heads = 4;
-  Scheme positions = Scheme::None;  // none | sinusoidal | learned | rope
+  Scheme positions = Scheme::None;  // one of schemes_for(kUseRouter)
   std::uint64_t seed = 7;
   int learned_slots = 128;
 };

@@ -2,6 +2,7 @@
 // params.cpp).
 #include "core/train/model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -66,10 +67,25 @@ ForwardT<S> ModelT<S>::forward(const std::vector<int>& ids) const {
 }
 
 template <class S>
-void ModelT<S>::forward(const std::vector<int>& ids, ForwardT<S>& f) const {
+TransformerConfig ModelT<S>::transformer() const {
+  TransformerConfig t;
+  t.d_model = config.d_model;
+  t.heads = config.heads;
+  t.layers = config.layers;
+  t.d_ff = config.d_ff;
+  t.norm = Norm::PostLayerNorm;
+  t.positions = config.positions;
+  t.causal = config.causal;
+  t.vocab = config.vocab;
+  return t;
+}
+
+template <class S>
+void ModelT<S>::forward(const std::vector<int>& ids, ForwardT<S>& f, const HeadSwitch* off) const {
   const ModelConfig& c = config;
+  const SchemeDef& scheme = scheme_def(c.positions);
   const int t = static_cast<int>(ids.size());
-  const int d = c.d_model, h_count = c.heads, dk = d / h_count;
+  const int d = c.d_model, dk = d / c.heads;
   if (params.token_embedding.rows() != c.vocab || params.token_embedding.cols() != d ||
       static_cast<int>(params.layers.size()) != c.layers || params.classifier_w.cols() != c.classes) {
     throw InputError(
@@ -79,7 +95,7 @@ void ModelT<S>::forward(const std::vector<int>& ids, ForwardT<S>& f) const {
   if (t > kMaxTokens) {
     throw_input_error({"the email has ", t, " tokens; allowed: 1 to ", kMaxTokens});
   }
-  if (c.positions == Scheme::Learned && t > c.max_len) {
+  if (scheme.trained_table && t > c.max_len) {
     throw_input_error({"position ", c.max_len, " is past the end of the learned table: it has ", c.max_len,
                        " slots (positions 0 to ", c.max_len - 1,
                        "); a learned table cannot stretch to longer text (this email has ", t, " tokens)"});
@@ -92,65 +108,26 @@ void ModelT<S>::forward(const std::vector<int>& ids, ForwardT<S>& f) const {
   }
   f.ids = ids;
 
-  // 1. token embedding + added positions: (T, D)
+  // 1. token embedding + added positions: (T, D), the trained table or the scheme's own
   f.embedded.resize(t, d);
   for (int i = 0; i < t; ++i) f.embedded.row(i) = params.token_embedding.row(ids[static_cast<size_t>(i)]);
-  if (c.positions == Scheme::Sinusoidal) {
-    if (sinusoid_.rows() < t || sinusoid_.cols() != d) {
-      sinusoid_ = Sinusoidal(d).table(range_positions(std::max(t, 64))).template cast<S>();
-    }
-    f.embedded += sinusoid_.topRows(t);
-  } else if (c.positions == Scheme::Learned) {
+  if (scheme.trained_table) {
     f.embedded += params.position_table.topRows(t);
-  } else if (c.positions == Scheme::Rope) {
-    rope_.ensure(dk, t);
+  } else if (scheme.added) {
+    if (added_.rows() < t || added_.cols() != d) {
+      SchemeArgs args;
+      args.d_model = d;
+      added_ = added_positions(c.positions, std::max(t, 64), args).template cast<S>();
+    }
+    f.embedded += added_.topRows(t);
+  }
+  if (scheme.rotation && (turn_.width != dk || turn_.rows < t)) {
+    turn_ = scheme.rotation(dk, range_positions(std::max({t, 64, 2 * turn_.rows})), 10000.0);
   }
 
-  // 2. the attention layers
-  f.layers.resize(static_cast<size_t>(c.layers));
-  ops::HeadMask mask;
-  mask.causal = c.causal;
-  MatT<S> out;
-  for (int l = 0; l < c.layers; ++l) {
-    const LayerParamsT<S>& p = params.layers[static_cast<size_t>(l)];
-    LayerForwardT<S>& L = f.layers[static_cast<size_t>(l)];
-    L.input = l == 0 ? f.embedded : f.layers[static_cast<size_t>(l - 1)].output;
-    // 2a. all heads' q, k, v: (T, 3D); RoPE turns each head's q and k by the token's position
-    ops::matmul_rows(L.input, p.w_qkv, L.qkv);
-    if (c.positions == Scheme::Rope) {
-      for (int h = 0; h < h_count; ++h) {
-        ops::rope_rotate(L.qkv, h * dk, dk, rope_, false);
-        ops::rope_rotate(L.qkv, d + h * dk, dk, rope_, false);
-      }
-    }
-    // 2b. each head attends in its d_k-wide slice; outputs side by side (T, D)
-    L.scores.resize(static_cast<size_t>(h_count));
-    L.weights.resize(static_cast<size_t>(h_count));
-    L.concat.resize(t, d);
-    for (int h = 0; h < h_count; ++h) {
-      // this head's q, k, v: its columns of qkv, read in place
-      ops::attention_forward<S>(L.qkv.middleCols(h * dk, dk), L.qkv.middleCols(d + h * dk, dk),
-                                L.qkv.middleCols(2 * d + h * dk, dk), mask, L.scores[static_cast<size_t>(h)],
-                                L.weights[static_cast<size_t>(h)], out);
-      L.concat.middleCols(h * dk, dk) = out;
-    }
-    // 2c. W_o, residual, LayerNorm
-    ops::matmul_rows(L.concat, p.w_o, L.residual1);
-    L.residual1 += L.input;
-    ops::layer_norm_forward(L.residual1, p.ln1_gain, p.ln1_bias, L.norm1, L.xhat1, L.rstd1);
-    // 2d. optional feed-forward: ReLU(norm1 W1 + b1) W2 + b2, residual, LayerNorm
-    if (has_ffn(c)) {
-      ops::matmul_rows(L.norm1, p.w1, L.hidden);
-      L.hidden.rowwise() += p.b1.row(0);
-      L.hidden = L.hidden.cwiseMax(S(0));
-      ops::matmul_rows(L.hidden, p.w2, L.residual2);
-      L.residual2.rowwise() += p.b2.row(0);
-      L.residual2 += L.norm1;
-      ops::layer_norm_forward(L.residual2, p.ln2_gain, p.ln2_bias, L.output, L.xhat2, L.rstd2);
-    } else {
-      L.output = L.norm1;
-    }
-  }
+  // 2. the transformer's layers
+  transformer_forward(transformer(), params.layers, f.embedded, f.layers, off,
+                      scheme.rotation ? &turn_ : nullptr);
 
   // 3. mean pool (1, D) -> logits (1, C) -> probabilities
   const MatT<S>& last = f.layers.back().output;
@@ -220,16 +197,17 @@ S ModelT<S>::backward(const ForwardT<S>& f, int label, ParamsT<S>& g, S scale) c
       k = L.qkv.middleCols(d + h * dk, dk);
       v = L.qkv.middleCols(2 * d + h * dk, dk);
       dout = dconcat.middleCols(h * dk, dk);
+      if (L.off[static_cast<size_t>(h)]) dout.setZero();  // a switched-off head passes no gradient
       ops::attention_backward(q, k, v, L.weights[static_cast<size_t>(h)], dout, dq, dk_, dv);
       dqkv.middleCols(h * dk, dk) = dq;
       dqkv.middleCols(d + h * dk, dk) = dk_;
       dqkv.middleCols(2 * d + h * dk, dk) = dv;
     }
-    // 8. RoPE backward: turn the gradients of q and k back by the same angles
-    if (c.positions == Scheme::Rope) {
+    // 8. the scheme's rotation backward: turn the gradients of q and k back by the same angles
+    if (scheme_def(c.positions).rotation) {
       for (int h = 0; h < h_count; ++h) {
-        ops::rope_rotate(dqkv, h * dk, dk, rope_, true);
-        ops::rope_rotate(dqkv, d + h * dk, dk, rope_, true);
+        ops::rope_rotate(dqkv, h * dk, dk, turn_, true);
+        ops::rope_rotate(dqkv, d + h * dk, dk, turn_, true);
       }
     }
     // 9. qkv = x W_qkv
@@ -239,9 +217,9 @@ S ModelT<S>::backward(const ForwardT<S>& f, int label, ParamsT<S>& g, S scale) c
     dx += dw;
   }
 
-  // 10. embeddings: scatter-add each row to its token (and, learned, to its slot)
+  // 10. embeddings: scatter-add each row to its token (and, with a trained table, to its slot)
   for (int i = 0; i < t; ++i) g.token_embedding.row(f.ids[static_cast<size_t>(i)]) += dx.row(i);
-  if (c.positions == Scheme::Learned) g.position_table.topRows(t) += dx;
+  if (scheme_def(c.positions).trained_table) g.position_table.topRows(t) += dx;
   return loss;
 }
 

@@ -1,9 +1,9 @@
 // The trainable refund router: a small transformer classifier with a hand-written backward pass (the
 // seeded, untrained one of the lesson is attn::SeededRouter). Its layers are the ops of core/ops.hpp.
 //
-// ids (T) -> token embedding (T, D) [+ sinusoidal or learned positions] -> per layer:
-//   multi-head attention (fused QKV; RoPE rotates q and k) -> add -> LayerNorm
-//   -> [feed-forward ReLU -> add -> LayerNorm] -> mean pool (1, D) -> linear (1, C) -> softmax.
+// ids (T) -> token embedding (T, D) [+ the scheme's added table, trained or not] -> the transformer's
+// post-norm layers (core/model/transformer.hpp: multi-head attention, the scheme turning q and k -> add
+// -> LayerNorm -> [feed-forward ReLU -> add -> LayerNorm]) -> mean pool (1, D) -> linear (1, C) -> softmax.
 // The maths is templated on the scalar: float for the app and training, double for gradient checks.
 // Model, Params, Forward and Prediction are the float versions.
 #pragma once
@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/model/transformer.hpp"
 #include "core/ops.hpp"
 #include "core/positions.hpp"
 #include "core/types.hpp"
@@ -29,13 +30,13 @@ struct ModelConfig {
   int d_ff = 0;      // 0: no feed-forward sub-layer
   int vocab = 0;     // number of token ids (Vocab::size()); the Trainer fills 0 from its data set
   int classes = 0;   // number of labels; the Trainer fills 0 from its data set
-  int max_len = 32;  // learned position slots (only used by Scheme::Learned)
-  Scheme positions = Scheme::Sinusoidal;  // None, Sinusoidal, Learned or Rope
-  std::uint64_t seed = 1;                 // initial weights and (in the Trainer) the minibatch order
-  bool causal = false;                    // mask keys after the query (then order leaks even with None)
+  int max_len = 32;  // position slots of a scheme whose table is trained (SchemeDef::trained_table)
+  Scheme positions = kLessonScheme;  // one of trainable_schemes()
+  std::uint64_t seed = 1;            // initial weights and (in the Trainer) the minibatch order
+  bool causal = false;               // mask keys after the query (then order leaks even with None)
 };
 
-// The schemes the trainable model supports, in menu order: none, sinusoidal, learned, rope (for
+// The schemes the trainable model supports, in menu order (schemes_for(kUseRouter); for
 // attn::parse_scheme(name, trainable_schemes()) and for menus).
 const std::vector<Scheme>& trainable_schemes();
 
@@ -43,24 +44,17 @@ const std::vector<Scheme>& trainable_schemes();
 long long weight_count(const ModelConfig& config);
 
 // Throws InputError in words unless the config is usable (heads divide d_model, sizes in range,
-// scheme one of none|sinusoidal|learned|rope, vocab >= 1, classes >= 2, ...).
+// one of trainable_schemes(), vocab >= 1, classes >= 2, ...).
 void validate_config(const ModelConfig& config);
 
-// One attention layer's weights. Vectors are stored as (1, n) matrices so every tensor is a MatT.
+// One attention layer's weights: the transformer layer's (core/model/transformer.hpp), vectors as (1, n).
 template <class S>
-struct LayerParamsT {
-  MatT<S> w_qkv;               // (D, 3D): Q cols 0..D-1, K D..2D-1, V 2D..3D-1; head h uses h*d_k..
-  MatT<S> w_o;                 // (D, D)
-  MatT<S> ln1_gain, ln1_bias;  // (1, D)
-  MatT<S> w1, b1;              // (D, F), (1, F)  (empty when d_ff == 0)
-  MatT<S> w2, b2;              // (F, D), (1, D)  (empty when d_ff == 0)
-  MatT<S> ln2_gain, ln2_bias;  // (1, D)          (empty when d_ff == 0)
-};
+using LayerParamsT = LayerWeightsT<S>;
 
 template <class S>
 struct ParamsT {
   MatT<S> token_embedding;  // (vocab, D)
-  MatT<S> position_table;   // (max_len, D) with Scheme::Learned, else empty (0, 0)
+  MatT<S> position_table;   // (max_len, D) when the scheme's table is trained, else empty (0, 0)
   std::vector<LayerParamsT<S>> layers;
   MatT<S> classifier_w;  // (D, C)
   MatT<S> classifier_b;  // (1, C)
@@ -85,22 +79,9 @@ struct ParamsT {
   ParamsT<U> cast() const;
 };
 
-// One layer's intermediates for one email (T tokens).
+// One layer's intermediates for one email (T tokens): the transformer layer's capture.
 template <class S>
-struct LayerForwardT {
-  MatT<S> input;                 // (T, D) layer input x
-  MatT<S> qkv;                   // (T, 3D) x W_qkv, q and k already rotated when positions == Rope
-  std::vector<MatT<S>> scores;   // H x (T, T) q.k / sqrt(d_k), keys after the query -inf when causal
-  std::vector<MatT<S>> weights;  // H x (T, T) attention weights (softmax of the scores), rows sum to 1
-  MatT<S> concat;                // (T, D) heads side by side, before W_o
-  MatT<S> residual1;             // (T, D) x + concat W_o
-  MatT<S> xhat1, rstd1;          // (T, D) normalised residual1, (T, 1) 1/sqrt(var + eps)
-  MatT<S> norm1;                 // (T, D) LayerNorm(residual1)
-  MatT<S> hidden;                // (T, F) ReLU(norm1 W1 + b1)                (empty without FFN)
-  MatT<S> residual2;             // (T, D) norm1 + hidden W2 + b2             (empty without FFN)
-  MatT<S> xhat2, rstd2;          // LayerNorm(residual2) saved values         (empty without FFN)
-  MatT<S> output;                // (T, D) the layer's output (norm1, or LayerNorm(residual2))
-};
+using LayerForwardT = LayerCaptureT<S>;
 
 // Everything one forward pass computed: what backward needs and what the app displays.
 template <class S>
@@ -138,12 +119,14 @@ class ModelT {
   // Validates the config and that every tensor of `params` has the expected shape (InputError naming it).
   ModelT(const ModelConfig& config, ParamsT<S> params);
 
+  // The transformer config of this model (post-norm layers, the scheme, causal or not).
+  TransformerConfig transformer() const;
   // ids (T) -> every intermediate. Throws InputError for an empty email, an id outside 0..vocab-1, more
   // than kMaxTokens tokens, or (learned positions) a token past the table: "position 32 is past the end
   // of the learned table: it has 32 slots ...".
   ForwardT<S> forward(const std::vector<int>& ids) const;
-  // The same into `out`, reusing its storage.
-  void forward(const std::vector<int>& ids, ForwardT<S>& out) const;
+  // The same into `out`, reusing its storage; `off` switches heads off (their output zeroed).
+  void forward(const std::vector<int>& ids, ForwardT<S>& out, const HeadSwitch* off = nullptr) const;
   // Adds scale * d(cross-entropy of `label`)/d(params) to grads (shaped like params); returns the loss
   // -log p(label) (unscaled). `f` must come from forward() of this model with the current params.
   S backward(const ForwardT<S>& f, int label, ParamsT<S>& grads, S scale = S(1)) const;
@@ -154,9 +137,10 @@ class ModelT {
   void validate() const;
 
  private:
-  // Lazily grown position tables (not safe for concurrent forward calls on one model).
-  mutable MatT<S> sinusoid_;     // (P, D) sinusoidal clock readings
-  mutable ops::RopeTable rope_;  // per-head (width d_k) rotation tables
+  // Lazily grown position tables for positions 0 .. P-1 (not safe for concurrent forward calls on one
+  // model): what an untrained scheme adds to the embeddings, and its rotation at width d_k.
+  mutable MatT<S> added_;        // (P, D)
+  mutable ops::RopeTable turn_;  // P rows
 };
 
 using Params = ParamsT<float>;

@@ -1,4 +1,5 @@
 // The refund router's parameters: config checks, seeded initialisation, names, shapes and casts.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -20,8 +21,7 @@ MatT<S> normal(std::uint64_t seed, std::uint64_t salt, int rows, int cols, float
 }  // namespace
 
 const std::vector<Scheme>& trainable_schemes() {
-  static const std::vector<Scheme> schemes = {Scheme::None, Scheme::Sinusoidal, Scheme::Learned,
-                                              Scheme::Rope};
+  static const std::vector<Scheme> schemes = schemes_for(kUseRouter);
   return schemes;
 }
 
@@ -34,10 +34,10 @@ void validate_config(const ModelConfig& c) {
   require_range(c.vocab, 1, 1000000, "the vocabulary size");
   require_range(c.classes, 2, 100000, "the number of classes");
   require_range(c.max_len, 1, kMaxTokens, "the number of learned position slots");
-  if (c.positions != Scheme::None && c.positions != Scheme::Sinusoidal && c.positions != Scheme::Learned &&
-      c.positions != Scheme::Rope) {
+  const auto& allowed = trainable_schemes();
+  if (std::find(allowed.begin(), allowed.end(), c.positions) == allowed.end()) {
     throw_input_error({"the trainable model cannot use '", scheme_name(c.positions),
-                       "' positions; allowed: none|sinusoidal|learned|rope"});
+                       "' positions; allowed: ", scheme_list(allowed)});
   }
   const long long weights = weight_count(c);
   if (weights > kMaxWeights) {
@@ -49,7 +49,7 @@ void validate_config(const ModelConfig& c) {
 long long weight_count(const ModelConfig& c) {
   const long long d = c.d_model, f = c.d_ff;
   long long n = static_cast<long long>(c.vocab) * d;  // token_embedding (vocab, D)
-  if (c.positions == Scheme::Learned) n += static_cast<long long>(c.max_len) * d;  // (max_len, D)
+  if (scheme_def(c.positions).trained_table) n += static_cast<long long>(c.max_len) * d;  // (max_len, D)
   long long layer = 4 * d * d + 2 * d;        // w_qkv, w_o, ln1 gain and bias
   if (f > 0) layer += 2 * d * f + f + 3 * d;  // w1, b1, w2, b2, ln2 gain and bias
   n += c.layers * layer;
@@ -68,7 +68,7 @@ ParamsT<S> ParamsT<S>::init(const ModelConfig& c) {
   const float proj = 1.0f / std::sqrt(static_cast<float>(d));
   ParamsT<S> p;
   p.token_embedding = normal<S>(c.seed, 1, c.vocab, d, 0.5f);
-  if (c.positions == Scheme::Learned) p.position_table = normal<S>(c.seed, 2, c.max_len, d, 0.5f);
+  if (scheme_def(c.positions).trained_table) p.position_table = normal<S>(c.seed, 2, c.max_len, d, 0.5f);
   for (int l = 0; l < c.layers; ++l) {
     const std::uint64_t salt = 100 + 16 * static_cast<std::uint64_t>(l);
     LayerParamsT<S> lp;
@@ -131,7 +131,7 @@ std::vector<std::pair<std::string, std::pair<int, int>>> ParamsT<S>::expected_sh
   const int d = c.d_model, f = c.d_ff;
   std::vector<std::pair<std::string, std::pair<int, int>>> out;
   out.push_back({"token_embedding", {c.vocab, d}});
-  if (c.positions == Scheme::Learned) out.push_back({"position_table", {c.max_len, d}});
+  if (scheme_def(c.positions).trained_table) out.push_back({"position_table", {c.max_len, d}});
   for (int l = 0; l < c.layers; ++l) {
     const std::string p = "layers." + std::to_string(l) + ".";
     out.push_back({p + "w_qkv", {d, 3 * d}});

@@ -1,0 +1,153 @@
+// The one transformer forward: a layer in steps (projection, heads, W_o, norms and feed-forward) and the
+// stack of layers; every model of the core runs through it.
+#include "core/model/transformer.hpp"
+
+#include <algorithm>
+
+#include "core/positions.hpp"
+
+namespace attn {
+namespace {
+
+// rows [first, first + n) of out (T, N) = x (T, K) w (K, N)
+template <class S>
+void project_rows(const MatT<S>& x, const MatT<S>& w, int first, int n, MatT<S>& out) {
+  if (first == 0 && n == x.rows()) {  // all rows: straight into out
+    ops::matmul_rows<S>(x, w, out);
+    return;
+  }
+  MatT<S> part;  // (n, N)
+  ops::matmul_rows<S>(x.middleRows(first, n), w, part);
+  out.middleRows(first, n) = part;
+}
+
+}  // namespace
+
+bool HeadSwitch::is_off(int layer, int head) const {
+  const auto l = static_cast<size_t>(layer), h = static_cast<size_t>(head);
+  return l < off.size() && h < off[l].size() && off[l][h] != 0;
+}
+
+template <class S>
+LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w, const MatT<S>& x,
+                          LayerCaptureT<S>& out, const std::vector<int>* positions,
+                          const ops::RopeTable* turn, const std::vector<char>* heads_off, int step_rows)
+    : c_(c), w_(w), x_(x), out_(out), turn_(turn) {
+  // x (T, D); w_qkv (D, 3D); w_o (D, D)
+  const auto t = static_cast<int>(x.rows());
+  d_ = static_cast<int>(x.cols());
+  dk_ = d_ / c.heads;
+  rows_ = step_rows > 0 ? std::min(step_rows, std::max(t, 1)) : t;
+  blocks_ = rows_ > 0 ? (t + rows_ - 1) / rows_ : 0;
+  total_ = 2 * blocks_ + c.heads + (c.norm == Norm::None ? 0 : 1);
+  mask_.causal = c.causal;
+  if (positions) mask_.positions = *positions;
+  const SchemeDef& scheme = scheme_def(c.positions);
+  if (scheme.rotation && !turn_) {
+    own_turn_ = scheme.rotation(dk_, positions ? *positions : range_positions(t), c.base);
+    turn_ = &own_turn_;
+  }
+  if (!scheme.rotation) turn_ = nullptr;
+  out_.qkv.resize(t, 3 * d_);
+  out_.scores.resize(static_cast<size_t>(c.heads));
+  out_.weights.resize(static_cast<size_t>(c.heads));
+  out_.off.assign(static_cast<size_t>(c.heads), 0);
+  if (heads_off) {
+    for (size_t h = 0; h < out_.off.size() && h < heads_off->size(); ++h) out_.off[h] = (*heads_off)[h];
+  }
+  out_.concat.resize(t, d_);
+  out_.attention.resize(t, d_);
+}
+
+template <class S>
+void LayerSteps<S>::step() {
+  if (done()) return;
+  const auto t = static_cast<int>(x_.rows());
+  const int k = next_++;
+  last_head_ = -1;
+  if (k < blocks_) {  // 1. all heads' queries, keys and values: (T, 3D), a block of rows
+    project_rows(x_, w_.w_qkv, k * rows_, std::min(rows_, t - k * rows_), out_.qkv);
+    return;
+  }
+  if (k < blocks_ + c_.heads) {
+    // 2. head h reads its d_k-wide slice of q, k and v in place: view(B, T, H, d_k).transpose(1, 2)
+    const int h = k - blocks_;
+    const auto hs = static_cast<size_t>(h);
+    last_head_ = h;
+    if (turn_) {  // the scheme turns this head's queries and keys by their positions
+      ops::rope_rotate(out_.qkv, h * dk_, dk_, *turn_, false);
+      ops::rope_rotate(out_.qkv, d_ + h * dk_, dk_, *turn_, false);
+    }
+    mask_.alibi_slope = 0.0f;
+    if (const auto bias = scheme_def(c_.positions).score_bias) bias(mask_, h, c_.heads);
+    ops::attention_forward<S>(out_.qkv.middleCols(h * dk_, dk_), out_.qkv.middleCols(d_ + h * dk_, dk_),
+                              out_.qkv.middleCols(2 * d_ + h * dk_, dk_), mask_, out_.scores[hs],
+                              out_.weights[hs], head_out_);
+    // 3. glue the heads back together side by side: (T, D); a switched-off head adds nothing
+    if (out_.off[hs]) head_out_.setZero();
+    out_.concat.middleCols(h * dk_, dk_) = head_out_;
+    return;
+  }
+  if (k < 2 * blocks_ + c_.heads) {  // 4. W_o mixes the heads: (T, D), a block of rows
+    const int b = k - blocks_ - c_.heads;
+    project_rows(out_.concat, w_.w_o, b * rows_, std::min(rows_, t - b * rows_), out_.attention);
+    if (c_.norm == Norm::None && done()) out_.output = out_.attention;
+    return;
+  }
+  finish();
+}
+
+template <class S>
+void LayerSteps<S>::finish() {
+  // 5. add the residual and normalise: (T, D)
+  LayerCaptureT<S>& L = out_;
+  L.residual1 = L.attention + x_;
+  ops::layer_norm_forward(L.residual1, w_.ln1_gain, w_.ln1_bias, L.norm1, L.xhat1, L.rstd1);
+  if (c_.d_ff <= 0) {
+    L.output = L.norm1;
+    return;
+  }
+  // 6. feed-forward: ReLU(norm1 W1 + b1) (T, F), W2 + b2 (T, D), the second residual and LayerNorm
+  ops::matmul_rows(L.norm1, w_.w1, L.hidden);
+  L.hidden.rowwise() += w_.b1.row(0);
+  L.hidden = L.hidden.cwiseMax(S(0));
+  ops::matmul_rows(L.hidden, w_.w2, L.ffn);
+  L.ffn.rowwise() += w_.b2.row(0);
+  L.residual2 = L.norm1 + L.ffn;
+  ops::layer_norm_forward(L.residual2, w_.ln2_gain, w_.ln2_bias, L.output, L.xhat2, L.rstd2);
+}
+
+template <class S>
+void layer_forward(const TransformerConfig& c, const LayerWeightsT<S>& w, const MatT<S>& x,
+                   LayerCaptureT<S>& out, const std::vector<int>* positions, const ops::RopeTable* turn,
+                   const std::vector<char>* heads_off) {
+  LayerSteps<S> steps(c, w, x, out, positions, turn, heads_off);
+  while (!steps.done()) steps.step();
+}
+
+template <class S>
+void transformer_forward(const TransformerConfig& c, const std::vector<LayerWeightsT<S>>& layers,
+                         const MatT<S>& x, std::vector<LayerCaptureT<S>>& capture, const HeadSwitch* off,
+                         const ops::RopeTable* turn) {
+  capture.resize(layers.size());
+  for (size_t l = 0; l < layers.size(); ++l) {
+    LayerCaptureT<S>& L = capture[l];
+    L.input = l == 0 ? x : capture[l - 1].output;
+    const std::vector<char>* layer_off = off && l < off->off.size() ? &off->off[l] : nullptr;
+    layer_forward(c, layers[l], L.input, L, nullptr, turn, layer_off);
+  }
+}
+
+template class LayerSteps<float>;
+template class LayerSteps<double>;
+template void layer_forward(const TransformerConfig&, const LayerWeightsT<float>&, const MatT<float>&,
+                            LayerCaptureT<float>&, const std::vector<int>*, const ops::RopeTable*,
+                            const std::vector<char>*);
+template void transformer_forward(const TransformerConfig&, const std::vector<LayerWeightsT<float>>&,
+                                  const MatT<float>&, std::vector<LayerCaptureT<float>>&, const HeadSwitch*,
+                                  const ops::RopeTable*);
+template void transformer_forward(const TransformerConfig&, const std::vector<LayerWeightsT<double>>&,
+                                  const MatT<double>&, std::vector<LayerCaptureT<double>>&, const HeadSwitch*,
+                                  const ops::RopeTable*);
+
+}  // namespace attn

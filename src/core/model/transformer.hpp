@@ -1,0 +1,120 @@
+// One description of every transformer the core runs: a config plus named weights, and one forward, layer
+// by layer, that captures each head's scores and weights and can switch heads off. The seeded attention
+// layer (attn::multi_head), the encoder block and both refund routers are configs of it.
+//
+// Per layer: x (T, D) -> qkv = x W_qkv (T, 3D) -> the scheme turns each head's q and k -> head h attends in
+// its d_k-wide slice (scores (T, T) with the scheme's bias and the causal mask, weights, out (T, d_k)),
+// a switched-off head's out is zero -> concat (T, D) -> attention = concat W_o (T, D) -> with
+// Norm::PostLayerNorm: LayerNorm(x + attention) [-> ReLU feed-forward -> LayerNorm(norm1 + ffn)].
+// The maths is templated on the scalar: float for the app and training, double for gradient checks.
+#pragma once
+
+#include <vector>
+
+#include "core/ops.hpp"
+#include "core/schemes/scheme.hpp"
+#include "core/types.hpp"
+
+namespace attn {
+
+// What follows the attention of a layer. None: the bare attention layer, whose output is concat W_o.
+enum class Norm { None, PostLayerNorm };
+enum class Activation { Relu };
+
+struct TransformerConfig {
+  int d_model = 16;
+  int heads = 4;
+  int layers = 1;
+  int d_ff = 0;  // the feed-forward width (0: no feed-forward sub-layer)
+  Norm norm = Norm::PostLayerNorm;
+  Activation activation = Activation::Relu;
+  Scheme positions = Scheme::None;  // its rotation and score bias act inside attention
+  bool causal = false;              // mask keys after the query (j > i)
+  double base = 10000.0;            // the scheme's base (RoPE)
+  int vocab = 0;                    // token ids of the models that embed ids (0: the input is vectors)
+};
+
+// One layer's weights; vectors are (1, n) matrices. Empty tensors are the sub-layers a config leaves out.
+template <class S>
+struct LayerWeightsT {
+  MatT<S> w_qkv;               // (D, 3D): Q cols 0..D-1, K D..2D-1, V 2D..3D-1; head h uses h*d_k..
+  MatT<S> w_o;                 // (D, D)
+  MatT<S> ln1_gain, ln1_bias;  // (1, D)  (empty with Norm::None)
+  MatT<S> w1, b1;              // (D, F), (1, F)  (empty when d_ff == 0)
+  MatT<S> w2, b2;              // (F, D), (1, D)  (empty when d_ff == 0)
+  MatT<S> ln2_gain, ln2_bias;  // (1, D)          (empty when d_ff == 0)
+};
+
+// What one layer computed: the display's grids and what a backward pass needs.
+template <class S>
+struct LayerCaptureT {
+  MatT<S> input;                 // (T, D) the layer input x
+  MatT<S> qkv;                   // (T, 3D) x W_qkv, each head's q and k already turned by the scheme
+  std::vector<MatT<S>> scores;   // H x (T, T) q.k / sqrt(d_k) + the scheme's bias, masked keys -inf
+  std::vector<MatT<S>> weights;  // H x (T, T) softmax of the scores, rows sum to 1
+  std::vector<char> off;         // (H,) 1 for a head switched off (its output zeroed)
+  MatT<S> concat;                // (T, D) heads side by side, before W_o
+  MatT<S> attention;             // (T, D) concat W_o
+  MatT<S> residual1;             // (T, D) x + attention                    (empty with Norm::None)
+  MatT<S> xhat1, rstd1;          // (T, D), (T, 1) LayerNorm 1's saved values
+  MatT<S> norm1;                 // (T, D) LayerNorm(residual1)
+  MatT<S> hidden;                // (T, F) ReLU(norm1 W1 + b1)               (empty without FFN)
+  MatT<S> ffn;                   // (T, D) hidden W2 + b2                    (empty without FFN)
+  MatT<S> residual2;             // (T, D) norm1 + ffn                       (empty without FFN)
+  MatT<S> xhat2, rstd2;          // LayerNorm 2's saved values               (empty without FFN)
+  MatT<S> output;                // (T, D) attention, norm1 or LayerNorm(residual2)
+};
+
+// Heads to switch off: off[layer][head] != 0. Missing entries are on.
+struct HeadSwitch {
+  std::vector<std::vector<char>> off;
+  bool is_off(int layer, int head) const;
+};
+
+// One layer's forward in pieces small enough to run between two frames: the QKV projection step_rows rows
+// at a time (0: all rows at once), one head at a time, W_o step_rows rows at a time, then the norms and the
+// feed-forward. Every row is computed alike whatever the blocks, so the result is the same to the bit.
+// x, w, the capture and the optional arguments must outlive it. positions: the tokens' positions (null:
+// 0 .. T-1); turn: the scheme's rotation table for them (null: made here when the scheme turns).
+template <class S>
+class LayerSteps {
+ public:
+  LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w, const MatT<S>& x, LayerCaptureT<S>& out,
+             const std::vector<int>* positions = nullptr, const ops::RopeTable* turn = nullptr,
+             const std::vector<char>* heads_off = nullptr, int step_rows = 0);
+  LayerSteps(const LayerSteps&) = delete;
+  LayerSteps& operator=(const LayerSteps&) = delete;
+  bool done() const { return next_ == total_; }
+  void step();
+  int steps_done() const { return next_; }
+  int steps_total() const { return total_; }
+  // The head the last step attended with, or -1.
+  int last_head() const { return last_head_; }
+
+ private:
+  void finish();
+  TransformerConfig c_;
+  const LayerWeightsT<S>& w_;
+  const MatT<S>& x_;
+  LayerCaptureT<S>& out_;
+  const ops::RopeTable* turn_;
+  ops::RopeTable own_turn_;
+  ops::HeadMask mask_;
+  MatT<S> head_out_;  // (T, d_k)
+  int d_ = 0, dk_ = 0, rows_ = 0, blocks_ = 0, next_ = 0, total_ = 0, last_head_ = -1;
+};
+
+// The whole layer at once: x (T, D) -> out.
+template <class S>
+void layer_forward(const TransformerConfig& c, const LayerWeightsT<S>& w, const MatT<S>& x,
+                   LayerCaptureT<S>& out, const std::vector<int>* positions = nullptr,
+                   const ops::RopeTable* turn = nullptr, const std::vector<char>* heads_off = nullptr);
+
+// Every layer: x (T, D) -> capture (c.layers entries, reusing their storage); the last one's output is the
+// stack's. turn: the scheme's rotation table for positions 0 .. T-1 at width d_k (null: made per layer).
+template <class S>
+void transformer_forward(const TransformerConfig& c, const std::vector<LayerWeightsT<S>>& layers,
+                         const MatT<S>& x, std::vector<LayerCaptureT<S>>& capture,
+                         const HeadSwitch* off = nullptr, const ops::RopeTable* turn = nullptr);
+
+}  // namespace attn

@@ -1,0 +1,136 @@
+// The one transformer forward: heads switched off, layers in steps and stacked layers, each against an
+// independent float64 recomputation (tests/reference.cpp) or the same maths done another way.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "allclose.hpp"
+#include "core/attention.hpp"
+#include "core/encoder.hpp"
+#include "core/model/transformer.hpp"
+#include "core/train/model.hpp"
+#include "reference.hpp"
+
+namespace {
+
+attn::MhaWeights random_weights(int d, int heads, std::uint64_t seed) {
+  attn::MhaWeights w;
+  w.heads = heads;
+  w.w_qkv = ref::to_float(ref::random_matrix(d, 3 * d, seed, 0.5));
+  w.w_o = ref::to_float(ref::random_matrix(d, d, seed + 1, 0.5));
+  return w;
+}
+
+// w_o with the rows head h writes through (h*d_k .. (h+1)*d_k - 1) set to zero, in float64.
+ref::MatD without_head(const attn::Mat& w_o, int head, int d_k) {
+  ref::MatD w = ref::to_double(w_o);
+  w.middleRows(head * d_k, d_k).setZero();
+  return w;
+}
+
+}  // namespace
+
+TEST(Transformer, ASwitchedOffHeadAddsNothing) {
+  struct Case {
+    int d, heads, tokens, off;
+    attn::Scheme scheme;
+    bool causal;
+  };
+  for (const Case& c :
+       {Case{8, 2, 5, 0, attn::Scheme::None, false}, Case{12, 3, 7, 2, attn::Scheme::Rope, true},
+        Case{16, 4, 6, 1, attn::Scheme::Alibi, false}}) {
+    SCOPED_TRACE("D " + std::to_string(c.d) + ", head " + std::to_string(c.off) + " off, " +
+                 attn::scheme_name(c.scheme));
+    const attn::MhaWeights w = random_weights(c.d, c.heads, 40 + static_cast<std::uint64_t>(c.d));
+    const ref::MatD x = ref::random_matrix(c.tokens, c.d, 7);
+    attn::AttentionOptions opt;
+    opt.positions = c.scheme;
+    opt.causal = c.causal;
+    std::vector<char> off(static_cast<size_t>(c.heads), 0);
+    off[static_cast<size_t>(c.off)] = 1;
+    const attn::MhaResult r = attn::multi_head(ref::to_float(x), w, opt, &off);
+    // the reference never switches a head off: the head's rows of W_O are zero instead
+    const int d_k = c.d / c.heads;
+    const ref::Mha expected =
+        ref::multi_head(x, ref::to_double(w.w_qkv), without_head(w.w_o, c.off, d_k), c.heads, opt);
+    EXPECT_ALLCLOSE(r.output, expected.output);
+    EXPECT_TRUE(r.head[static_cast<size_t>(c.off)].output.isZero(0.0f));
+    // its weights are still computed and shown
+    EXPECT_ALLCLOSE(r.head[static_cast<size_t>(c.off)].weights,
+                    expected.heads[static_cast<size_t>(c.off)].weights);
+  }
+}
+
+TEST(Transformer, StepsGiveTheWholeLayerToTheBit) {
+  attn::TransformerConfig c;
+  c.d_model = 12;
+  c.heads = 3;
+  c.d_ff = 20;
+  c.positions = attn::Scheme::Rope;
+  c.causal = true;
+  const attn::EncoderWeights e = attn::EncoderWeights::random(12, 3, 20, 5);
+  const attn::LayerWeightsT<float> w = e.layer();
+  const attn::Mat x = ref::to_float(ref::random_matrix(11, 12, 3));
+  attn::LayerCaptureT<float> whole, stepped;
+  attn::layer_forward(c, w, x, whole);
+  attn::LayerSteps<float> steps(c, w, x, stepped, nullptr, nullptr, nullptr, 4);
+  EXPECT_EQ(steps.steps_total(), 2 * 3 + 3 + 1);  // 3 blocks of 4 rows, twice; 3 heads; the norms
+  while (!steps.done()) steps.step();
+  EXPECT_TRUE(stepped.output == whole.output);
+  EXPECT_TRUE(stepped.weights[2] == whole.weights[2]);
+}
+
+TEST(Transformer, TwoLayersAreTheEncoderBlockTwice) {
+  const std::vector<attn::EncoderWeights> blocks = {attn::EncoderWeights::random(8, 2, 16, 11),
+                                                    attn::EncoderWeights::random(8, 2, 16, 12)};
+  attn::TransformerConfig c;
+  c.d_model = 8;
+  c.heads = 2;
+  c.layers = 2;
+  c.d_ff = 16;
+  c.positions = attn::Scheme::Alibi;
+  std::vector<attn::LayerWeightsT<float>> layers;
+  for (const attn::EncoderWeights& e : blocks) layers.push_back(e.layer());
+  const ref::MatD x = ref::random_matrix(6, 8, 21);
+  std::vector<attn::LayerCaptureT<float>> capture;
+  attn::transformer_forward(c, layers, ref::to_float(x), capture);
+  attn::AttentionOptions opt;
+  opt.positions = c.positions;
+  const ref::Encoder first = ref::encoder_block(x, blocks[0], opt);
+  const ref::Encoder second = ref::encoder_block(first.output, blocks[1], opt);
+  EXPECT_ALLCLOSE(capture[0].output, first.output);
+  EXPECT_ALLCLOSE(capture[1].output, second.output);
+  EXPECT_ALLCLOSE(capture[1].weights[1], second.mha.heads[1].weights);
+}
+
+TEST(Transformer, TheRouterWithAHeadOffIsTheRouterWithoutItsRows) {
+  namespace tr = attn::train;
+  tr::ModelConfig c;
+  c.d_model = 16;
+  c.heads = 4;
+  c.layers = 2;
+  c.d_ff = 8;
+  c.vocab = 10;
+  c.classes = 2;
+  c.positions = attn::Scheme::Rope;
+  const tr::Model m(c);
+  attn::HeadSwitch off;
+  off.off = {{}, {0, 0, 1, 0}};  // layer 1, head 2
+  const std::vector<int> ids = {1, 4, 2, 9, 3};
+  tr::Forward f;
+  m.forward(ids, f, &off);
+  tr::Model cut = m;
+  cut.params.layers[1].w_o.middleRows(2 * 4, 4).setZero();
+  const tr::Forward expected = cut.forward(ids);
+  EXPECT_ALLCLOSE(f.probs, ref::to_double(expected.probs));
+  EXPECT_ALLCLOSE(f.layers[1].output, ref::to_double(expected.layers[1].output));
+  // no gradient reaches the switched-off head's queries, keys and values
+  tr::Params g = m.params.zeros_like();
+  m.backward(f, 1, g);
+  const int d = 16, d_k = 4;
+  for (int block = 0; block < 3; ++block) {
+    EXPECT_TRUE(g.layers[1].w_qkv.middleCols(block * d + 2 * d_k, d_k).isZero(0.0f)) << "block " << block;
+    EXPECT_FALSE(g.layers[1].w_qkv.middleCols(block * d + 1 * d_k, d_k).isZero(0.0f)) << "block " << block;
+  }
+}
