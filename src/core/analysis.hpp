@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/schemes/rope.hpp"  // rope_score
 #include "types.hpp"
 
 namespace attn {
@@ -44,9 +45,5 @@ struct ShuffleCheck {
 // original, shuffled: (T, D); compares permute_rows(original, perm) with shuffled.
 ShuffleCheck compare_shuffled(const Mat& original, const Mat& shuffled, const std::vector<int>& perm,
                               float atol = 1e-5f, float rtol = 1e-4f);
-
-// RoPE's point in one number: the dot product of q turned to pos_q and k turned to pos_k, divided by
-// sqrt(d). q, k: (d,) -> score; depends on pos_q - pos_k only.
-float rope_score(const RowVec& q, const RowVec& k, int pos_q, int pos_k, double base = 10000.0);
 
 }  // namespace attn
