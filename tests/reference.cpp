@@ -47,6 +47,14 @@ MatD random_matrix(int rows, int cols, std::uint64_t seed, double scale) {
   return out;
 }
 
+attn::MhaWeights random_mha_weights(int d, int heads, std::uint64_t seed) {
+  attn::MhaWeights w;
+  w.heads = heads;
+  w.w_qkv = to_float(random_matrix(d, 3 * d, seed, 0.5));
+  w.w_o = to_float(random_matrix(d, d, seed + 1, 0.5));
+  return w;
+}
+
 std::vector<int> iota(int count) {
   std::vector<int> p(static_cast<size_t>(count));
   for (int i = 0; i < count; ++i) p[static_cast<size_t>(i)] = i;

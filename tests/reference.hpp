@@ -29,6 +29,9 @@ struct SplitMix64 {
 // (rows, cols) entries uniform in [-scale, scale], already rounded to float so the core and the
 // reference see exactly the same numbers. Uses SplitMix64 bits, not the core's Rng.
 MatD random_matrix(int rows, int cols, std::uint64_t seed, double scale = 1.0);
+// Fused attention weights from random_matrix (entries up to 0.5): w_qkv (d, 3d) from seed, w_o (d, d) from
+// seed + 1.
+attn::MhaWeights random_mha_weights(int d, int heads, std::uint64_t seed);
 // 0, 1, ..., count - 1
 std::vector<int> iota(int count);
 // Rows of m reordered: result row i = m row perm[i].

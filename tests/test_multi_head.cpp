@@ -24,14 +24,6 @@ std::string name(const Case& c) {
          (c.position_ids.empty() ? "" : ", custom position ids");
 }
 
-attn::MhaWeights random_weights(int d, int heads, std::uint64_t seed) {
-  attn::MhaWeights w;
-  w.heads = heads;
-  w.w_qkv = ref::to_float(ref::random_matrix(d, 3 * d, seed, 0.5));
-  w.w_o = ref::to_float(ref::random_matrix(d, d, seed + 1, 0.5));
-  return w;
-}
-
 }  // namespace
 
 TEST(MultiHead, MatchesTheReferenceOnRandomShapes) {
@@ -54,7 +46,7 @@ TEST(MultiHead, MatchesTheReferenceOnRandomShapes) {
     SCOPED_TRACE(name(c));
     seed += 10;
     const ref::MatD x = ref::random_matrix(c.tokens, c.d_model, seed);
-    const attn::MhaWeights w = random_weights(c.d_model, c.heads, seed + 1);
+    const attn::MhaWeights w = ref::random_mha_weights(c.d_model, c.heads, seed + 1);
     attn::AttentionOptions opt;
     opt.causal = c.causal;
     opt.positions = c.scheme;
@@ -77,7 +69,7 @@ TEST(MultiHead, HeadHReadsItsOwnColumnsOfTheQKVBlocks) {
   // Each head equals single_head on its slices: Q cols h*d_k.., K cols D + h*d_k.., V cols 2D + h*d_k..
   const int d = 12, heads = 3, dk = 4;
   const attn::Mat x = ref::to_float(ref::random_matrix(5, d, 41));
-  const attn::MhaWeights w = random_weights(d, heads, 42);
+  const attn::MhaWeights w = ref::random_mha_weights(d, heads, 42);
   const attn::AttentionOptions opt;
   const attn::MhaResult got = attn::multi_head(x, w, opt);
   for (int h = 0; h < heads; ++h) {
@@ -92,14 +84,14 @@ TEST(MultiHead, HeadHReadsItsOwnColumnsOfTheQKVBlocks) {
 
 TEST(MultiHead, ConcatTimesWoIsTheOutput) {
   const attn::Mat x = ref::to_float(ref::random_matrix(4, 8, 51));
-  const attn::MhaWeights w = random_weights(8, 2, 52);
+  const attn::MhaWeights w = ref::random_mha_weights(8, 2, 52);
   const attn::MhaResult got = attn::multi_head(x, w, attn::AttentionOptions{});
   EXPECT_ALLCLOSE(got.output, ref::matmul(ref::to_double(got.concat), ref::to_double(w.w_o)));
 }
 
 TEST(MultiHead, RopeWeightsDependOnlyOnRelativePositions) {
   const attn::Mat x = ref::to_float(ref::random_matrix(6, 16, 61));
-  const attn::MhaWeights w = random_weights(16, 2, 62);
+  const attn::MhaWeights w = ref::random_mha_weights(16, 2, 62);
   attn::AttentionOptions a, b;
   a.positions = b.positions = attn::Scheme::Rope;
   b.position_ids = {100, 101, 102, 103, 104, 105};
@@ -130,7 +122,7 @@ TEST(MhaSteps, ALongTextInRowBlocksMatchesTheReferenceStepByStep) {
   // 300 tokens: three 128-row blocks of the QKV projection and of W_O, one head per step
   const int t = 300, d = 16, heads = 4;
   const ref::MatD x = ref::random_matrix(t, d, 71);
-  const attn::MhaWeights w = random_weights(d, heads, 72);
+  const attn::MhaWeights w = ref::random_mha_weights(d, heads, 72);
   attn::AttentionOptions opt;
   opt.causal = true;
   const attn::Mat xf = ref::to_float(x);
@@ -154,7 +146,7 @@ TEST(MhaSteps, ALongTextInRowBlocksMatchesTheReferenceStepByStep) {
 
 TEST(MhaSteps, TakingBeforeTheLastStepIsAnError) {
   const attn::Mat x = ref::to_float(ref::random_matrix(4, 8, 81));
-  const attn::MhaWeights w = random_weights(8, 2, 82);
+  const attn::MhaWeights w = ref::random_mha_weights(8, 2, 82);
   attn::MhaSteps steps(x, w, attn::AttentionOptions{});
   steps.step();
   EXPECT_THROW(steps.take(), attn::InputError);

@@ -14,14 +14,6 @@
 
 namespace {
 
-attn::MhaWeights random_weights(int d, int heads, std::uint64_t seed) {
-  attn::MhaWeights w;
-  w.heads = heads;
-  w.w_qkv = ref::to_float(ref::random_matrix(d, 3 * d, seed, 0.5));
-  w.w_o = ref::to_float(ref::random_matrix(d, d, seed + 1, 0.5));
-  return w;
-}
-
 // w_o with the rows head h writes through (h*d_k .. (h+1)*d_k - 1) set to zero, in float64.
 ref::MatD without_head(const attn::Mat& w_o, int head, int d_k) {
   ref::MatD w = ref::to_double(w_o);
@@ -42,7 +34,7 @@ TEST(Transformer, ASwitchedOffHeadAddsNothing) {
         Case{16, 4, 6, 1, attn::Scheme::Alibi, false}}) {
     SCOPED_TRACE("D " + std::to_string(c.d) + ", head " + std::to_string(c.off) + " off, " +
                  attn::scheme_name(c.scheme));
-    const attn::MhaWeights w = random_weights(c.d, c.heads, 40 + static_cast<std::uint64_t>(c.d));
+    const attn::MhaWeights w = ref::random_mha_weights(c.d, c.heads, 40 + static_cast<std::uint64_t>(c.d));
     const ref::MatD x = ref::random_matrix(c.tokens, c.d, 7);
     attn::AttentionOptions opt;
     opt.positions = c.scheme;
