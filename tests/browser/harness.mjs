@@ -89,6 +89,10 @@ export function api(page, fn, ...args) {
   return page.evaluate(([name, a]) => window.attentionDemo[name](...a), [fn, args]);
 }
 
+// attentionDemo.state() and attentionDemo.heatmaps() of the page.
+export const state = (page) => api(page, 'state');
+export const heatmaps = (page) => api(page, 'heatmaps');
+
 // A decoded screenshot of the viewport: {width, height, data (RGBA), at(x, y) -> [r, g, b]} in device pixels.
 export async function screenshot(page) {
   const png = PNG.sync.read(await page.screenshot({ type: 'png', animations: 'allow', caret: 'initial' }));
