@@ -121,11 +121,13 @@ function(attn_wasm_page target)
     "-sINCOMING_MODULE_JS_API=[canvas,print,printErr,locateFile,instantiateWasm,onAbort,onRuntimeInitialized]"
     # stubs for the full-screen and pointer-lock functions SDL links and the app never calls
     "--js-library=${CMAKE_SOURCE_DIR}/src/platform/unused_web_apis.js"
+    # every JavaScript function the app's C++ calls (src/platform/bridge_web.hpp declares them)
+    "--js-library=${CMAKE_SOURCE_DIR}/web/bridge.js"
     "-sEXPORTED_FUNCTIONS=${exports}"
     -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8  # what web/shell.js calls
     --emit-symbol-map)                 # attention_demo.js.symbols: function names for scripts/wasm_size.py
   set_target_properties(${target} PROPERTIES SUFFIX ".js" LINK_DEPENDS
-                                              "${CMAKE_SOURCE_DIR}/src/platform/unused_web_apis.js")
+    "${CMAKE_SOURCE_DIR}/src/platform/unused_web_apis.js;${CMAKE_SOURCE_DIR}/web/bridge.js")
 endfunction()
 
 # attn_wasm_node_program(target [NODERAWFS] [PAGE_OPTIMISATION]): a node-only program (NODERAWFS: it reads
