@@ -36,8 +36,8 @@ char* attn_js_location_text();
 
 // text fields: <input> elements over the canvas (text_field_web.cpp); shown: 1 visible, 2 read-only
 void attn_js_fields_begin(float px, float pad, float radius);
-void attn_js_field(unsigned id, const char* label, const char* hint, const char* value, float x, float y, float w,
-                   float h, int shown);
+void attn_js_field(unsigned id, const char* label, const char* hint, const char* value, float x, float y,
+                   float w, float h, int shown);
 void attn_js_focus_field(unsigned id);
 void attn_js_fields_end();
 
