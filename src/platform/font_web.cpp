@@ -203,7 +203,7 @@ void want(unsigned int c) {
 
 }  // namespace
 
-bool load_font(float pixel_ratio) {
+bool load_font(float pixel_ratio, float scale) {
   if (!(pixel_ratio > 0.0f) || !std::isfinite(pixel_ratio)) pixel_ratio = 1.0f;
   // Quarter steps: a zoom of 110% or 125% still gets sharp glyphs without endless rebuilds.
   pixel_ratio = std::max(1.0f, std::round(pixel_ratio * 4.0f) / 4.0f);
@@ -224,12 +224,9 @@ bool load_font(float pixel_ratio) {
   fstate().tex_h = io.Fonts->TexHeight;
   fstate().pending = 0;
   fstate().ratio = pixel_ratio;
-  io.FontGlobalScale = font_scale() / pixel_ratio;
+  fstate().scale = scale;
+  io.FontGlobalScale = scale / pixel_ratio;
   return ok;
-}
-
-float font_pixel_ratio() {
-  return fstate().ratio;
 }
 
 void font_want_text(std::string_view utf8) {
@@ -248,7 +245,7 @@ void font_want_text(std::string_view utf8) {
 
 bool font_update() {
   if (fstate().pending == 0) return false;
-  load_font(fstate().ratio);
+  load_font(fstate().ratio, fstate().scale);
   return true;
 }
 

@@ -42,6 +42,7 @@ struct WebState {
   int css_w = 0, css_h = 0;  // the window size we last gave SDL, CSS pixels
   double ratio = 0.0;        // devicePixelRatio at that time
   double font_ratio = 0.0;   // the ratio the font atlas was built for
+  float font_scale = 1.0f;   // the text size (font_scale=) it was built for
   bool ready_sent = false;
   bool context_lost = false;     // between webglcontextlost and webglcontextrestored: no GL calls
   bool restore_pending = false;  // the context is back: recreate every GL object before the next frame
@@ -65,16 +66,16 @@ void follow_browser_size() {
   const int h = attn_js_inner_height();
   const double ratio = emscripten_get_device_pixel_ratio();
   const float scale = g.app ? static_cast<float>(g.app->settings().font_scale) : 1.0f;
-  if (w == g.css_w && h == g.css_h && ratio == g.ratio && scale == platform::font_scale()) return;
+  if (w == g.css_w && h == g.css_h && ratio == g.ratio && scale == g.font_scale) return;
   g.css_w = w;
   g.css_h = h;
   g.ratio = ratio;
   // SDL sets the canvas to w x h CSS pixels backed by (w x ratio) x (h x ratio) physical pixels.
   SDL_SetWindowSize(g.window, w, h);
-  if (g.ratio != g.font_ratio || scale != platform::font_scale()) {
+  if (g.ratio != g.font_ratio || scale != g.font_scale) {
     g.font_ratio = g.ratio;
-    platform::font_scale() = scale;
-    platform::load_font(static_cast<float>(g.ratio) * scale);
+    g.font_scale = scale;
+    platform::load_font(static_cast<float>(g.ratio) * scale, scale);
     platform::imgui_renderer_font_changed();  // the new atlas is uploaded before the next draw
   }
 }

@@ -46,7 +46,8 @@ struct ToldPage {
 
 // font_web.cpp: the browser-drawn font atlas.
 struct WebFontState {
-  float ratio = 1.0f;
+  float ratio = 1.0f;          // the pixel ratio the atlas was drawn for
+  float scale = 1.0f;          // the text size, times the default (font_scale=)
   bool have[0x10000] = {};     // in the atlas or on the way, by code point
   std::vector<ImWchar> extra;  // added on demand, in order
   int pending = 0;             // extra code points not yet in the atlas
