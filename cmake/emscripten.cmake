@@ -37,8 +37,8 @@ set(ATTN_WASM_PAGE_OPTIMISATION
   # load or a division): 2 KB gzipped together
   -sBINARYEN_EXTRA_PASSES=-Oz -sBINARYEN_IGNORE_IMPLICIT_TRAPS=1)
 
-# The C functions src/platform/main_web.cpp and model_load_web.cpp export to the page (web/shell.js calls
-# them as Module._name).
+# The C functions src/platform/*_web.cpp export to the page (web/shell.js calls them as Module._name,
+# web/bridge.js's listeners by name).
 set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_frame_stats _attn_set
                            _attn_export_csv _attn_load_model_bytes _attn_model_byte_limit
                            _attn_model_progress _attn_model_json _attn_request_frames
