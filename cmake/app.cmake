@@ -65,6 +65,8 @@ add_library(attn_imgui STATIC
 target_include_directories(attn_imgui SYSTEM PUBLIC "${ATTN_IMGUI_DIR}" "${ATTN_IMGUI_DIR}/backends"
                                                     "${ATTN_IMGUI_DIR}/misc/cpp")
 target_link_libraries(attn_imgui PUBLIC attn_sdl2)
+# imgui_hooks.cpp implements part of the app's interface to the platform (app/platform_io.hpp)
+target_include_directories(attn_imgui PRIVATE "${CMAKE_SOURCE_DIR}/src")
 # The app never opens ImGui's demo or its metrics/debug windows, calls no obsolete API and keeps no .ini
 # or log file (io.IniFilename is null): leave all of that out. The item hooks (IMGUI_ENABLE_TEST_ENGINE) tell
 # src/platform/imgui_hooks.cpp each item's label, for the screen-reader mirror.

@@ -37,8 +37,8 @@ set(ATTN_WASM_PAGE_OPTIMISATION
   # load or a division): 2 KB gzipped together
   -sBINARYEN_EXTRA_PASSES=-Oz -sBINARYEN_IGNORE_IMPLICIT_TRAPS=1)
 
-# The C functions src/platform/main_web.cpp and model_load_web.cpp export to the page (web/shell.js calls
-# them as Module._name).
+# The C functions src/platform/*_web.cpp export to the page (web/shell.js calls them as Module._name,
+# web/bridge.js's listeners by name).
 set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_frame_stats _attn_set
                            _attn_export_csv _attn_load_model_bytes _attn_model_byte_limit
                            _attn_model_progress _attn_model_json _attn_request_frames
@@ -121,11 +121,13 @@ function(attn_wasm_page target)
     "-sINCOMING_MODULE_JS_API=[canvas,print,printErr,locateFile,instantiateWasm,onAbort,onRuntimeInitialized]"
     # stubs for the full-screen and pointer-lock functions SDL links and the app never calls
     "--js-library=${CMAKE_SOURCE_DIR}/src/platform/unused_web_apis.js"
+    # every JavaScript function the app's C++ calls (src/platform/bridge_web.hpp declares them)
+    "--js-library=${CMAKE_SOURCE_DIR}/web/bridge.js"
     "-sEXPORTED_FUNCTIONS=${exports}"
     -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8  # what web/shell.js calls
     --emit-symbol-map)                 # attention_demo.js.symbols: function names for scripts/wasm_size.py
   set_target_properties(${target} PROPERTIES SUFFIX ".js" LINK_DEPENDS
-                                              "${CMAKE_SOURCE_DIR}/src/platform/unused_web_apis.js")
+    "${CMAKE_SOURCE_DIR}/src/platform/unused_web_apis.js;${CMAKE_SOURCE_DIR}/web/bridge.js")
 endfunction()
 
 # attn_wasm_node_program(target [NODERAWFS] [PAGE_OPTIMISATION]): a node-only program (NODERAWFS: it reads

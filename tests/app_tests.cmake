@@ -1,15 +1,11 @@
 # Native tests of the app's logic without UI (URL state, the README's parameter table, exercises, captions).
-add_executable(app_settings_test ${CMAKE_CURRENT_SOURCE_DIR}/app_settings_test.cpp)
-target_link_libraries(app_settings_test PRIVATE attention_app_logic GTest::gtest GTest::gtest_main)
+attn_gtest(app_settings_test LIBS attention_app_logic
+           SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/app_settings_test.cpp)
 target_compile_definitions(app_settings_test PRIVATE ATTN_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
-target_compile_options(app_settings_test PRIVATE -Wall -Wextra -Wpedantic)
-gtest_discover_tests(app_settings_test DISCOVERY_MODE PRE_TEST)
 
 # Lesson mode's settings (theme, font_scale, lock, caption, steps) and its steps JSON.
-add_executable(lesson_settings_test ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_settings.cpp)
-target_link_libraries(lesson_settings_test PRIVATE attention_app_logic GTest::gtest GTest::gtest_main)
-target_compile_options(lesson_settings_test PRIVATE ${ATTN_WARNINGS})
-gtest_discover_tests(lesson_settings_test DISCOVERY_MODE PRE_TEST)
+attn_gtest(lesson_settings_test STRICT LIBS attention_app_logic
+           SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lesson_settings.cpp)
 
 # The desktop app under a virtual display (Debian's xvfb): each scene renders and reports its state.
 if(TARGET attention_demo)
@@ -19,35 +15,25 @@ if(TARGET attention_demo)
 endif()
 
 # Long texts in the multi-head scene: token windows, the heads as text, the find box (no UI).
-add_executable(long_text_test ${CMAKE_CURRENT_SOURCE_DIR}/test_long_text.cpp)
-target_link_libraries(long_text_test PRIVATE attention_app_logic GTest::gtest GTest::gtest_main)
-target_compile_options(long_text_test PRIVATE ${ATTN_WARNINGS})
-gtest_discover_tests(long_text_test DISCOVERY_MODE PRE_TEST)
+attn_gtest(long_text_test STRICT LIBS attention_app_logic
+           SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_long_text.cpp)
 
 # The exercises' questions and answers (computed by the core), without the UI.
-add_executable(exercises_test ${CMAKE_CURRENT_SOURCE_DIR}/test_exercises.cpp)
-target_link_libraries(exercises_test PRIVATE attention_app_logic GTest::gtest GTest::gtest_main)
-target_compile_options(exercises_test PRIVATE -Wall -Wextra -Wpedantic)
-gtest_discover_tests(exercises_test DISCOVERY_MODE PRE_TEST)
+attn_gtest(exercises_test LIBS attention_app_logic SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_exercises.cpp)
 
 # The captions computed from the core, the text helpers and the learned-table presets (no UI).
-add_executable(app_text_tests ${CMAKE_CURRENT_SOURCE_DIR}/test_captions.cpp)
-target_link_libraries(app_text_tests PRIVATE attention_app_logic GTest::gtest GTest::gtest_main)
-target_compile_options(app_text_tests PRIVATE ${ATTN_WARNINGS})
-gtest_discover_tests(app_text_tests DISCOVERY_MODE PRE_TEST)
+attn_gtest(app_text_tests STRICT LIBS attention_app_logic
+           SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_captions.cpp)
 
 # A gtest on Dear ImGui without a window: attn_imgui_test(name FONT|NOFONT sources...) builds it with the
 # app's logic (FONT: with the desktop font's code and bytes).
 function(attn_imgui_test name font)
-  add_executable(${name} ${ARGN})
+  attn_gtest(${name} STRICT LIBS attention_app_logic attn_imgui SOURCES ${ARGN})
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src/platform)
-  target_link_libraries(${name} PRIVATE attention_app_logic attn_imgui GTest::gtest GTest::gtest_main)
-  target_compile_options(${name} PRIVATE ${ATTN_WARNINGS})
   if(font STREQUAL "FONT")
     target_sources(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src/platform/font.cpp)
     attn_embed_font(${name})
   endif()
-  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST)
 endfunction()
 
 if(TARGET attn_imgui)
@@ -70,10 +56,7 @@ if(TARGET attn_imgui AND NOT EMSCRIPTEN)
 endif()
 
 # The scene cache: recompute only on change, one version per recompute, errors kept (no UI).
-add_executable(memo_test ${CMAKE_CURRENT_SOURCE_DIR}/test_memo.cpp)
-target_link_libraries(memo_test PRIVATE attention_app_logic GTest::gtest GTest::gtest_main)
-target_compile_options(memo_test PRIVATE ${ATTN_WARNINGS})
-gtest_discover_tests(memo_test DISCOVERY_MODE PRE_TEST)
+attn_gtest(memo_test STRICT LIBS attention_app_logic SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_memo.cpp)
 
 # Every sentence true at every setting: each scene's paragraphs read back at sampled settings and checked
 # against numpy (tests/claims/, one checker per scene; the desktop app under Xvfb with --sweep).

@@ -37,6 +37,8 @@
 (function () {
   "use strict";
 
+  // #include embed_protocol.js (build_wasm.sh writes web/embed_protocol.js here: the messages, defined once)
+
   var TIMEOUT_MS = 15000;          // a request the demo has not answered by then is rejected
   var MAX_HEIGHT = 100000;         // a larger (or non-numeric) size from the demo is ignored
   var THEMES = { light: 1, dark: 1, auto: 1 };
@@ -158,8 +160,7 @@
           return;
         }
         if (failure) { reject(failure); return; }
-        var message = { channel: channel, id: nextId++, type: type };
-        if (fields) Object.keys(fields).forEach(function (k) { message[k] = fields[k]; });
+        var message = embedProtocol.request(channel, nextId++, type, fields);
         if (running) {
           send(message, resolve, reject);
           return;
@@ -237,8 +238,8 @@
       return handle;
     };
     function receive(data) {
-      if (data.id !== undefined) reply(data);
-      else if (typeof data.event === "string") onEvent(data.event, data.data);
+      if (embedProtocol.isReply(data)) reply(data);
+      else if (embedProtocol.isEvent(data)) onEvent(data.event, data.data);
     }
     if (origin) channels[channel] = { frame: frame, origin: origin, receive: receive };
     return handle;
@@ -310,7 +311,7 @@
     var talk = /^https?:/.test(demoOrigin) && /^https?:/.test(pageOrigin);
     var channel = randomId();
     if (talk) {
-      src += "#attention-channel=" + channel + "&attention-parent=" + encodeURIComponent(pageOrigin);
+      src += embedProtocol.hash(channel, pageOrigin);
     }
     var frame = makeFrame(src, options, autosize);
     var handle = makeHandle(frame, talk ? demoOrigin : "", channel, autosize);

@@ -3,6 +3,8 @@
 // iframe that starts out of view.
 (function () {
   "use strict";
+
+  // #include embed_protocol.js (build_wasm.sh writes web/embed_protocol.js here: the messages, defined once)
   var canvas = document.getElementById("canvas");
   var ready = window.attentionDemo.ready;
 
@@ -11,7 +13,7 @@
   }
 
   // [1] the course page around an iframe made by web/embed.js: the iframe URL's #hash names a channel and
-  // the page's origin (#attention-channel=ID&attention-parent=ORIGIN). Messages count only from the
+  // the page's origin (the embed protocol above). Messages count only from the
   // parent window, from that origin, on that channel, and go only to that origin. The page may ask for
   // state() and set(settings) (settings only, as the URL would give them); the demo tells it when it is
   // ready or failed, how tall its content is, and what the learner changed or answered.
@@ -20,19 +22,7 @@
   var canvasOnScreen = true;  // the canvas is on screen (an IntersectionObserver below)
 
   function parentChannel() {
-    if (window.parent === window) return null;
-    var h = new URLSearchParams(location.hash.replace(/^#/, ""));
-    var channel = h.get("attention-channel") || "";
-    var origin = h.get("attention-parent") || "";
-    if (!/^[A-Za-z0-9_-]{8,128}$/.test(channel)) return null;
-    var parsed;
-    try {
-      parsed = new URL(origin);
-    } catch (e) {
-      return null;
-    }
-    if ((parsed.protocol !== "http:" && parsed.protocol !== "https:") || parsed.origin !== origin) return null;
-    return { channel: channel, origin: origin };
+    return window.parent === window ? null : embedProtocol.parseHash(location.hash);
   }
 
   function postToParent(message) {
@@ -44,7 +34,7 @@
     }
   }
 
-  function postEvent(name, data) { if (bridge) postToParent({ event: name, data: data }); }
+  function postEvent(name, data) { if (bridge) postToParent(embedProtocol.event(name, data)); }
 
   if (bridge) (function () {
     var running = false;      // attentionDemo.ready resolved
@@ -110,15 +100,15 @@
       var id = request.id;
       try {
         if (request.type === "state") {
-          reply({ id: id, ok: true, result: window.attentionDemo.state() });
+          reply(embedProtocol.reply(id, true, window.attentionDemo.state()));
         } else if (request.type === "set") {
           var applied = setSettings(request.settings);
-          afterFrame(applied.frame, function () { reply({ id: id, ok: true, result: applied.result }); });
+          afterFrame(applied.frame, function () { reply(embedProtocol.reply(id, true, applied.result)); });
         } else {
           throw new Error("unknown request " + JSON.stringify(String(request.type).slice(0, 40)) + " (set or state)");
         }
       } catch (e) {
-        reply({ id: id, ok: false, error: describe(e) });
+        reply(embedProtocol.reply(id, false, describe(e)));
       }
     }
 
@@ -137,9 +127,9 @@
       var data = event.data;
       if (!data || typeof data !== "object" || data.channel !== bridge.channel) return;
       var id = data.id;
-      if (!(typeof id === "number" && isFinite(id)) && !(typeof id === "string" && id.length <= 64)) return;
+      if (!embedProtocol.isRequestId(id)) return;
       if (failure) {
-        postToParent({ id: id, ok: false, error: failure });
+        postToParent(embedProtocol.reply(id, false, failure));
         return;
       }
       waiting.push(data);
@@ -193,7 +183,7 @@
     }).catch(function (e) {
       failure = "the demo could not start: " + describe(e);
       postEvent("error", { message: describe(e) });
-      waiting.splice(0).forEach(function (request) { postToParent({ id: request.id, ok: false, error: failure }); });
+      waiting.splice(0).forEach(function (request) { postToParent(embedProtocol.reply(request.id, false, failure)); });
     });
   })();
 

@@ -8,6 +8,7 @@
 
 #include "app/logic/memo.hpp"
 #include "app/logic/pipeline_cache.hpp"
+#include "app/platform_io.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/widgets/heatmap_view.hpp"
 #include "app/widgets/theme.hpp"
@@ -16,7 +17,6 @@
 #include "core/input_limits.hpp"
 #include "gfx/heatmap_renderer.hpp"
 #include "model_io/model_json.hpp"
-#include "platform/imgui_hooks.hpp"
 
 namespace app {
 namespace {
@@ -104,7 +104,7 @@ void App::frame() {
   frame_texts().clear();
   frame_rects().clear();
   frame_answers().clear();
-  platform::focused_value().clear();
+  focused_value().clear();
   start_lesson();
   const Settings before = settings_;  // the lesson's locked settings are kept as they are now
   const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -169,7 +169,7 @@ void App::frame() {
       "scene", ImVec2(0, 0), false,
       ImGuiWindowFlags_NavFlattened | (figure ? ImGuiWindowFlags_NoScrollbar : ImGuiWindowFlags_None) |
           (ImGui::GetIO().KeyCtrl ? ImGuiWindowFlags_NoScrollWithMouse : ImGuiWindowFlags_None));
-  platform::mark_scene_tab_stops();  // the skip link's landing place
+  mark_scene_tab_stops();  // the skip link's landing place
   lesson_.draw(settings_);
   if (!settings_.embed && !figure && !hidden(settings_, "path") && !scene_locked) draw_path_bar(settings_);
   draw_notes(notes_, notes_dropped_);
@@ -266,9 +266,9 @@ std::string App::set_json(const std::string& text) {
 
 void App::describe_focus() {
   const HoverReport& cell = hovered_heatmap();
-  const platform::FocusedItem item = platform::focused_item();
+  const FocusedItem item = focused_item();
   focus_label_ = item.present ? item.label : "";
-  focus_value_ = item.checkable ? (item.checked ? "checked" : "not checked") : platform::focused_value();
+  focus_value_ = item.checkable ? (item.checked ? "checked" : "not checked") : focused_value();
   // the scene's name once, when it opens; then what has the focus, as a person would say it
   std::string said;
   if (settings_.scene != announced_scene_) said = scene_title(settings_.scene) + " scene. ";

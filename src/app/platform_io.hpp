@@ -1,5 +1,6 @@
-// What the app asks of the platform: free-text fields, the clipboard, saving files (download or disk) and
-// opening a model file (a file picker in the browser, a path on the desktop).
+// What the app asks of the platform: free-text fields, the keyboard focus for the screen-reader mirror, the
+// clipboard, saving files (download or disk) and opening a model file (a file picker in the browser, a path
+// on the desktop).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,21 @@ namespace app {
 // text_field_web.cpp). Desktop: ImGui's InputText. Returns whether the learner changed `value`; `entered`
 // (when given) says whether they pressed Enter in the field.
 bool text_field(const char* label, const char* hint, std::string& value, bool* entered = nullptr);
+
+// The keyboard-focused ImGui item, caught by ImGui's item hooks (src/platform/imgui_hooks.cpp), for the
+// screen-reader mirror (state().focus and the page's live region).
+struct FocusedItem {
+  bool present = false;  // an item has the keyboard focus and its focus rectangle is shown
+  std::string label;     // what the item says ("position", "Next >"), without ImGui's ## suffix
+  bool checkable = false, checked = false;
+};
+// The item ImGui's keyboard navigation has focused in the frame being built (or the last one).
+FocusedItem focused_item();
+// The focused control's value as the mirror says it (a slider's number, a text box's text); controls set
+// it while drawn, and the app clears it before each frame.
+std::string& focused_value();
+// Called right after the scene's own panel begins: the page's skip link lands on its first tab stop.
+void mark_scene_tab_stops();
 
 // Puts text on the system clipboard (the browser's, or SDL's on the desktop).
 void copy_text(const std::string& text);

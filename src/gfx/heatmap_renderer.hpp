@@ -8,6 +8,12 @@
 
 namespace gfx {
 
+struct HeatmapRenderer;  // heatmap_renderer_state.hpp
+
+// The state every call below works on (nullptr: none; render_heatmap then reports an error): the main loop
+// owns it and gives it before init_renderer.
+void use_renderer(HeatmapRenderer* state);
+
 // Compiles and links the heatmap program (shaders/heatmap.*, embedded at build time) and makes the
 // framebuffer. Needs a current GL 3.3 core / GLES 3.0 (WebGL2) context: call it after the context and
 // ImGui_ImplOpenGL3_Init exist. Returns "" on success, else the compile/link log (also printed to stderr).

@@ -10,11 +10,10 @@
 namespace platform {
 namespace {
 
-float g_ratio = 1.0f;
-
-// attn_font_data::kRanges as ImWchar pairs; must outlive the atlas build, hence static.
+// attn_font_data::kRanges as ImWchar pairs; must outlive the atlas build, hence static (made once, never
+// changed).
 const ImWchar* glyph_ranges() {
-  static std::vector<ImWchar> ranges = [] {
+  static const std::vector<ImWchar> ranges = [] {
     std::vector<ImWchar> r;
     for (unsigned int c : attn_font_data::kRanges) r.push_back(static_cast<ImWchar>(c));
     return r;
@@ -24,7 +23,7 @@ const ImWchar* glyph_ranges() {
 
 }  // namespace
 
-bool load_font(float pixel_ratio) {
+bool load_font(float pixel_ratio, float scale) {
   if (!(pixel_ratio > 0.0f) || !std::isfinite(pixel_ratio)) pixel_ratio = 1.0f;
   // Quarter steps: a zoom of 110% or 125% still gets sharp glyphs without endless rebuilds.
   pixel_ratio = std::round(pixel_ratio * 4.0f) / 4.0f;
@@ -49,13 +48,8 @@ bool load_font(float pixel_ratio) {
     io.Fonts->Build();  // the renderer uploads TexPixelsAlpha8 as it is
     pixel_ratio = 1.0f;
   }
-  io.FontGlobalScale = font_scale() / pixel_ratio;
-  g_ratio = pixel_ratio;
+  io.FontGlobalScale = scale / pixel_ratio;
   return ok;
-}
-
-float font_pixel_ratio() {
-  return g_ratio;
 }
 
 }  // namespace platform

@@ -17,17 +17,10 @@ inline constexpr float kFontSize = 16.0f;
 // subscripts, arrows and mathematical operators, and any code point font_want_text() saw. Call before the
 // first frame, or between frames when the pixel ratio changed (then also rebuild the renderer's font
 // texture). Returns false if the font could not be loaded (desktop: ImGui's built-in font is used
-// instead; browser: no 2D canvas, the page shows no text).
-bool load_font(float pixel_ratio);
-// Text size, times the default (font_scale=): load_font(device ratio x scale) then draws glyphs as sharp
-// as ever at scale times the size.
-inline float& font_scale() {
-  static float scale = 1.0f;
-  return scale;
-}
-
-// The ratio load_font() last used (1 before the first call).
-float font_pixel_ratio();
+// instead; browser: no 2D canvas, the page shows no text). `scale` is the text size times the default
+// (font_scale=): pass pixel_ratio = device ratio x scale, and the glyphs are as sharp as ever at scale times
+// the size.
+bool load_font(float pixel_ratio, float scale = 1.0f);
 
 // Browser only (font_web.cpp): glyphs on demand. font_want_text() notes the code points of text the
 // learner brings (typed, set() from the page, the URL, a model file) that the atlas lacks (at most 2048,

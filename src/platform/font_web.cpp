@@ -12,84 +12,11 @@
 #include <string_view>
 #include <vector>
 
+#include "bridge_web.hpp"
 #include "font.hpp"
 #include "imgui.h"
 #include "imgui_internal.h"  // ImFontAtlasBuildInit/SetupFont/Finish: ImGui's own atlas steps
-
-// [SECTION] JavaScript side
-// clang-format off
-
-// Picks the CSS size at which the family's ascent + descent make line_px pixels (stb_truetype's
-// ScaleForPixelHeight: the desktop build's DejaVu Sans looks the same), then measures each code point.
-// out: [ascent, descent, css_px] then per code point [advance, left, right, ascent, descent] in pixels
-// (the actualBoundingBox* distances from the origin on the baseline). Returns 0 without a 2D context.
-// Module.attnFontCanvas(w, h): a 2D context on an OffscreenCanvas where there is one, else a detached <canvas>.
-EM_JS(int, js_font_measure, (const char* family, int line_px, const int* codes, int count, float* out), {
-  Module.attnFontCanvas = function(w, h) {
-    var c;
-    if (typeof OffscreenCanvas !== "undefined") c = new OffscreenCanvas(w, h);
-    else { c = document.createElement("canvas"); c.width = w; c.height = h; }
-    return c.getContext("2d", { willReadFrequently: true });
-  };
-  var x = Module.attnFontCanvas(1, 1);
-  if (!x || typeof x.measureText !== "function") return 0;
-  var fam = UTF8ToString(family);
-  x.font = "1000px " + fam;  // large: the browser rounds these metrics to whole pixels
-  var r = x.measureText("Hg");
-  var a = r.fontBoundingBoxAscent, d = r.fontBoundingBoxDescent;
-  if (!(a > 0) || !(d >= 0)) {  // no font metrics (older browsers): from the ink of "Hg"
-    a = r.actualBoundingBoxAscent * 1.25;
-    d = r.actualBoundingBoxDescent * 1.2;
-  }
-  if (!(a + d > 0)) return 0;
-  var size = line_px * 1000 / (a + d);
-  Module.attnFont = size.toFixed(3) + "px " + fam;
-  x.font = Module.attnFont;
-  var o = out >> 2;
-  HEAPF32[o] = a * size / 1000;
-  HEAPF32[o + 1] = d * size / 1000;
-  HEAPF32[o + 2] = size;
-  for (var i = 0; i < count; i++) {
-    var m = x.measureText(String.fromCharCode(HEAP32[(codes >> 2) + i]));
-    var q = o + 3 + 5 * i;
-    HEAPF32[q] = m.width;
-    HEAPF32[q + 1] = m.actualBoundingBoxLeft || 0;
-    HEAPF32[q + 2] = m.actualBoundingBoxRight || 0;
-    HEAPF32[q + 3] = m.actualBoundingBoxAscent || 0;
-    HEAPF32[q + 4] = m.actualBoundingBoxDescent || 0;
-  }
-  return 1;
-});
-
-// Draws each glyph (code point, origin x, origin y: three ints each) white on a w x h canvas in the font
-// js_font_measure chose, and copies the coverage (alpha) into pixels (w x h bytes). Returns 0 on failure.
-EM_JS(int, js_font_render, (const int* glyphs, int count, int w, int h, unsigned char* pixels), {
-  var x = Module.attnFont ? Module.attnFontCanvas(w, h) : null;
-  if (!x) return 0;
-  x.font = Module.attnFont;
-  x.fillStyle = "#fff";
-  x.textBaseline = "alphabetic";
-  x.textAlign = "left";
-  for (var i = 0; i < count; i++) {
-    var p = (glyphs >> 2) + 3 * i;
-    x.fillText(String.fromCharCode(HEAP32[p]), HEAP32[p + 1], HEAP32[p + 2]);
-  }
-  var d = x.getImageData(0, 0, w, h).data;
-  for (var j = 0, n = w * h; j < n; j++) HEAPU8[pixels + j] = d[4 * j + 3];
-  return 1;
-});
-
-// The page's query string, percent-decoded (the texts a link may carry), malloc'ed UTF-8; the caller frees it.
-EM_JS(char*, js_location_text, (), {
-  var s = window.location.search || "";
-  try { s = decodeURIComponent(s.split("+").join(" ")); } catch (e) {}
-  var n = lengthBytesUTF8(s) + 1;
-  var p = _malloc(n);
-  stringToUTF8(s, p, n);
-  return p;
-});
-
-// clang-format on
+#include "web_layer.hpp"
 
 namespace platform {
 namespace {
@@ -116,16 +43,10 @@ constexpr ImWchar kBaseRanges[][2] = {
 // Code points added on demand at most (beyond them, new ones show as U+FFFD): bounds the atlas' size.
 constexpr int kMaxExtra = 2048;
 
-struct FontState {
-  float ratio = 1.0f;
-  bool have[0x10000] = {};     // in the atlas or on the way, by code point
-  std::vector<ImWchar> extra;  // added on demand, in order
-  int pending = 0;             // extra code points not yet in the atlas
-  int glyphs = 0, tex_w = 0, tex_h = 0;
-  float css_px = 0.0f;   // the CSS font size the browser drew at
-  bool browser = false;  // the last build drew glyphs (false: no 2D canvas, no text)
-  bool started = false;  // load_font ran once
-} g_font;
+// The font's state (the layer's, main_web.cpp).
+WebFontState& fstate() {
+  return web_layer().font;
+}
 
 // Where each rectangle goes: rows of rectangles sorted by height (a shelf packer), 1 pixel apart.
 // Returns the atlas height for width `width`.
@@ -172,15 +93,16 @@ bool build_atlas(ImFontAtlas* atlas, float px, bool pixel_snap, std::vector<ImWc
   // 2. metrics of every code point: [ascent, descent, CSS px] then 5 numbers per code point
   std::vector<int> ints(codes.begin(), codes.end());
   std::vector<float> m(3 + 5 * codes.size(), 0.0f);
-  const bool drawn = !codes.empty() && js_font_measure(kFamily, static_cast<int>(c.SizePixels), ints.data(),
-                                                       static_cast<int>(ints.size()), m.data());
+  const bool drawn =
+      !codes.empty() && attn_js_font_measure(kFamily, static_cast<int>(c.SizePixels), ints.data(),
+                                             static_cast<int>(ints.size()), m.data());
   if (!drawn) {
     codes.assign(1, static_cast<ImWchar>(' '));
     ints.assign(1, ' ');
     m.assign({0.8f * c.SizePixels, 0.2f * c.SizePixels, 0.0f, 0.25f * c.SizePixels, 0.0f, 0.0f, 0.0f, 0.0f});
   }
   const int n = static_cast<int>(codes.size());
-  g_font.css_px = m[2];
+  fstate().css_px = m[2];
   const float ascent = ImTrunc(m[0] + 1.0f), descent = ImTrunc(-m[1] - 1.0f);  // as stb_truetype rounds
 
   // 3. rectangles: ImGui's custom ones, then one per visible glyph (its ink box, 1 pixel of margin around)
@@ -237,7 +159,8 @@ bool build_atlas(ImFontAtlas* atlas, float px, bool pixel_snap, std::vector<ImWc
     draws.insert(draws.end(), {ints[i], x[rect_of[i]] - b[0], y[rect_of[i]] - b[1]});
   }
   if (!draws.empty())
-    js_font_render(draws.data(), static_cast<int>(draws.size() / 3), tex_w, tex_h, atlas->TexPixelsAlpha8);
+    attn_js_font_render(draws.data(), static_cast<int>(draws.size() / 3), tex_w, tex_h,
+                        atlas->TexPixelsAlpha8);
 
   // 6. the glyphs, in ImGui's layout: y from the line's top, the baseline at round(ascent)
   ImFontAtlasBuildSetupFont(atlas, font, &c, ascent, descent);
@@ -265,48 +188,45 @@ std::vector<ImWchar> wanted_codes() {
   std::vector<ImWchar> codes;
   for (const auto& r : kBaseRanges)
     for (unsigned int c = r[0]; c <= r[1]; ++c) codes.push_back(static_cast<ImWchar>(c));
-  codes.insert(codes.end(), g_font.extra.begin(), g_font.extra.end());
+  codes.insert(codes.end(), fstate().extra.begin(), fstate().extra.end());
   return codes;
 }
 
 void want(unsigned int c) {
-  if (c < 0x20 || c > 0xFFFF || g_font.have[c] || (c >= 0x7F && c < 0xA0) || (c >= 0xD800 && c < 0xE000))
+  if (c < 0x20 || c > 0xFFFF || fstate().have[c] || (c >= 0x7F && c < 0xA0) || (c >= 0xD800 && c < 0xE000))
     return;
-  if (static_cast<int>(g_font.extra.size()) >= kMaxExtra) return;
-  g_font.have[c] = true;
-  g_font.extra.push_back(static_cast<ImWchar>(c));
-  ++g_font.pending;
+  if (static_cast<int>(fstate().extra.size()) >= kMaxExtra) return;
+  fstate().have[c] = true;
+  fstate().extra.push_back(static_cast<ImWchar>(c));
+  ++fstate().pending;
 }
 
 }  // namespace
 
-bool load_font(float pixel_ratio) {
+bool load_font(float pixel_ratio, float scale) {
   if (!(pixel_ratio > 0.0f) || !std::isfinite(pixel_ratio)) pixel_ratio = 1.0f;
   // Quarter steps: a zoom of 110% or 125% still gets sharp glyphs without endless rebuilds.
   pixel_ratio = std::max(1.0f, std::round(pixel_ratio * 4.0f) / 4.0f);
-  if (!g_font.started) {  // the base set, and the texts a link brings
-    g_font.started = true;
+  if (!fstate().started) {  // the base set, and the texts a link brings
+    fstate().started = true;
     for (const auto& r : kBaseRanges)
-      for (unsigned int c = r[0]; c <= r[1]; ++c) g_font.have[c] = true;
-    char* query = js_location_text();
+      for (unsigned int c = r[0]; c <= r[1]; ++c) fstate().have[c] = true;
+    char* query = attn_js_location_text();
     if (query != nullptr) font_want_text(query);
     std::free(query);
   }
   ImGuiIO& io = ImGui::GetIO();
   const bool ok = build_atlas(io.Fonts, std::round(kFontSize * pixel_ratio),
                               pixel_ratio == std::floor(pixel_ratio), wanted_codes());
-  g_font.browser = ok;
-  g_font.glyphs = ok ? io.Fonts->Fonts[0]->Glyphs.Size : 0;
-  g_font.tex_w = io.Fonts->TexWidth;
-  g_font.tex_h = io.Fonts->TexHeight;
-  g_font.pending = 0;
-  g_font.ratio = pixel_ratio;
-  io.FontGlobalScale = font_scale() / pixel_ratio;
+  fstate().browser = ok;
+  fstate().glyphs = ok ? io.Fonts->Fonts[0]->Glyphs.Size : 0;
+  fstate().tex_w = io.Fonts->TexWidth;
+  fstate().tex_h = io.Fonts->TexHeight;
+  fstate().pending = 0;
+  fstate().ratio = pixel_ratio;
+  fstate().scale = scale;
+  io.FontGlobalScale = scale / pixel_ratio;
   return ok;
-}
-
-float font_pixel_ratio() {
-  return g_font.ratio;
 }
 
 void font_want_text(std::string_view utf8) {
@@ -324,8 +244,8 @@ void font_want_text(std::string_view utf8) {
 }
 
 bool font_update() {
-  if (g_font.pending == 0) return false;
-  load_font(g_font.ratio);
+  if (fstate().pending == 0) return false;
+  load_font(fstate().ratio, fstate().scale);
   return true;
 }
 
@@ -336,11 +256,11 @@ std::string font_state_json() {
   char buf[200];
   std::snprintf(buf, sizeof(buf),
                 R"(","css_px":%.3f,"pixel_size":%g,"ratio":%g,"glyphs":%d,"extra":%d,"atlas":[%d,%d]})",
-                static_cast<double>(g_font.css_px), atlas->Fonts.empty() ? 0.0 : atlas->Fonts[0]->FontSize,
-                static_cast<double>(g_font.ratio), g_font.glyphs, static_cast<int>(g_font.extra.size()),
-                g_font.tex_w, g_font.tex_h);
-  return std::string(R"({"source":")") + (g_font.browser ? "browser" : "none") + R"(","family":")" + family +
-         buf;
+                static_cast<double>(fstate().css_px), atlas->Fonts.empty() ? 0.0 : atlas->Fonts[0]->FontSize,
+                static_cast<double>(fstate().ratio), fstate().glyphs, static_cast<int>(fstate().extra.size()),
+                fstate().tex_w, fstate().tex_h);
+  return std::string(R"({"source":")") + (fstate().browser ? "browser" : "none") + R"(","family":")" +
+         family + buf;
 }
 
 }  // namespace platform

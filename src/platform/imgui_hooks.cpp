@@ -11,14 +11,6 @@
 
 namespace {
 
-struct Seen {
-  ImGuiID id = 0;
-  int frame = -1;
-  std::string label;
-  ImGuiItemStatusFlags flags = 0;
-};
-Seen g_seen;
-
 // An item Tab can land on, in the order the frame submitted them.
 struct Stop {
   ImGuiID id = 0;
@@ -27,9 +19,46 @@ struct Stop {
   ImGuiID scope = 0;              // its focus scope: tabbing stays in one
   ImRect rect;                    // its navigation rectangle, screen pixels
 };
-std::vector<Stop> g_stops;
-int g_stops_frame = -1;
-size_t g_scene_first = 0;  // the first stop of the scene's own panel
+
+// The hooks' state, one per ImGui context: made on first use (enable_item_hooks), held by the context's
+// TestEngine pointer (ImGui's place for the item hooks' own data) and freed with the context (a shutdown
+// hook).
+struct ItemHooks {
+  // the keyboard-focused item as its widget last reported it
+  ImGuiID seen_id = 0;
+  int seen_frame = -1;
+  std::string seen_label;
+  ImGuiItemStatusFlags seen_flags = 0;
+  std::string focused_value;  // app::focused_value()
+  // the frame's tab stops
+  std::vector<Stop> stops;
+  int stops_frame = -1;
+  size_t scene_first = 0;  // the first stop of the scene's own panel
+};
+
+// The hooks' state of `ctx`, made on first use.
+ItemHooks& hooks(ImGuiContext* ctx) {
+  if (ctx->TestEngine == nullptr) {
+    ctx->TestEngine = IM_NEW(ItemHooks)();
+    ImGuiContextHook shutdown;
+    shutdown.Type = ImGuiContextHookType_Shutdown;
+    shutdown.Callback = [](ImGuiContext* c, ImGuiContextHook*) {
+      IM_DELETE(static_cast<ItemHooks*>(c->TestEngine));
+      c->TestEngine = nullptr;
+    };
+    ImGui::AddContextHook(ctx, &shutdown);
+  }
+  return *static_cast<ItemHooks*>(ctx->TestEngine);
+}
+
+// The state of a context whose hooks exist (has_hooks).
+const ItemHooks& hooks(const ImGuiContext* ctx) {
+  return *static_cast<const ItemHooks*>(ctx->TestEngine);
+}
+
+bool has_hooks(const ImGuiContext* ctx) {
+  return ctx != nullptr && ctx->TestEngine != nullptr;
+}
 
 // What the spoken name of an item is: its label up to "##"; for a stepper ("-##decrease position") or an
 // item whose label is drawn apart ("##position"), the words after "##" up to the next "##".
@@ -47,12 +76,13 @@ std::string spoken_label(const char* label) {
 // the first stop's when nothing has it.
 std::vector<const Stop*> tab_order(const ImGuiContext* ctx) {
   std::vector<const Stop*> out;
-  if (g_stops.empty()) return out;
-  const Stop* ref = &g_stops.front();
-  for (const Stop& s : g_stops) {
+  if (!has_hooks(ctx) || hooks(ctx).stops.empty()) return out;
+  const std::vector<Stop>& stops = hooks(ctx).stops;
+  const Stop* ref = &stops.front();
+  for (const Stop& s : stops) {
     if (s.id == ctx->NavId) ref = &s;
   }
-  for (const Stop& s : g_stops) {
+  for (const Stop& s : stops) {
     if (s.root == ref->root && s.scope == ref->scope) out.push_back(&s);
   }
   return out;
@@ -71,26 +101,28 @@ void focus_stop(const Stop& s) {
 
 void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, ImGuiID id, const ImRect& bb,
                                  const ImGuiLastItemData* item) {
-  if (ctx->FrameCount != g_stops_frame) {
-    g_stops.clear();
-    g_stops_frame = ctx->FrameCount;
-    g_scene_first = 0;
+  ItemHooks& h = hooks(ctx);
+  if (ctx->FrameCount != h.stops_frame) {
+    h.stops.clear();
+    h.stops_frame = ctx->FrameCount;
+    h.scene_first = 0;
   }
   ImGuiWindow* w = ctx->CurrentWindow;
   const ImGuiItemFlags skip = ImGuiItemFlags_NoTabStop | ImGuiItemFlags_NoNav | ImGuiItemFlags_Disabled;
   if (id == 0 || item == nullptr || w == nullptr || w->IsFallbackWindow || (item->InFlags & skip) != 0 ||
       w->DC.NavLayerCurrent != ImGuiNavLayer_Main)
     return;
-  g_stops.push_back({id, w, w->RootWindowForNav, ctx->CurrentFocusScopeId, bb});
+  h.stops.push_back({id, w, w->RootWindowForNav, ctx->CurrentFocusScopeId, bb});
 }
 
 void ImGuiTestEngineHook_ItemInfo(ImGuiContext* ctx, ImGuiID id, const char* label,
                                   ImGuiItemStatusFlags flags) {
   if (id == 0 || id != ctx->NavId || label == nullptr) return;
-  g_seen.id = id;
-  g_seen.frame = ctx->FrameCount;
-  g_seen.label = spoken_label(label);
-  g_seen.flags = flags;
+  ItemHooks& h = hooks(ctx);
+  h.seen_id = id;
+  h.seen_frame = ctx->FrameCount;
+  h.seen_label = spoken_label(label);
+  h.seen_flags = flags;
 }
 
 void ImGuiTestEngineHook_Log(ImGuiContext*, const char*, ...) {}
@@ -99,19 +131,40 @@ const char* ImGuiTestEngine_FindItemDebugLabel(ImGuiContext*, ImGuiID) {
   return nullptr;
 }
 
-namespace platform {
+namespace app {
 
 std::string& focused_value() {
-  static std::string value;
-  return value;
-}
-
-void enable_item_hooks() {
-  ImGui::GetCurrentContext()->TestEngineHookItems = true;
+  return hooks(ImGui::GetCurrentContext()).focused_value;
 }
 
 void mark_scene_tab_stops() {
-  g_scene_first = g_stops_frame == GImGui->FrameCount ? g_stops.size() : 0;
+  ItemHooks& h = hooks(ImGui::GetCurrentContext());
+  h.scene_first = h.stops_frame == GImGui->FrameCount ? h.stops.size() : 0;
+}
+
+FocusedItem focused_item() {
+  const ImGuiContext* ctx = ImGui::GetCurrentContext();
+  FocusedItem f;
+  if (!has_hooks(ctx)) return f;
+  const ItemHooks& h = hooks(ctx);
+  if (ctx->NavId == 0 || ctx->NavDisableHighlight || h.seen_id != ctx->NavId ||
+      h.seen_frame < ctx->FrameCount - 1)
+    return f;
+  f.present = true;
+  f.label = h.seen_label;
+  f.checkable = (h.seen_flags & ImGuiItemStatusFlags_Checkable) != 0;
+  f.checked = (h.seen_flags & ImGuiItemStatusFlags_Checked) != 0;
+  return f;
+}
+
+}  // namespace app
+
+namespace platform {
+
+void enable_item_hooks() {
+  ImGuiContext* ctx = ImGui::GetCurrentContext();
+  hooks(ctx);
+  ctx->TestEngineHookItems = true;
 }
 
 bool tab_leaves(bool backward) {
@@ -131,31 +184,33 @@ bool tab_leaves(bool backward) {
 
 bool focus_tab_stop(TabStop which, unsigned from) {
   const ImGuiContext* ctx = ImGui::GetCurrentContext();
-  if (ctx == nullptr || g_stops.empty()) return false;
+  if (!has_hooks(ctx) || hooks(ctx).stops.empty()) return false;
+  const ItemHooks& h = hooks(ctx);
+  const std::vector<Stop>& stops = h.stops;
   if (which == TabStop::Scene) {
-    focus_stop(g_stops[g_scene_first < g_stops.size() ? g_scene_first : 0]);
+    focus_stop(stops[h.scene_first < stops.size() ? h.scene_first : 0]);
     return true;
   }
   if (which == TabStop::First || which == TabStop::Last) {
-    const Stop& first = g_stops.front();  // the app's window, before any popup or tooltip
+    const Stop& first = stops.front();  // the app's window, before any popup or tooltip
     const Stop* s = &first;
-    for (const Stop& t : g_stops) {
+    for (const Stop& t : stops) {
       if (which == TabStop::Last && t.root == first.root && t.scope == first.scope) s = &t;
     }
     focus_stop(*s);
     return true;
   }
   // the stop after (or before) the item `from`, in its own tab order
-  for (size_t i = 0; i < g_stops.size(); ++i) {
-    if (g_stops[i].id != from) continue;
-    const Stop& at = g_stops[i];
+  for (size_t i = 0; i < stops.size(); ++i) {
+    if (stops[i].id != from) continue;
+    const Stop& at = stops[i];
     if (which == TabStop::After) {
-      for (size_t j = i + 1; j < g_stops.size(); ++j) {
-        if (g_stops[j].root == at.root && g_stops[j].scope == at.scope) return focus_stop(g_stops[j]), true;
+      for (size_t j = i + 1; j < stops.size(); ++j) {
+        if (stops[j].root == at.root && stops[j].scope == at.scope) return focus_stop(stops[j]), true;
       }
     } else {
       for (size_t j = i; j-- > 0;) {
-        if (g_stops[j].root == at.root && g_stops[j].scope == at.scope) return focus_stop(g_stops[j]), true;
+        if (stops[j].root == at.root && stops[j].scope == at.scope) return focus_stop(stops[j]), true;
       }
     }
     return false;
@@ -165,19 +220,6 @@ bool focus_tab_stop(TabStop which, unsigned from) {
 
 void hide_keyboard_focus() {
   if (ImGuiContext* ctx = ImGui::GetCurrentContext()) ctx->NavDisableHighlight = true;
-}
-
-FocusedItem focused_item() {
-  const ImGuiContext* ctx = ImGui::GetCurrentContext();
-  FocusedItem f;
-  if (ctx == nullptr || ctx->NavId == 0 || ctx->NavDisableHighlight || g_seen.id != ctx->NavId ||
-      g_seen.frame < ctx->FrameCount - 1)
-    return f;
-  f.present = true;
-  f.label = g_seen.label;
-  f.checkable = (g_seen.flags & ImGuiItemStatusFlags_Checkable) != 0;
-  f.checked = (g_seen.flags & ImGuiItemStatusFlags_Checked) != 0;
-  return f;
 }
 
 }  // namespace platform

@@ -1,21 +1,19 @@
-// The keyboard-focused ImGui item's label and state, caught by ImGui's item hooks, for the screen-reader
-// mirror (state().focus and the page's live region).
+// ImGui's item hooks on the platform's side: the frame's tab stops, for Tab into and out of the canvas.
+// What the app reads of them (the focused item, its value, the scene's first stop) is declared in
+// app/platform_io.hpp and implemented in imgui_hooks.cpp.
 #pragma once
 
-#include <string>
+#include "app/platform_io.hpp"
 
 namespace platform {
 
-struct FocusedItem {
-  bool present = false;  // an item has the keyboard focus and its focus rectangle is shown
-  std::string label;     // what the item says ("position", "Next >"), without ImGui's ## suffix
-  bool checkable = false, checked = false;
-};
+// The names src/app/widgets/number_input.cpp and tests/test_keyboard.cpp still call the app's side by.
+using app::focused_item;
+using app::focused_value;
+using app::mark_scene_tab_stops;
 
 // Turns the hooks on (after ImGui::CreateContext).
 void enable_item_hooks();
-// Called right after the scene's own panel begins: the skip link lands on its first tab stop.
-void mark_scene_tab_stops();
 // Whether Tab (Shift+Tab when backward) pressed now would go past the last (first) tab stop of the last
 // frame: then the page lets the browser move the focus out of the canvas.
 bool tab_leaves(bool backward);
@@ -26,10 +24,5 @@ enum class TabStop { First, Last, Scene, After, Before };
 bool focus_tab_stop(TabStop which, unsigned from = 0);
 // The canvas lost the page's focus: no focus rectangle until the keyboard comes back.
 void hide_keyboard_focus();
-// The item ImGui's keyboard navigation has focused in the frame being built (or the last one).
-FocusedItem focused_item();
-// The focused control's value as the mirror says it (a slider's number, a text box's text); controls set
-// it while drawn, and the app clears it before each frame.
-std::string& focused_value();
 
 }  // namespace platform

@@ -18,7 +18,8 @@
 
 namespace platform {
 
-std::string start_imgui(SDL_Window* window, SDL_GLContext gl, float pixel_ratio) {
+std::string start_imgui(SDL_Window* window, SDL_GLContext gl, float pixel_ratio,
+                        gfx::HeatmapRenderer& heatmaps) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   enable_item_hooks();  // the focused control's label, for the screen-reader mirror
@@ -31,6 +32,7 @@ std::string start_imgui(SDL_Window* window, SDL_GLContext gl, float pixel_ratio)
   load_font(pixel_ratio);
   if (!ImGui_ImplSDL2_InitForOpenGL(window, gl)) return "the SDL2 back end of the interface could not start";
   imgui_renderer_init();
+  gfx::use_renderer(&heatmaps);
   std::string error = imgui_renderer_create_objects();  // "" or the shader log
   return error.empty() ? gfx::init_renderer() : error;
 }
@@ -69,6 +71,7 @@ void draw_frame(SDL_Window* window) {
 
 void stop_imgui() {
   app::shutdown_heatmaps();
+  gfx::use_renderer(nullptr);
   imgui_renderer_shutdown();
   ImGui_ImplSDL2_Shutdown();
   ImGui::DestroyContext();

@@ -8,13 +8,18 @@
 namespace app {
 class App;
 }
+namespace gfx {
+struct HeatmapRenderer;
+}
 
 namespace platform {
 
 // Creates the ImGui context (no .ini file: the URL holds the state; keyboard navigation on; dark style),
 // loads the font for `pixel_ratio` (framebuffer pixels per window pixel), starts ImGui's SDL2 back end, the
-// interface renderer (imgui_renderer.hpp) and the heatmap renderer. Returns "" or what failed.
-std::string start_imgui(SDL_Window* window, SDL_GLContext gl, float pixel_ratio);
+// interface renderer (imgui_renderer.hpp) and the heatmap renderer on `heatmaps` (the caller's, kept until
+// stop_imgui). Returns "" or what failed.
+std::string start_imgui(SDL_Window* window, SDL_GLContext gl, float pixel_ratio,
+                        gfx::HeatmapRenderer& heatmaps);
 
 // Builds one frame of `app` between ImGui's NewFrame and Render. `hide_pointer`: the mouse is treated as
 // absent (scripted runs). A failing frame is logged once to stderr and recovered, so the app keeps going.

@@ -12,11 +12,18 @@
 namespace platform {
 namespace {
 
+// The renderer's GPU objects: made by imgui_renderer_init, held by ImGui's io.BackendRendererUserData
+// (ImGui's place for a renderer back end's own data), freed by imgui_renderer_shutdown.
 struct Objects {
   GLuint program = 0, vao = 0, vbo = 0, ibo = 0, font = 0;
   GLint u_projection = -1, u_texture = -1, u_coverage = -1;
   bool font_stale = true;  // the atlas changed since `font` was uploaded
-} gl;
+};
+
+Objects& objects() {
+  IM_ASSERT(ImGui::GetIO().BackendRendererUserData != nullptr && "call imgui_renderer_init() first");
+  return *static_cast<Objects*>(ImGui::GetIO().BackendRendererUserData);
+}
 
 GLuint as_texture(ImTextureID id) {
   return static_cast<GLuint>(reinterpret_cast<std::intptr_t>(id));
@@ -26,6 +33,7 @@ GLuint as_texture(ImTextureID id) {
 // filtered; ImGui draws text with its id. load_font() built the atlas: nothing here calls
 // ImFontAtlas::Build(), so the browser's link leaves out stb_truetype and ImGui's default font.
 void upload_font() {
+  Objects& gl = objects();
   ImGuiIO& io = ImGui::GetIO();
   const unsigned char* pixels = io.Fonts->TexPixelsAlpha8;
   const int w = io.Fonts->TexWidth, h = io.Fonts->TexHeight;
@@ -48,6 +56,7 @@ void upload_font() {
 // Everything a draw needs, set outright: premultiplied-free alpha blending, scissor, no depth/stencil/cull,
 // the viewport, the projection of the display rectangle, the vertex layout of ImDrawVert.
 void set_state(const ImDrawData* data, int fb_w, int fb_h) {
+  Objects& gl = objects();
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glEnable(GL_BLEND);
   glBlendEquation(GL_FUNC_ADD);
@@ -80,10 +89,11 @@ void set_state(const ImDrawData* data, int fb_w, int fb_h) {
 void imgui_renderer_init() {
   ImGuiIO& io = ImGui::GetIO();
   io.BackendRendererName = "attention_demo_gl3";
-  gl = Objects{};
+  if (io.BackendRendererUserData == nullptr) io.BackendRendererUserData = IM_NEW(Objects)();
 }
 
 std::string imgui_renderer_create_objects() {
+  Objects& gl = objects();
   if (gl.program == 0) {
     const std::string err = gfx::build_program("imgui.vert", attn_shaders::imgui_vert, "imgui.frag",
                                                attn_shaders::imgui_frag, gl.program);
@@ -115,23 +125,26 @@ std::string imgui_renderer_create_objects() {
 }
 
 void imgui_renderer_destroy_objects() {
+  if (ImGui::GetCurrentContext() == nullptr || ImGui::GetIO().BackendRendererUserData == nullptr) return;
+  Objects& gl = objects();
   if (gl.font != 0) glDeleteTextures(1, &gl.font);
   if (gl.vbo != 0) glDeleteBuffers(1, &gl.vbo);
   if (gl.ibo != 0) glDeleteBuffers(1, &gl.ibo);
   if (gl.vao != 0) glDeleteVertexArrays(1, &gl.vao);
   if (gl.program != 0) glDeleteProgram(gl.program);
   gl = Objects{};
-  if (ImGui::GetCurrentContext() != nullptr) ImGui::GetIO().Fonts->SetTexID(ImTextureID{});
+  ImGui::GetIO().Fonts->SetTexID(ImTextureID{});
 }
 
 void imgui_renderer_font_changed() {
-  gl.font_stale = true;
+  objects().font_stale = true;
 }
 
 void imgui_renderer_draw(const ImDrawData* data, int fb_w, int fb_h) {
   if (data == nullptr || fb_w <= 0 || fb_h <= 0 || data->DisplaySize.x <= 0 || data->DisplaySize.y <= 0)
     return;
   if (!imgui_renderer_create_objects().empty()) return;  // the error was printed; build_frame goes on
+  const Objects& gl = objects();
   set_state(data, fb_w, fb_h);
   const ImVec2 off = data->DisplayPos;
   const ImVec2 scale = data->FramebufferScale;  // window -> framebuffer pixels
@@ -173,7 +186,11 @@ void imgui_renderer_draw(const ImDrawData* data, int fb_w, int fb_h) {
 
 void imgui_renderer_shutdown() {
   imgui_renderer_destroy_objects();
-  if (ImGui::GetCurrentContext() != nullptr) ImGui::GetIO().BackendRendererName = nullptr;
+  if (ImGui::GetCurrentContext() == nullptr) return;
+  ImGuiIO& io = ImGui::GetIO();
+  IM_DELETE(static_cast<Objects*>(io.BackendRendererUserData));
+  io.BackendRendererUserData = nullptr;
+  io.BackendRendererName = nullptr;
 }
 
 }  // namespace platform

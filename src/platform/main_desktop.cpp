@@ -25,6 +25,7 @@
 #include "app/app.hpp"
 #include "app/logic/trained_model.hpp"
 #include "app/platform_io.hpp"
+#include "gfx/heatmap_renderer_state.hpp"
 #include "imgui_host.hpp"
 #include "imgui_impl_sdl2.h"
 #include "png.hpp"
@@ -132,13 +133,14 @@ int main(int argc, char** argv) {
   SDL_GL_MakeCurrent(window, gl);
   SDL_GL_SetSwapInterval(opt.frames > 0 ? 0 : 1);  // scripted runs go as fast as they can
 
-  // 2. Dear ImGui and the heatmap renderer
+  // 2. Dear ImGui and the heatmap renderer (its state lives here, until stop_imgui)
+  gfx::HeatmapRenderer heatmaps;
   {
     int win_w = 0, fb_w = 0, h = 0;
     SDL_GetWindowSize(window, &win_w, &h);
     SDL_GL_GetDrawableSize(window, &fb_w, &h);
     const float ratio = win_w > 0 ? static_cast<float>(fb_w) / static_cast<float>(win_w) : 1.0f;
-    const std::string error = platform::start_imgui(window, gl, ratio);
+    const std::string error = platform::start_imgui(window, gl, ratio, heatmaps);
     if (!error.empty()) {
       std::fprintf(stderr, "error: the interface could not start: %s\n", error.c_str());
       return 1;

@@ -15,9 +15,11 @@
 
 #include "app/app.hpp"
 #include "app/logic/trained_model.hpp"
+#include "bridge_web.hpp"
 #include "font.hpp"
 #include "frames_web.hpp"
 #include "gfx/heatmap_renderer.hpp"
+#include "gfx/heatmap_renderer_state.hpp"
 #include "imgui_hooks.hpp"
 #include "imgui_host.hpp"
 #include "imgui_impl_sdl2.h"
@@ -25,49 +27,14 @@
 #include "page_events_web.hpp"
 #include "text_fields.hpp"
 #include "touch_web.hpp"
-
-// [SECTION] JavaScript side (EM_JS bodies are JavaScript; commas are fine here, unlike EM_ASM)
-// clang-format off
-
-// window.location.search ("?scene=clock&pos=44" or ""), malloc'ed UTF-8; the caller frees it.
-EM_JS(char*, js_location_search, (), {
-  var s = window.location.search || "";
-  var n = lengthBytesUTF8(s) + 1;
-  var p = _malloc(n);
-  stringToUTF8(s, p, n);
-  return p;
-});
-
-// The size of the window (or iframe) in CSS pixels: the canvas fills it.
-EM_JS(int, js_inner_width, (), { return Math.max(1, window.innerWidth | 0); });
-EM_JS(int, js_inner_height, (), { return Math.max(1, window.innerHeight | 0); });
-
-// Resolves window.attentionDemo.ready (web/shell.js sets Module.attentionReady).
-EM_JS(void, js_ready, (), {
-  if (typeof Module.attentionReady === "function") Module.attentionReady();
-});
-
-// Hides the "graphics interrupted" message once the GL objects exist again (web/shell.js).
-EM_JS(void, js_graphics_restored, (), {
-  if (typeof Module.attentionGraphicsRestored === "function") Module.attentionGraphicsRestored();
-});
-
-// Shows a message in place of the canvas (web/shell.js sets Module.attentionFail).
-EM_JS(void, js_fail, (const char* message), {
-  var text = UTF8ToString(message);
-  if (typeof Module.attentionFail === "function") Module.attentionFail(text);
-  else console.error(text);
-});
-
-// Whether web/shell.js has stopped the module (an uncaught error): no frame may run on its memory.
-EM_JS(int, js_stopped, (), { return Module.attentionStopped ? 1 : 0; });
-
-// clang-format on
+#include "web_layer.hpp"
 
 // [SECTION] State
 
 namespace {
 
+// The browser app's one owner of state: its window, its app, the frame loop's bookkeeping and the platform
+// layer's state (web_layer.hpp). Emscripten's callbacks and the page's exports reach it here.
 struct WebState {
   SDL_Window* window = nullptr;
   SDL_GLContext gl = nullptr;
@@ -75,6 +42,7 @@ struct WebState {
   int css_w = 0, css_h = 0;  // the window size we last gave SDL, CSS pixels
   double ratio = 0.0;        // devicePixelRatio at that time
   double font_ratio = 0.0;   // the ratio the font atlas was built for
+  float font_scale = 1.0f;   // the text size (font_scale=) it was built for
   bool ready_sent = false;
   bool context_lost = false;     // between webglcontextlost and webglcontextrestored: no GL calls
   bool restore_pending = false;  // the context is back: recreate every GL object before the next frame
@@ -86,26 +54,28 @@ struct WebState {
   double awake_until = 0.0;      // after input, frames continue until then (ImGui's hover delays)
   double last_frame_start = 0.0;
   bool last_frame_continued = false;  // the previous frame asked for this one (for interval_ms)
+  platform::WebLayer layer;           // text fields, what the page was told, the font, export replies
+  gfx::HeatmapRenderer heatmaps;      // the heatmap renderer's GL objects and texture cache
 };
 WebState g;
 
 // Keeps the canvas as big as the browser window at the device pixel ratio; rebuilds the font atlas
 // when the ratio changes (browser zoom, moving to another screen). Call outside NewFrame/Render.
 void follow_browser_size() {
-  const int w = js_inner_width();
-  const int h = js_inner_height();
+  const int w = attn_js_inner_width();
+  const int h = attn_js_inner_height();
   const double ratio = emscripten_get_device_pixel_ratio();
   const float scale = g.app ? static_cast<float>(g.app->settings().font_scale) : 1.0f;
-  if (w == g.css_w && h == g.css_h && ratio == g.ratio && scale == platform::font_scale()) return;
+  if (w == g.css_w && h == g.css_h && ratio == g.ratio && scale == g.font_scale) return;
   g.css_w = w;
   g.css_h = h;
   g.ratio = ratio;
   // SDL sets the canvas to w x h CSS pixels backed by (w x ratio) x (h x ratio) physical pixels.
   SDL_SetWindowSize(g.window, w, h);
-  if (g.ratio != g.font_ratio || scale != platform::font_scale()) {
+  if (g.ratio != g.font_ratio || scale != g.font_scale) {
     g.font_ratio = g.ratio;
-    platform::font_scale() = scale;
-    platform::load_font(static_cast<float>(g.ratio) * scale);
+    g.font_scale = scale;
+    platform::load_font(static_cast<float>(g.ratio) * scale, scale);
     platform::imgui_renderer_font_changed();  // the new atlas is uploaded before the next draw
   }
 }
@@ -150,12 +120,12 @@ bool draw_one_frame() {
     g.restore_pending = false;
     const std::string error = recreate_gl_objects();
     if (!error.empty()) {
-      js_fail(("The graphics could not be restored: " + error).c_str());
+      attn_js_fail(("The graphics could not be restored: " + error).c_str());
       g.app.reset();  // no more frames
       return false;
     }
     ++g.restores;
-    js_graphics_restored();
+    attn_js_graphics_restored();
   }
   const double t0 = emscripten_get_now();
   follow_browser_size();
@@ -184,7 +154,7 @@ bool draw_one_frame() {
   platform::tell_page_after_frame(*g.app);
   if (!g.ready_sent) {
     g.ready_sent = true;
-    js_ready();
+    attn_js_ready();
   }
   return g.app->wants_next_frame();
 }
@@ -213,7 +183,7 @@ void request_frames(int n) {
 
 EM_BOOL on_animation_frame(double now, void*) {
   g.frame_scheduled = false;
-  if (!g.app || js_stopped()) return EM_FALSE;
+  if (!g.app || attn_js_stopped()) return EM_FALSE;
   if (g.frames_asked > 0) --g.frames_asked;
   const bool app_wants = draw_one_frame();
   const bool more = !g.context_lost && (app_wants || g.frames_asked > 0 || now < g.awake_until ||
@@ -234,6 +204,10 @@ int on_sdl_event(void*, SDL_Event* event) {
 
 app::App* platform::web_app() {
   return g.app.get();
+}
+
+platform::WebLayer& platform::web_layer() {
+  return g.layer;
 }
 
 void platform::request_app_frames(int n) {
@@ -263,7 +237,7 @@ extern "C" {
 // The app's state plus "webgl": {"lost": bool, "restores": n} (whether the context is lost right now) and
 // "font" (platform::font_state_json: the browser-drawn font's family, sizes and glyph count).
 EMSCRIPTEN_KEEPALIVE const char* attn_state() {
-  static std::string s;
+  std::string& s = g.layer.replies.state;
   if (!g.app) return keep(s, "null");
   std::string json = g.app->state_json();
   if (json.size() >= 2 && json.front() == '{') {
@@ -276,23 +250,23 @@ EMSCRIPTEN_KEEPALIVE const char* attn_state() {
 }
 
 EMSCRIPTEN_KEEPALIVE const char* attn_heatmaps(int with_values, const char* only_id) {
-  static std::string s;
+  std::string& s = g.layer.replies.heatmaps;
   return keep(s, g.app ? g.app->heatmaps_json(with_values != 0, only_id ? only_id : "") : "null");
 }
 
 EMSCRIPTEN_KEEPALIVE const char* attn_frame_stats() {
-  static std::string s;
+  std::string& s = g.layer.replies.frame_stats;
   return keep(s, g.app ? g.app->frame_stats_json() : "null");
 }
 
 EMSCRIPTEN_KEEPALIVE const char* attn_export_csv(const char* id) {
-  static std::string s;
+  std::string& s = g.layer.replies.export_csv;
   return keep(s, g.app ? g.app->export_csv_json(id ? id : "") : R"({"ok":false,"error":"not started"})");
 }
 
 // The trained model as a model file's text, or "" when there is none.
 EMSCRIPTEN_KEEPALIVE const char* attn_model_json() {
-  static std::string s;
+  std::string& s = g.layer.replies.model_json;
   return keep(s, app::trained_model_file_text());
 }
 
@@ -310,9 +284,9 @@ EMSCRIPTEN_KEEPALIVE int attn_tab_leaves(int backward) {
 // The page's focus came to the canvas: which control takes it (0 the first, 1 the last, 2 the scene's first,
 // 3 the one after text field `from`, 4 the one before it). 1 when one did.
 EMSCRIPTEN_KEEPALIVE int attn_focus(int which, unsigned from) {
-  static const platform::TabStop kStops[] = {platform::TabStop::First, platform::TabStop::Last,
-                                             platform::TabStop::Scene, platform::TabStop::After,
-                                             platform::TabStop::Before};
+  constexpr platform::TabStop kStops[] = {platform::TabStop::First, platform::TabStop::Last,
+                                          platform::TabStop::Scene, platform::TabStop::After,
+                                          platform::TabStop::Before};
   if (!g.app || which < 0 || which > 4) return 0;
   request_frames(2);
   return platform::focus_tab_stop(kStops[which], from) ? 1 : 0;
@@ -333,7 +307,7 @@ EMSCRIPTEN_KEEPALIVE void attn_set_visible(int visible) {
 }
 
 EMSCRIPTEN_KEEPALIVE const char* attn_set(const char* json) {
-  static std::string s;
+  std::string& s = g.layer.replies.set;
   if (!g.app) return keep(s, R"({"ok":false,"notes":["the app has not started yet"]})");
   request_frames(2);  // the new settings, then the layout that follows them
   platform::font_want_text(json ? json : "");
@@ -353,7 +327,7 @@ int main(int, char**) {
   // (SDL would cancel Backspace, Tab and the arrows there).
   SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
   if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-    js_fail((std::string("Could not start SDL: ") + SDL_GetError()).c_str());
+    attn_js_fail((std::string("Could not start SDL: ") + SDL_GetError()).c_str());
     return 1;
   }
   // WebGL2 is OpenGL ES 3.0.
@@ -365,33 +339,33 @@ int main(int, char**) {
   SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
   SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
 
-  g.css_w = js_inner_width();
-  g.css_h = js_inner_height();
+  g.css_w = attn_js_inner_width();
+  g.css_h = attn_js_inner_height();
   g.ratio = emscripten_get_device_pixel_ratio();
   g.window = SDL_CreateWindow("Attention, in order", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
                               g.css_w, g.css_h, SDL_WINDOW_OPENGL | SDL_WINDOW_ALLOW_HIGHDPI);
   if (!g.window) {
-    js_fail((std::string("Could not create the canvas window: ") + SDL_GetError()).c_str());
+    attn_js_fail((std::string("Could not create the canvas window: ") + SDL_GetError()).c_str());
     return 1;
   }
   g.gl = SDL_GL_CreateContext(g.window);
   if (!g.gl) {
-    js_fail((std::string("Could not create a WebGL2 context: ") + SDL_GetError()).c_str());
+    attn_js_fail((std::string("Could not create a WebGL2 context: ") + SDL_GetError()).c_str());
     return 1;
   }
   SDL_GL_MakeCurrent(g.window, g.gl);
 
-  const std::string error = platform::start_imgui(g.window, g.gl, static_cast<float>(g.ratio));
+  const std::string error = platform::start_imgui(g.window, g.gl, static_cast<float>(g.ratio), g.heatmaps);
   g.font_ratio = g.ratio;
   if (!error.empty()) {
-    js_fail(("The interface could not start: " + error).c_str());
+    attn_js_fail(("The interface could not start: " + error).c_str());
     return 1;
   }
 
   emscripten_set_webglcontextlost_callback("#canvas", nullptr, EM_FALSE, on_context_lost);
   emscripten_set_webglcontextrestored_callback("#canvas", nullptr, EM_FALSE, on_context_restored);
 
-  char* search = js_location_search();
+  char* search = attn_js_location_search();
   g.app = std::make_unique<app::App>(search ? search : "");
   std::free(search);
 

@@ -7,28 +7,17 @@
 
 #include "app/logic/trained_model.hpp"
 #include "core/input_limits.hpp"
+#include "platform/bridge_web.hpp"
 #include "platform/font.hpp"
 #include "platform/frames_web.hpp"
+#include "platform/web_layer.hpp"
 
 namespace {
-
-// clang-format off
-// Copies the next bytes of Module.attentionModelBytes (from Module.attentionModelOffset) to dst; 0 at the end.
-EM_JS(int, js_model_chunk, (char* dst, int cap), {
-  var bytes = Module.attentionModelBytes;
-  if (!bytes) return 0;
-  var at = Module.attentionModelOffset || 0;
-  var n = Math.min(cap, bytes.length - at);
-  HEAPU8.set(bytes.subarray(at, at + n), dst);
-  Module.attentionModelOffset = at + n;
-  return n;
-});
-// clang-format on
 
 class PageBytes : public attn::model_io::ByteSource {
  public:
   std::size_t read(char* dst, std::size_t cap) override {
-    return static_cast<std::size_t>(js_model_chunk(dst, static_cast<int>(cap)));
+    return static_cast<std::size_t>(attn_js_model_chunk(dst, static_cast<int>(cap)));
   }
 };
 
@@ -56,7 +45,7 @@ EMSCRIPTEN_KEEPALIVE double attn_model_byte_limit() {
 // as "Open a model file" does; `name` says where it came from. Returns {"ok": true} or {"ok": false,
 // "error": "..."} (JSON, valid until the next call).
 EMSCRIPTEN_KEEPALIVE const char* attn_load_model_bytes(double total_bytes, const char* name) {
-  static std::string s;
+  std::string& s = platform::web_layer().replies.load_model;
   PageBytes bytes;
   const std::string source = name && *name ? name : "a model file";
   const std::string error = app::load_trained_model(bytes, static_cast<long long>(total_bytes), source);

@@ -8,86 +8,35 @@
 #include <string>
 
 #include "app/widgets/theme.hpp"
+#include "bridge_web.hpp"
 #include "font.hpp"
 #include "frames_web.hpp"
+#include "web_layer.hpp"
 #include "wheel_target.hpp"
 
-// [SECTION] JavaScript side (EM_JS bodies are JavaScript)
-// clang-format off
-
-// Puts "?query" into the address bar without reloading, as a new history entry when `push` is not 0 (a new
-// scene: the browser's Back returns to the last one, through attn_open_query); keeps the path and #hash.
-EM_JS(void, js_set_query, (const char* query, int push), {
-  var q = UTF8ToString(query);
-  if (q.charAt(0) === "?") q = q.substring(1);
-  var url = window.location.pathname + (q.length ? "?" + q : "") + window.location.hash;
-  try {
-    if (push) history.pushState(null, "", url);
-    else history.replaceState(history.state, "", url);
-  } catch (e) {
-    console.warn("attention demo: cannot update the URL: " + e);
-  }
-  if (!Module.attnPopstate) {
-    Module.attnPopstate = true;
-    window.addEventListener("popstate", function() {
-      var s = window.location.search || "", n = lengthBytesUTF8(s) + 1, p = _malloc(n);
-      if (!p) return;
-      stringToUTF8(s, p, n);
-      _attn_open_query(p);
-      _free(p);
-    });
-  }
-});
-
-// window.dispatchEvent(new CustomEvent("attention:" + type, {detail})); `json` 1: detail is a JSON array
-// whose items go out one event each, as JSON text; 2: detail is a number.
-EM_JS(void, js_dispatch, (const char* type, const char* detail, int json), {
-  var name = "attention:" + UTF8ToString(type), text = UTF8ToString(detail);
-  var items = json === 1 ? JSON.parse(text).map(function(a) { return JSON.stringify(a); })
-                         : [json === 2 ? Number(text) : text];
-  items.forEach(function(d) { window.dispatchEvent(new CustomEvent(name, {detail: d})); });
-});
-
-// The look the app draws in, for the page's own elements (web/style.css: [data-theme=light]).
-EM_JS(void, js_set_theme, (int dark), {
-  document.documentElement.setAttribute("data-theme", dark ? "dark" : "light");
-});
-
-// clang-format on
-
 namespace platform {
-namespace {
-
-struct Told {
-  int dark = -1;
-  int height = -1;
-  std::string announcement;
-};
-Told g_told;
-
-}  // namespace
-
 void tell_page_after_frame(app::App& app) {
+  ToldPage& told = web_layer().told;
   const app::UrlChange url = app.take_url_change();
   if (url != app::UrlChange::None) {
     const std::string query = app.query();
-    js_set_query(query.c_str(), url == app::UrlChange::Push ? 1 : 0);
-    js_dispatch("change", query.c_str(), 0);
+    attn_js_set_query(query.c_str(), url == app::UrlChange::Push ? 1 : 0);
+    attn_js_dispatch("change", query.c_str(), 0);
   }
-  if (g_told.dark != (app::theme_is_dark() ? 1 : 0)) {
-    g_told.dark = app::theme_is_dark() ? 1 : 0;
-    js_set_theme(g_told.dark);
+  if (told.dark != (app::theme_is_dark() ? 1 : 0)) {
+    told.dark = app::theme_is_dark() ? 1 : 0;
+    attn_js_set_theme(told.dark);
   }
   const int height = static_cast<int>(std::ceil(app.content_height()));
-  if (height != g_told.height) {
-    g_told.height = height;
-    js_dispatch("layout", std::to_string(height).c_str(), 2);
+  if (height != told.height) {
+    told.height = height;
+    attn_js_dispatch("layout", std::to_string(height).c_str(), 2);
   }
   const std::string answers = app.answers_json();
-  if (answers != "[]") js_dispatch("answer", answers.c_str(), 1);
-  if (app.announcement() != g_told.announcement) {
-    g_told.announcement = app.announcement();
-    js_dispatch("announce", g_told.announcement.c_str(), 0);
+  if (answers != "[]") attn_js_dispatch("answer", answers.c_str(), 1);
+  if (app.announcement() != told.announcement) {
+    told.announcement = app.announcement();
+    attn_js_dispatch("announce", told.announcement.c_str(), 0);
   }
 }
 

@@ -3,15 +3,13 @@
 #include <imgui_stdlib.h>
 
 #include "app/platform_io.hpp"
-#include "imgui_hooks.hpp"
 
 namespace app {
 
 bool text_field(const char* label, const char* hint, std::string& value, bool* entered) {
   const bool changed = ImGui::InputTextWithHint(label, hint, &value);
   if (entered) *entered = ImGui::IsItemFocused() && ImGui::IsKeyPressed(ImGuiKey_Enter);
-  if (ImGui::IsItemFocused())
-    platform::focused_value() = value;  // the screen-reader mirror says it with the label
+  if (ImGui::IsItemFocused()) focused_value() = value;  // the screen-reader mirror says it with the label
   return changed;
 }
 

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
   launchBrowser, openDemo, waitFrames, setAndWait, api, screenshot, rng, withCleanPage, canvasInfo,
-  heatmapById,
+  heatmapById, state, heatmaps,
 } from './harness.mjs';
 import { parseColormapTables, expectedColor, REPO } from './colormap.mjs';
 
@@ -35,8 +35,6 @@ after(async () => {
 const withPage = (options, fn) => withCleanPage(browser, options, fn);
 
 const r3 = (x) => Math.round(x * 1000) / 1000 + 0;  // + 0 turns -0 into 0
-const state = (page) => api(page, 'state');
-const heatmaps = (page) => api(page, 'heatmaps');
 const byId = heatmapById;
 
 // Cells worth checking: the smallest, the largest, the one nearest zero, and `random` more.

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import {
   launchBrowser, openDemo, waitFrames, setAndWait, api, screenshot, heatmapById,
   assertAllClose, cli, cliAttend,
-  withCleanPage,
+  withCleanPage, state, heatmaps,
 } from './harness.mjs';
 
 let browser;
@@ -18,8 +18,6 @@ after(async () => { if (browser) await browser.close(); });
 // A fresh context and page; fails the test on any console error or uncaught exception it saw.
 const withPage = (viewport, fn) => withCleanPage(browser, { viewport }, fn);
 
-const state = (page) => api(page, 'state');
-const heatmaps = (page) => api(page, 'heatmaps');
 const num = (settings, name) => Number(settings[name]);
 
 // The `attend` input for the page's current settings (the scenes' seeded layer).

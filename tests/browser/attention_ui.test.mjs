@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import {
   launchBrowser, openDemo, waitReady, waitFrames, setAndWait, api, screenshot, rng, canvasInfo,
   cellCentre, heatmapById, assertAllClose, cli, cliAttend,
-  withCleanPage,
+  withCleanPage, state, heatmaps,
 } from './harness.mjs';
 import { parseColormapTables, expectedColor } from './colormap.mjs';
 
@@ -25,8 +25,6 @@ after(async () => {
 const withPage = (viewport, fn) => withCleanPage(browser, { viewport }, fn);
 
 const VIEW = { width: 1280, height: 800 };
-const state = (page) => api(page, 'state');
-const heatmaps = (page) => api(page, 'heatmaps');
 const ids = (maps) => maps.map((m) => m.id);
 
 // C's printf("%.6g", x): what the tooltip prints for a weight.

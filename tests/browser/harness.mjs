@@ -89,6 +89,21 @@ export function api(page, fn, ...args) {
   return page.evaluate(([name, a]) => window.attentionDemo[name](...a), [fn, args]);
 }
 
+// attentionDemo.state() and attentionDemo.heatmaps() of the page.
+export const state = (page) => api(page, 'state');
+export const heatmaps = (page) => api(page, 'heatmaps');
+
+// The page survived what a test threw at it: a setting still applies (the clock at position 7) and the page
+// still says it is ready.
+export async function assertStillRuns(page) {
+  const r = await setAndWait(page, { scene: 'clock', pos: 7 });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  const s = await state(page);
+  assert.equal(s.scene, 'clock');
+  assert.equal(s.settings.pos, '7');
+  assert.equal(await page.evaluate(() => document.body.dataset.state), 'ready');
+}
+
 // A decoded screenshot of the viewport: {width, height, data (RGBA), at(x, y) -> [r, g, b]} in device pixels.
 export async function screenshot(page) {
   const png = PNG.sync.read(await page.screenshot({ type: 'png', animations: 'allow', caret: 'initial' }));

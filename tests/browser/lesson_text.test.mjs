@@ -3,13 +3,12 @@
 // say what its numbers show. One browser and one page for the whole file.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openDemo, setAndWait, api, withCleanPage, waitFrames } from './harness.mjs';
+import { launchBrowser, openDemo, setAndWait, api, withCleanPage, waitFrames, state } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launchBrowser(); });
 after(async () => { if (browser) await browser.close(); });
 
-const state = (page) => api(page, 'state');
 // The paragraphs of the last frame that contain `part`.
 const find = (s, part) => s.texts.filter((t) => t.includes(part));
 function assertSays(s, part, what) {

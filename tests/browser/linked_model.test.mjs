@@ -3,13 +3,11 @@
 // file from the page's own site, and a model on another site is refused with a message in place.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { api, baseUrl, launchBrowser, openDemo, setAndWait, waitFrames, waitReady, watchErrors } from './harness.mjs';
+import { api, baseUrl, launchBrowser, openDemo, setAndWait, waitFrames, waitReady, watchErrors, state } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launchBrowser(); });
 after(async () => { await browser?.close(); });
-
-const state = (page) => api(page, 'state');
 
 // Frames until state().shown.trained_model is there (a fetched model arrives after a few frames).
 async function waitForModel(page) {

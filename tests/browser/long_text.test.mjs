@@ -5,7 +5,7 @@
 // while the heads are computed.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { api, heatmapById, launchBrowser, openDemo, setAndWait, waitFrames, watchErrors } from './harness.mjs';
+import { api, heatmapById, launchBrowser, openDemo, setAndWait, waitFrames, watchErrors, state } from './harness.mjs';
 import { assertHeatmapPixels } from './sampled_pixels.mjs';
 
 let browser;
@@ -14,7 +14,6 @@ after(async () => { await browser?.close(); });
 
 const words = ['refund', 'the', 'delivery', 'fee', 'not', 'cake', 'it', 'was', 'cold', 'late', 'please'];
 const text = (n) => Array.from({ length: n }, (_, i) => words[i % words.length]).join(' ');
-const state = (page) => api(page, 'state');
 
 // Pairs of label rectangles [x, y, w, h] of one heatmap that overlap (by more than a rounding error).
 function overlapping(h) {

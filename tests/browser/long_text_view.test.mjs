@@ -4,7 +4,7 @@
 // none matches); at 1,024 tokens on a phone nothing is cut at the right edge.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { api, canvasInfo, launchBrowser, openDemo, screenshot, setAndWait, waitFrames, watchErrors } from './harness.mjs';
+import { api, canvasInfo, launchBrowser, openDemo, screenshot, setAndWait, waitFrames, watchErrors, state } from './harness.mjs';
 import { expectedColor, parseColormapTables } from './colormap.mjs';
 
 let browser;
@@ -14,7 +14,6 @@ after(async () => { await browser?.close(); });
 const words = ['refund', 'the', 'delivery', 'fee', 'not', 'cake', 'it', 'was', 'cold', 'late', 'please'];
 // n tokens of the words above, with `zebra` at token `at`
 const text = (n, at = -1) => Array.from({ length: n }, (_, i) => (i === at ? 'zebra' : words[i % words.length])).join(' ');
-const state = (page) => api(page, 'state');
 const tables = parseColormapTables();
 
 // Heatmaps of the scene drawn on screen whose cells are under `px` CSS px wide or tall.

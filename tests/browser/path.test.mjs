@@ -2,13 +2,11 @@
 // scene, every scene opening at its top, and each scene change a browser history entry (Back / Forward).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { api, launchBrowser, openDemo, setAndWait, waitFrames, watchErrors } from './harness.mjs';
+import { api, launchBrowser, openDemo, setAndWait, waitFrames, watchErrors, state } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launchBrowser(); });
 after(async () => { await browser?.close(); });
-
-const state = (page) => api(page, 'state');
 
 // Clicks the centre of the rectangle the app reported under `name` (state().rects).
 async function clickNamed(page, name) {

@@ -3,13 +3,11 @@
 // cell in a tooltip inside the screen, and a slider moves with a sideways drag, not with a tap.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { api, heatmapById, launchBrowser, openDemo, waitFrames, watchErrors } from './harness.mjs';
+import { api, heatmapById, launchBrowser, openDemo, waitFrames, watchErrors, state } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launchBrowser(); });
 after(async () => { await browser?.close(); });
-
-const state = (page) => api(page, 'state');
 
 // A one-finger gesture through the points (CSS pixels), a frame between steps.
 async function touchPath(page, cdp, points) {

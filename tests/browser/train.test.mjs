@@ -4,7 +4,7 @@
 // multi-head scene shows the trained model's heads. Timings are printed (t.diagnostic) for the report.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openDemo, waitFrames, setAndWait, api, assertAllClose, withCleanPage } from './harness.mjs';
+import { launchBrowser, openDemo, waitFrames, setAndWait, api, assertAllClose, withCleanPage, state } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launchBrowser(); });
@@ -13,7 +13,6 @@ after(async () => { if (browser) await browser.close(); });
 // A fresh context and page; fails the test on any console error or uncaught exception it saw.
 const withPage = (viewport, fn) => withCleanPage(browser, { viewport }, fn);
 
-const state = (page) => api(page, 'state');
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;

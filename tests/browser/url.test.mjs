@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launchBrowser, openDemo, waitReady, setAndWait, api, baseUrl, withCleanPage, heatmapById,
+  launchBrowser, openDemo, waitReady, setAndWait, api, baseUrl, withCleanPage, heatmapById, state, heatmaps,
 } from './harness.mjs';
 
 let browser;
@@ -13,8 +13,6 @@ after(async () => { if (browser) await browser.close(); });
 
 // A fresh context and page; fails the test on any console error or uncaught exception it saw.
 const withPage = (options, fn) => withCleanPage(browser, options, fn);
-const state = (page) => api(page, 'state');
-const heatmaps = (page) => api(page, 'heatmaps');
 const byId = heatmapById;
 
 test('URL: opens the named scene and settings; follows set() without reloading', async () => {

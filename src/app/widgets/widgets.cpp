@@ -10,8 +10,8 @@
 #include <cstdio>
 
 #include "app/logic/text.hpp"
+#include "app/platform_io.hpp"
 #include "app/widgets/theme.hpp"
-#include "platform/imgui_hooks.hpp"
 
 namespace app {
 namespace {
@@ -103,7 +103,7 @@ bool begin_combo(const char* label, const char* preview) {
   if (!open && ImGui::IsItemFocused()) {
     // ImGui's combo tells the item hooks no label: the screen reader says its name and choice
     ImGuiTestEngineHook_ItemInfo(GImGui, ImGui::GetItemID(), label, ImGuiItemStatusFlags_None);
-    platform::focused_value() = preview;
+    focused_value() = preview;
   }
   return open;
 }

@@ -1,0 +1,47 @@
+// What the browser app's C++ asks of the page: the JavaScript functions of web/bridge.js (one library object,
+// linked with --js-library), where each is described. Strings go as UTF-8; a char* that comes back is
+// malloc'ed (the caller frees it) or null.
+#pragma once
+
+extern "C" {
+
+// the page around the canvas (main_web.cpp)
+char* attn_js_location_search();
+int attn_js_inner_width();
+int attn_js_inner_height();
+void attn_js_ready();
+void attn_js_graphics_restored();
+void attn_js_fail(const char* message);
+int attn_js_stopped();
+
+// the app's news after each frame (page_events_web.cpp)
+void attn_js_set_query(const char* query, int push);
+void attn_js_dispatch(const char* type, const char* detail, int json);
+void attn_js_set_theme(int dark);
+
+// clipboard, downloads, model files, lessons (io_web.cpp, model_load_web.cpp)
+void attn_js_copy_text(const char* text);
+void attn_js_download(const char* name, const char* text, const char* mime);
+void attn_js_download_png(const char* name, int width, int height, const unsigned char* rgba);
+void attn_js_open_model_file();
+void attn_js_fetch_same_origin(const char* path, int steps);
+void attn_js_remember_model(const char* text);
+char* attn_js_recall_model();
+int attn_js_model_chunk(char* dst, int cap);
+
+// the font atlas, drawn by the browser (font_web.cpp)
+int attn_js_font_measure(const char* family, int line_px, const int* codes, int count, float* out);
+int attn_js_font_render(const int* glyphs, int count, int w, int h, unsigned char* pixels);
+char* attn_js_location_text();
+
+// text fields: <input> elements over the canvas (text_field_web.cpp); shown: 1 visible, 2 read-only
+void attn_js_fields_begin(float px, float pad, float radius);
+void attn_js_field(unsigned id, const char* label, const char* hint, const char* value, float x, float y,
+                   float w, float h, int shown);
+void attn_js_focus_field(unsigned id);
+void attn_js_fields_end();
+
+// touch on the canvas (touch_web.cpp)
+void attn_js_install_touch();
+
+}  // extern "C"
