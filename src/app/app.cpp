@@ -82,11 +82,23 @@ bool names_param(const std::string& query, const std::string& name) {
 
 }  // namespace
 
-App::App(const std::string& query) : lesson_(names_param(query, "step")) {
+App::App(const std::string& query)
+    : state_(std::make_unique<AppState>()), lesson_(names_param(query, "step")) {
+  // a model loaded before the App (the desktop's --model) is kept: the logic's state moves in
+  state_->logic = std::move(logic_state());
+  logic_state() = LogicState();
+  use_logic_state(&state_->logic);
+  use_ui_state(&state_->ui);
+  state_->scenes.resize(scene_entries().size());
   std::vector<std::string> parsed;
   settings_ = parse_query(query, parsed);
   for (const std::string& n : parsed) add_note(notes_, notes_dropped_, n);
   // last_query_ stays empty: the first frame writes the normalised URL (dropping ignored parameters).
+}
+
+App::~App() {
+  use_logic_state(nullptr);
+  use_ui_state(nullptr);
 }
 
 bool App::wants_next_frame() const {
@@ -94,16 +106,13 @@ bool App::wants_next_frame() const {
 }
 
 void App::frame() {
-  take_next_frame_request();  // a request from a frame that failed half-way is dropped
-  take_pipeline_pending();
-  // A frame that fails half-way reports nothing rather than the writers of an older frame.
+  // What a frame writes starts empty: a frame that fails half-way reports nothing rather than what an
+  // older frame drew or asked for.
+  state_->ui.out.clear();
+  state_->logic.pipelines.pending = false;
   shown_fills_.clear();
   shown_error_.clear();
   begin_heatmap_frame();
-  frame_messages().clear();
-  frame_texts().clear();
-  frame_rects().clear();
-  frame_answers().clear();
   platform::focused_value().clear();
   start_lesson();
   const Settings before = settings_;  // the lesson's locked settings are kept as they are now
@@ -175,23 +184,48 @@ void App::frame() {
   draw_notes(notes_, notes_dropped_);
   std::vector<ShownFill> fills;
   std::string error;
-  SceneContext ctx{settings_, fills, error};
-  if (SceneDraw draw = find_scene(settings_.scene)) draw(ctx);
+  std::vector<SceneAction> actions;
+  const int scene = scene_index(settings_.scene);
+  if (scene >= 0) {
+    SceneContext ctx{settings_, fills, error, state_->scenes[static_cast<size_t>(scene)], actions};
+    scene_entries()[static_cast<size_t>(scene)].draw(ctx);
+  }
   mark_window("scene/view");  // what the scene shows, and how far what it laid out reaches
   const ImVec2 at = ImGui::GetWindowPos(), reach = ImGui::GetCurrentWindow()->DC.CursorMaxPos;
   frame_rects().push_back({"scene/content", at.x, at.y, reach.x - at.x, reach.y - at.y});
   ImGui::EndChild();
   content_height_ = reach.y - vp->Pos.y + ImGui::GetStyle().WindowPadding.y;
   ImGui::End();
+  apply(actions);
   LessonMode::keep_locked(before, settings_);
   describe_focus();
   // What state() reports: this frame's settings and scene output (set() may change settings_ before the
   // next frame draws them).
   shown_settings_ = settings_;
   computing_ = take_pipeline_pending();  // a long input is computed over the next frames
-  next_frame_requested_ = take_next_frame_request() || computing_;
+  next_frame_requested_ = state_->ui.out.next_frame || computing_ || !actions.empty();
   shown_fills_ = std::move(fills);
   shown_error_ = std::move(error);
+}
+
+void App::apply(std::vector<SceneAction>& actions) {
+  for (SceneAction& a : actions) {
+    switch (a.kind) {
+      case SceneAction::Kind::OpenSettings:
+        if (a.remember_trained) remember_trained_model(trained_model_file_text());
+        settings_ = a.settings;
+        break;
+      case SceneAction::Kind::OpenLinkedModel:
+        open_linked_model(a.path);
+        break;
+      case SceneAction::Kind::OpenModelFile: {
+        const OpenedFile f = open_model_file(a.path);
+        if (!f.pending && f.error.empty()) load_trained_model(f.text, a.path);
+        if (a.opened) a.opened(f);
+        break;
+      }
+    }
+  }
 }
 
 void App::finish_frame(double cpu_ms, double frame_ms, double interval_ms, bool input_pending) {

@@ -258,11 +258,18 @@ void report(SceneContext& ctx, const Settings& s, std::shared_ptr<const ClockDat
   });
 }
 
+// What the clock scene keeps between frames: its numbers and the exercise.
+struct ClockState : SceneState {
+  ClockMemo memo;
+  ExerciseState ex;
+};
+
 }  // namespace
 
 void draw_clock_scene(SceneContext& ctx) {
-  static ClockMemo memo;
-  static ExerciseState ex;
+  ClockState& st = ctx.state<ClockState>();
+  ClockMemo& memo = st.memo;
+  ExerciseState& ex = st.ex;
   Settings& s = ctx.settings;
   // The intro above the settings speaks of this frame's clock; a change made below recomputes before use.
   memo.get({s.d_model, s.base, s.pos, s.pos2}, [&] { return compute(s); });

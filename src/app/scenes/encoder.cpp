@@ -340,10 +340,16 @@ void fill(nlohmann::json& shown, const Settings& s, const EncoderData& d) {
   if (t <= 64) shown["output"] = matrix_json(d.r.block.output);
 }
 
+// What the encoder scene keeps between frames.
+struct EncoderState : SceneState {
+  EncoderMemo memo;
+};
+
 }  // namespace
 
 void draw_encoder_scene(SceneContext& ctx) {
-  static EncoderMemo memo;
+  EncoderState& st = ctx.state<EncoderState>();
+  EncoderMemo& memo = st.memo;
   Settings& s = ctx.settings;
   text_wrapped(
       "One encoder block, as in the lesson notes: attention lets tokens share information, a feed-forward "

@@ -157,15 +157,21 @@ void report(SceneContext& ctx, const ExercisesData& d) {
   });
 }
 
+// What the exercises scene keeps between frames.
+struct ExercisesState : SceneState {
+  ExercisesData data;
+};
+
 }  // namespace
 
 void draw_exercises_scene(SceneContext& ctx) {
-  static ExercisesData data;
+  ExercisesState& st = ctx.state<ExercisesState>();
+  ExercisesData& data = st.data;
   Settings& s = ctx.settings;
   build(data);
   if (!data.error.empty()) {
     ctx.fail(data.error);
-    ctx.report([](nlohmann::json& shown) { shown = {{"error", data.error}}; });
+    ctx.report([e = data.error](nlohmann::json& shown) { shown = {{"error", e}}; });
     return;
   }
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(ImGui::GetContentRegionAvail().x, 900.0f));

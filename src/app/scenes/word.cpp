@@ -95,10 +95,16 @@ void draw_column(const char* id, int pos, const WordData& w, int row) {
   ImGui::EndGroup();
 }
 
+// What the word scene keeps between frames.
+struct WordState : SceneState {
+  WordMemo memo;
+};
+
 }  // namespace
 
 void draw_word_scene(SceneContext& ctx) {
-  static WordMemo memo;
+  WordState& st = ctx.state<WordState>();
+  WordMemo& memo = st.memo;
   Settings& s = ctx.settings;
   if (s.pos != s.pos2) {
     text_wrapped(

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/logic/text.hpp"
+#include "app/widgets/ui_state.hpp"
 #include "app/widgets/widgets.hpp"
 #include "platform/imgui_hooks.hpp"
 
@@ -41,7 +42,7 @@ void no_typing_on_tab(ImGuiID id) {
 // waiting, such as an Enter typed right after it: the entry ignores the characters of the frame it opens
 // in).
 void typing_starts(ImGuiID id) {
-  static ImGuiID fresh = 0;  // the entry opened last frame: its text goes before the typed characters come
+  ImGuiID& fresh = ui_state().numbers.fresh;
   ImGuiContext& g = *GImGui;
   if (fresh == id && ImGui::TempInputIsActive(id)) {
     if (ImGuiInputTextState* st = ImGui::GetInputTextState(id)) st->ClearText();
@@ -158,10 +159,11 @@ std::string control_name(const char* label) {
 bool slider_int(const char* label, int* v, int lo, int hi, const char* format, int flags) {
   if (!control_shown(v)) return false;
   const LockScope lock(v);
-  static int held = 0;       // the value when the active slider was pressed
-  static bool fine = false;  // the active slider's drag is a fine one
-  static int fine_v = 0;     // the fine drag's value and pointer x when it began
-  static float fine_x = 0.0f;
+  NumberInputState& st = ui_state().numbers;
+  int& held = st.held;
+  bool& fine = st.fine;
+  int& fine_v = st.fine_v;
+  float& fine_x = st.fine_x;
   const int before = *v;
   const Placed placed = place_label(label, steppers_width());
   const ImGuiID item = ImGui::GetID(placed.id.c_str());

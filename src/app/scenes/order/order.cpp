@@ -47,9 +47,9 @@ attn::Scheme shuffle_scheme(const std::string& positions) {
 namespace {
 
 // The confidences a trained router without positions (from the Train scene or a file) gives the two refund
-// emails, or {-1, -1} when the current trained model has positions, a causal mask, or is missing.
-std::array<float, 2> trained_blind_confidences() {
-  static Memo<std::array<float, 2>, long long> memo;  // keyed by the trained model's version
+// emails, or {-1, -1} when the current trained model has positions, a causal mask, or is missing. `memo` is
+// keyed by the trained model's version.
+std::array<float, 2> trained_blind_confidences(Memo<std::array<float, 2>, long long>& memo) {
   const TrainedModel* m = trained_model();
   if (!m) return {-1.0f, -1.0f};
   memo.get({m->version}, [m]() -> std::array<float, 2> {
@@ -243,11 +243,20 @@ void draw_controls(Settings& s) {
   }
 }
 
+// What the order scene keeps between frames.
+struct OrderState : SceneState {
+  RouterMemo router_memo;
+  ShuffleMemo shuffle_memo;
+  Memo<std::array<float, 2>, long long> blind_memo;  // trained_blind_confidences()
+  int randomised = 0;                                // presses of the shuffle test's Randomise
+};
+
 }  // namespace
 
 void draw_order_scene(SceneContext& ctx) {
-  static RouterMemo router_memo;
-  static ShuffleMemo shuffle_memo;
+  OrderState& st = ctx.state<OrderState>();
+  RouterMemo& router_memo = st.router_memo;
+  ShuffleMemo& shuffle_memo = st.shuffle_memo;
   Settings& s = ctx.settings;
   text_wrapped(
       "Attention on its own reads a sentence as a bag of words: move the words around and each one "
@@ -264,8 +273,9 @@ void draw_order_scene(SceneContext& ctx) {
   const RouterData& router = router_memo.value();
   const ShuffleData& shuffle = shuffle_memo.value();
   const std::uint64_t version = shuffle_memo.version();
-  if (section("The refund pair", "compare", s.hide)) draw_router(router, trained_blind_confidences());
-  if (section("The shuffle test", "shuffle", s.hide)) draw_shuffle(s, shuffle, version);
+  if (section("The refund pair", "compare", s.hide))
+    draw_router(router, trained_blind_confidences(st.blind_memo));
+  if (section("The shuffle test", "shuffle", s.hide)) draw_shuffle(s, shuffle, version, st.randomised);
   if (section("The common mistake: positions attached to words", "mistake", s.hide))
     draw_mistake(shuffle, version);
   const std::string& err = !router.plain.error.empty()        ? router.plain.error

@@ -127,8 +127,7 @@ bool inside_attention(attn::Scheme s) {
   return s == attn::Scheme::Rope || s == attn::Scheme::Alibi;
 }
 
-void draw_perm_controls(Settings& s, const ShuffleData& d) {
-  static int counter = 0;
+void draw_perm_controls(Settings& s, const ShuffleData& d, int& counter) {
   ImGui::SetNextItemWidth(260);
   text_field("permutation", "empty: random from the seed", s.perm);
   help_marker(
@@ -215,12 +214,12 @@ void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind)
       scheme.c_str(), how, r.positioned.difference);
 }
 
-void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version) {
+void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version, int& randomised) {
   text_wrapped(
       "Shuffle the tokens of the text and run the same attention layer again (d_model %d, %d head%s, "
       "seed %d).",
       s.d_model, s.heads, s.heads == 1 ? "" : "s", s.seed);
-  draw_perm_controls(s, d);
+  draw_perm_controls(s, d, randomised);
   if (!d.error.empty()) {
     error_box(d.error);
     return;

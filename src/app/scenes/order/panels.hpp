@@ -53,8 +53,9 @@ attn::Scheme shuffle_scheme(const std::string& positions);
 // The refund pair. trained_blind: the confidences a trained router without positions gives the two emails
 // (negative when there is none).
 void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind);
-// `version`: the shuffle data's Memo version (keys the heatmaps).
-void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version);
+// `version`: the shuffle data's Memo version (keys the heatmaps); `randomised`: how often Randomise was
+// pressed (each press seeds a new order; kept by the scene).
+void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version, int& randomised);
 void draw_mistake(const ShuffleData& d, std::uint64_t version);
 
 }  // namespace app

@@ -24,8 +24,7 @@ using schemes::SchemeView;
 // Full weight grids go into state() only up to this many tokens (heatmaps() has them all).
 constexpr int kMaxShownTokens = 64;
 
-// text, d_model, heads, the shown head, slots, seed, causal
-using SchemesMemo = Memo<SchemesData, std::string, int, int, int, int, int, bool>;
+using SchemesMemo = decltype(schemes::SchemesState::memo);
 
 // The RoPE probe from the RoPE run: its inputs are the bare embeddings (RoPE adds nothing to them).
 void take_probe(SchemesData& d, const attn::PipelineResult& r, const attn::PipelineConfig& c) {
@@ -218,7 +217,7 @@ int schemes::shown_head(const Settings& s) {
 }
 
 void draw_schemes_scene(SceneContext& ctx) {
-  static SchemesMemo memo;
+  SchemesMemo& memo = ctx.state<schemes::SchemesState>().memo;
   Settings& s = ctx.settings;
   intro();
   if (section("Settings", "controls", s.hide)) draw_controls(s);

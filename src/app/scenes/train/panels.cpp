@@ -37,7 +37,7 @@ std::string percent(float x) {
 }
 
 // One email through the trained model, keyed by the model's version and the text.
-using PredictionMemo = Memo<attn::train::TextPrediction, long long, std::string>;
+using PredictionMemo = PanelState::PredictionMemo;
 
 const PredictionMemo& predict(PredictionMemo& memo, const TrainedModel& m, const std::string& text) {
   return memo.get({m.version, text}, [&] { return attn::train::predict_text(m.model, m.vocab, text); });
@@ -177,8 +177,8 @@ void draw_curves(const Session& ses) {
   ImGui::PopStyleColor();
 }
 
-std::string draw_prediction(Settings& s, const TrainedModel& m, nlohmann::json& shown) {
-  static PredictionMemo memo;
+std::string draw_prediction(PanelState& ps, Settings& s, const TrainedModel& m, nlohmann::json& shown) {
+  PredictionMemo& memo = ps.prediction;
   ImGui::SetNextItemWidth(-80);
   text_field("email", "type any email, e.g. Refund the candles, not the hamper.", s.text);
   if (!predict(memo, m, s.text).ok()) {
@@ -205,9 +205,9 @@ std::string draw_prediction(Settings& s, const TrainedModel& m, nlohmann::json& 
   return "";
 }
 
-void draw_pair(const TrainedModel& m, nlohmann::json& shown) {
+void draw_pair(PanelState& ps, const TrainedModel& m, nlohmann::json& shown) {
   static const std::vector<attn::train::Example> pair = refund_pair();
-  static PredictionMemo a, b;
+  PredictionMemo &a = ps.pair_a, &b = ps.pair_b;
   if (!predict(a, m, pair[0].text).ok() || !predict(b, m, pair[1].text).ok()) {
     error_box(a.ok() ? b.error() : a.error());
     return;
@@ -265,10 +265,9 @@ void draw_pair(const TrainedModel& m, nlohmann::json& shown) {
   shown["pair_difference"] = diff;
 }
 
-bool draw_model_file(const TrainedModel* m) {
-  bool loaded = false;
-  static std::string path = "model.json", status;
-  static bool status_ok = true;
+void draw_model_file(SceneContext& ctx, PanelState& ps, const TrainedModel* m) {
+  std::string &path = ps.path, &status = ps.status;
+  bool& status_ok = ps.status_ok;
   const bool browser = files_are_picked();
   if (!browser) {
     ImGui::SetNextItemWidth(260);
@@ -291,19 +290,20 @@ bool draw_model_file(const TrainedModel* m) {
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button(browser ? "Open a model file..." : "Open")) {
-    const OpenedFile f = open_model_file(path);
-    status_ok = f.error.empty();
-    status = f.pending ? "choose a model file in the browser's dialog" : f.error;
-    if (!f.pending && f.error.empty()) {
-      load_trained_model(f.text, path);  // reported below
-      loaded = true;
-      m = trained_model();  // the model shown before may be gone
-    }
+    // the app opens it after the frame: a loaded model is reported below from the next frame on
+    SceneAction open;
+    open.kind = SceneAction::Kind::OpenModelFile;
+    open.path = path;
+    open.opened = [&ps](const OpenedFile& f) {
+      ps.status_ok = f.error.empty();
+      ps.status = f.pending ? "choose a model file in the browser's dialog" : f.error;
+    };
+    ctx.act(std::move(open));
   }
   help_marker(
       "A model file holds the model's settings, its vocabulary, labels and every weight (JSON). The same "
       "file opens in the browser, the desktop app and attention_cli.");
-  static long long seen_attempt = 0;
+  long long& seen_attempt = ps.seen_attempt;
   const ModelLoadStatus& load = last_model_load();
   if (load.attempt != seen_attempt) {
     seen_attempt = load.attempt;
@@ -319,7 +319,6 @@ bool draw_model_file(const TrainedModel* m) {
     text_wrapped("This model was loaded from %s. %s", m->source.c_str(), info_line(m->info).c_str());
     text_wrapped_disabled("Train or Reset starts a new model with these settings.");
   }
-  return loaded;
 }
 
 }  // namespace app::train_ui

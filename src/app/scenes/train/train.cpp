@@ -48,7 +48,7 @@ class FramePacer {
   std::chrono::steady_clock::time_point last_{};
 };
 
-struct SceneState {
+struct TrainState : SceneState {
   Session session;
   FramePacer pacer;
   double budget_ms = 0.0;
@@ -56,6 +56,7 @@ struct SceneState {
   long long adopted_version = 0;  // the last model file whose config was copied into the settings
   int last_frame = -10;           // ImGui frame of the last draw (a gap: the scene was re-entered)
   std::string text;               // the last typed email, restored when the scene is re-entered
+  PanelState panels;
 };
 
 void apply_key(Settings& s, const SessionKey& k) {
@@ -63,7 +64,7 @@ void apply_key(Settings& s, const SessionKey& k) {
 }
 
 // A model file was loaded (here or through the JavaScript API): show its settings and drop the trainer.
-void adopt_loaded_model(Settings& s, SceneState& st) {
+void adopt_loaded_model(Settings& s, TrainState& st) {
   const TrainedModel* m = trained_model();
   if (!m || !m->from_file || m->version <= st.adopted_version) return;
   st.adopted_version = m->version;
@@ -77,7 +78,7 @@ void adopt_loaded_model(Settings& s, SceneState& st) {
 
 // Coming back from another scene through the menu (which resets the settings to the defaults) keeps the
 // model that was trained: its settings are put back.
-void restore_on_reentry(Settings& s, SceneState& st) {
+void restore_on_reentry(Settings& s, TrainState& st) {
   const int frame = ImGui::GetFrameCount();
   const bool entered = frame != st.last_frame + 1;
   st.last_frame = frame;
@@ -89,7 +90,7 @@ void restore_on_reentry(Settings& s, SceneState& st) {
 }
 
 // Builds a new session when asked (train=reset), when the settings changed, or to train after a file.
-void sync_session(Settings& s, SceneState& st) {
+void sync_session(Settings& s, TrainState& st) {
   const SessionKey key = session_key(s);
   const bool reset = s.train == "reset";
   if (reset) s.train = "pause";
@@ -172,25 +173,29 @@ void draw_buttons(Settings& s, const Session& ses) {
   }
 }
 
-void look_inside_button(Settings& s, const TrainedModel* shown_model) {
+// Asks for the multi-head scene with the model shown (through the scene switch, after the frame).
+void look_inside_button(SceneContext& ctx, const TrainedModel* shown_model) {
+  const Settings& s = ctx.settings;
   const TrainedModel* shared = trained_model();
   const bool ok = shown_model && shared && shared->version == shown_model->version;
   ImGui::BeginDisabled(!ok);
   const bool look = ImGui::Button("Look inside in the multi-head scene");
   mark_item("train/look_inside");
   if (look) {
-    Settings next = switch_scene(s, "mha");
+    SceneAction open;
+    Settings& next = open.settings;
+    next = switch_scene(s, "mha");
     // a linked model file stays linked; a model trained here is remembered for this tab (a reload of the
     // link finds it)
     if (shared->from_file && is_model_path(shared->source)) {
       next.model = shared->source;
     } else {
       next.model = "trained";
-      remember_trained_model(trained_model_file_text());
+      open.remember_trained = true;
     }
     apply_model_sizes(next, *shared);
     next.text = s.text;
-    s = next;
+    ctx.act(std::move(open));
   }
   ImGui::EndDisabled();
   help_marker(
@@ -216,7 +221,7 @@ nlohmann::json metrics_json(const Session& ses, const TrainedModel* m) {
 
 // The scene's numbers for state().shown, added to what the panels put into j. Built while drawing (a few
 // dozen values): they read the trained model, which a model file can replace between frames.
-void report(nlohmann::json& j, const Settings& s, const SceneState& st, const TrainedModel* m) {
+void report(nlohmann::json& j, const Settings& s, const TrainState& st, const TrainedModel* m) {
   const Session& ses = st.session;
   j["positions"] = s.positions;
   j["d_model"] = s.d_model;
@@ -247,7 +252,7 @@ void report(nlohmann::json& j, const Settings& s, const SceneState& st, const Tr
 }  // namespace
 
 void draw_train_scene(SceneContext& ctx) {
-  static SceneState st;
+  TrainState& st = ctx.state<TrainState>();
   Settings& s = ctx.settings;
   text_wrapped(
       "Train the refund router here, in seconds, on this machine: a small transformer reads support emails "
@@ -279,18 +284,15 @@ void draw_train_scene(SceneContext& ctx) {
   if (ses.has_trainer() && section("Learning curves", "curves", s.hide)) draw_curves(ses);
   nlohmann::json shown = nlohmann::json::object();
   if (m && section("Try an email", "predict", s.hide)) {
-    const std::string e = draw_prediction(s, *m, shown);
+    const std::string e = draw_prediction(st.panels, s, *m, shown);
     if (!e.empty()) ctx.error = e;
   }
   if (m && section("The refund pair: an email and its order-flipped twin", "pair", s.hide))
-    draw_pair(*m, shown);
-  if (m && section("Longer emails than in training", "longer", s.hide)) draw_longer(*m, training, shown);
-  look_inside_button(s, m);
-  if (section("Model file", "file", s.hide) && draw_model_file(m)) {
-    m = nullptr;  // replaced: the next frame adopts the loaded model and shows it
-    request_next_frame();
-    shown.erase("prediction"), shown.erase("pair"), shown.erase("longer");
-  }
+    draw_pair(st.panels, *m, shown);
+  if (m && section("Longer emails than in training", "longer", s.hide))
+    draw_longer(st.panels, *m, training, shown);
+  look_inside_button(ctx, m);
+  if (section("Model file", "file", s.hide)) draw_model_file(ctx, st.panels, m);
   st.text = s.text;
   report(shown, s, st, m);
   ctx.report([j = std::move(shown)](nlohmann::json& out) { out.update(j); });
