@@ -102,7 +102,7 @@ App::~App() {
 }
 
 bool App::wants_next_frame() const {
-  return next_frame_requested_ || settings_.train == "run" || !(settings_ == shown_settings_);
+  return next_frame_requested_ || settings_.train == Training::Run || !(settings_ == shown_settings_);
 }
 
 void App::frame() {
@@ -143,10 +143,10 @@ void App::frame() {
     if (narrow) mark_item("menu/scenes");
     ImGui::EndDisabled();
     if (ImGui::BeginMenu("View")) {
-      const bool cividis = settings_.colormap == "cividis";
-      if (ImGui::MenuItem("Viridis colours", nullptr, !cividis)) settings_.colormap = "viridis";
+      const bool cividis = settings_.colormap == Palette::Cividis;
+      if (ImGui::MenuItem("Viridis colours", nullptr, !cividis)) settings_.colormap = Palette::Viridis;
       if (ImGui::MenuItem("Cividis colours (colour-blind safe)", nullptr, cividis))
-        settings_.colormap = "cividis";
+        settings_.colormap = Palette::Cividis;
       ImGui::EndMenu();
     }
     if (!narrow) ImGui::TextDisabled("positional encoding and multi-head attention, computed live");
@@ -321,7 +321,7 @@ void App::start_lesson() {
   lesson_.update(settings_, notes);
   for (const std::string& n : notes) add_note(notes_, notes_dropped_, n);
   set_frame_settings(settings_);
-  apply_theme(settings_.theme == "auto" ? page_dark_ : settings_.theme == "dark", reduced_motion_);
+  apply_theme(settings_.theme == Theme::Auto ? page_dark_ : settings_.theme == Theme::Dark, reduced_motion_);
 }
 
 void App::load_steps(const std::string& source, const std::string& text, const std::string& error) {

@@ -1,6 +1,7 @@
 // The attention scenes' pipeline: Settings -> core config, one cached result per input, token labels.
 #include "app/logic/pipeline_cache.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <new>
@@ -33,13 +34,10 @@ attn::PipelineConfig pipeline_config(const Settings& s, attn::Scheme scheme) {
 }
 
 attn::PipelineConfig pipeline_config(const Settings& s) {
-  attn::Scheme scheme = attn::Scheme::None;
-  try {
-    scheme = attn::parse_scheme(s.positions, attn::pipeline_schemes());
-  } catch (const attn::InputError&) {
-    // settings only hold valid names (the URL table checks them); keep "none" otherwise
-  }
-  return pipeline_config(s, scheme);
+  // settings only hold the pipeline's schemes (the URL table checks them); keep "none" otherwise
+  const std::vector<attn::Scheme>& schemes = attn::pipeline_schemes();
+  const bool known = std::find(schemes.begin(), schemes.end(), s.positions) != schemes.end();
+  return pipeline_config(s, known ? s.positions : attn::Scheme::None);
 }
 
 namespace {

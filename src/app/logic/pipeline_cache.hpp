@@ -13,7 +13,7 @@
 
 namespace app {
 
-// The core's settings for the current Settings (scheme parsed from s.positions, or `scheme` if given).
+// The core's settings for the current Settings (s.positions, or `scheme` if given).
 attn::PipelineConfig pipeline_config(const Settings& s);
 attn::PipelineConfig pipeline_config(const Settings& s, attn::Scheme scheme);
 

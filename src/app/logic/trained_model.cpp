@@ -206,7 +206,7 @@ void apply_model_sizes(Settings& s, const TrainedModel& m) {
   const attn::train::ModelConfig& c = m.model.config;
   s.d_model = c.d_model;
   s.heads = c.heads;
-  s.positions = attn::scheme_name(c.positions);
+  s.positions = c.positions;
   s.causal = c.causal;
 }
 

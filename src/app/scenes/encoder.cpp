@@ -327,7 +327,7 @@ void fill(nlohmann::json& shown, const Settings& s, const EncoderData& d) {
   shown["d_model"] = s.d_model;
   shown["heads"] = s.heads;
   shown["d_ff"] = d.r.d_ff;
-  shown["positions"] = s.positions;
+  shown["positions"] = attn::scheme_name(s.positions);
   shown["causal"] = s.causal;
   shown["seed"] = s.seed;
   shown["shapes"] = std::move(shapes);

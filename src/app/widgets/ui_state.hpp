@@ -42,9 +42,9 @@ struct UiState {
   struct {
     std::unordered_map<std::string, HeatmapFit> fitted;  // by heatmap id
   } heatmaps;
-  HeatmapCursor cursor;    // the focused grid's cell
-  TableState tables;       // measured columns
-  ThemeState theme;        // the look in use
+  HeatmapCursor cursor;  // the focused grid's cell
+  TableState tables;     // measured columns
+  ThemeState theme;      // the look in use
   NumberInputState numbers;
   std::string last_saved;  // what the last heatmap export did, shown in its menu
 };

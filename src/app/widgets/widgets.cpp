@@ -269,9 +269,7 @@ void value_bars(const char* id, const attn::RowVec& v, float limit, float height
 }
 
 gfx::Colormap sequential_colormap(const Settings& s) {
-  gfx::Colormap c = gfx::Colormap::Viridis;
-  gfx::parse_colormap(s.colormap, c);
-  return c;
+  return s.colormap == Palette::Cividis ? gfx::Colormap::Cividis : gfx::Colormap::Viridis;
 }
 
 std::vector<std::string> index_labels(const std::vector<int>& indices) {

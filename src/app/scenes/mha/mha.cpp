@@ -318,13 +318,13 @@ void report(SceneContext& ctx, mha::MhaState& ms, double compute_ms, std::shared
     shown["d_model"] = s.d_model;
     shown["heads"] = s.heads;
     shown["d_k"] = params["d_k"];
-    shown["positions"] = s.positions;
+    shown["positions"] = attn::scheme_name(s.positions);
     shown["causal"] = s.causal;
     shown["seed"] = s.seed;
     shown["parameters"] = params;
     shown["enlarged"] = enlarged;
     shown["compute_ms"] = compute_ms;
-    shown["model"] = s.model;
+    shown["model"] = param_value(s, "model");
     if (uses_trained_model(s)) {
       shown["trained_model"] = trained;
       shown["layer"] = s.layer;
@@ -409,8 +409,8 @@ void draw_mha_scene(SceneContext& ctx) {
   const MhaData& data = data_memo.value();
   const mha::RowView& rows = row_memo.value();
   text_wrapped("%d token%s, %d head%s of dₖ = %d, positions: %s%s  (computed in %.1f ms)", t,
-               t == 1 ? "" : "s", heads, heads == 1 ? "" : "s", view.d_model / heads, view.positions.c_str(),
-               view.causal ? ", causal" : "", pipe.compute_ms);
+               t == 1 ? "" : "s", heads, heads == 1 ? "" : "s", view.d_model / heads,
+               attn::scheme_name(view.positions).c_str(), view.causal ? ", causal" : "", pipe.compute_ms);
   text_wrapped_disabled(
       "The steps run one by one, as the lesson writes them: scores = Q Kᵀ / √dₖ, softmax, weights × "
       "V. "

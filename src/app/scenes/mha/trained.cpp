@@ -50,21 +50,23 @@ bool draw_model_switch(SceneContext& ctx, MhaState& ms) {
   Settings& s = ctx.settings;
   ImGui::TextUnformatted("weights:");
   ImGui::SameLine();
-  if (ImGui::RadioButton("random (seeded)", s.model == "random")) s.model = "random";
+  if (ImGui::RadioButton("random (seeded)", s.model == ModelChoice::Random))
+    s.model = ModelChoice::Random, s.model_file.clear();
   same_line_if_fits(ImGui::GetFrameHeight(), "trained in the Train scene");
   if (ImGui::RadioButton("trained in the Train scene", uses_trained_model(s)) && !uses_trained_model(s))
-    s.model = "trained";
+    s.model = ModelChoice::Trained, s.model_file.clear();
   help_marker(
       "Random weights show the mechanics. The trained model is the refund router from the Train scene "
       "(or a model file loaded there, or linked with model=path/to/model.json): its heads learned where "
       "to look.");
   if (!uses_trained_model(s)) return false;
   // a linked model file is fetched once per link; model=trained finds the model this tab remembered
-  if (ms.asked_model != s.model) {
-    ms.asked_model = s.model;
+  const std::string link = param_value(s, "model");  // "trained" or the model file's path
+  if (ms.asked_model != link) {
+    ms.asked_model = link;
     SceneAction a;
     a.kind = SceneAction::Kind::OpenLinkedModel;
-    a.path = s.model;
+    a.path = link;
     ctx.act(std::move(a));
   }
   const TrainedModel* m = trained_model();
@@ -87,12 +89,13 @@ bool draw_model_switch(SceneContext& ctx, MhaState& ms) {
 void draw_no_model_note(SceneContext& ctx) {
   const Settings& s = ctx.settings;
   const ModelLoadStatus& load = last_model_load();
-  if (is_model_path(s.model) && !load.progress.empty()) {
+  const bool file = s.model == ModelChoice::File;
+  if (file && !load.progress.empty()) {
     note_box(load.progress);
     if (load.fraction >= 0) ImGui::ProgressBar(load.fraction, ImVec2(-1, 0), "");
-  } else if (is_model_path(s.model) && load.attempt == 0) {
-    note_box("Loading the model file " + s.model + " ...");
-  } else if (is_model_path(s.model) && !load.ok) {
+  } else if (file && load.attempt == 0) {
+    note_box("Loading the model file " + s.model_file + " ...");
+  } else if (file && !load.ok) {
     error_box(load.message);
   }
   note_box(

@@ -24,12 +24,12 @@ const std::array<std::string, 2>& refund_emails() {
   return emails;
 }
 
-attn::Scheme router_scheme(const std::string& positions, std::string& note) {
+attn::Scheme router_scheme(attn::Scheme positions, std::string& note) {
   note.clear();
-  if (positions == "sinusoidal") return attn::Scheme::Sinusoidal;
-  if (positions == "learned") return attn::Scheme::Learned;
-  if (positions == "rope") return attn::Scheme::Rope;
-  if (positions == "alibi") {
+  if (positions == attn::Scheme::Sinusoidal || positions == attn::Scheme::Learned ||
+      positions == attn::Scheme::Rope)
+    return positions;
+  if (positions == attn::Scheme::Alibi) {
     note =
         "ALiBi is not one of the router's schemes (it takes none, sinusoidal, learned or rope), so the "
         "router's second column uses sinusoidal positions. The shuffle test below does use ALiBi.";
@@ -37,10 +37,10 @@ attn::Scheme router_scheme(const std::string& positions, std::string& note) {
   return attn::Scheme::Sinusoidal;
 }
 
-attn::Scheme shuffle_scheme(const std::string& positions) {
-  if (positions == "learned") return attn::Scheme::Learned;
-  if (positions == "rope") return attn::Scheme::Rope;
-  if (positions == "alibi") return attn::Scheme::Alibi;
+attn::Scheme shuffle_scheme(attn::Scheme positions) {
+  if (positions == attn::Scheme::Learned || positions == attn::Scheme::Rope ||
+      positions == attn::Scheme::Alibi)
+    return positions;
   return attn::Scheme::Sinusoidal;
 }
 
@@ -100,7 +100,7 @@ RouterData compute_router(const Settings& s) {
   r.same_bag = bags[0] == bags[1];
   return r;
 }
-using RouterMemo = Memo<RouterData, int, int, int, int, std::string>;
+using RouterMemo = Memo<RouterData, int, int, int, int, attn::Scheme>;
 
 // "2, 0,1" -> {2, 0, 1}; throws InputError naming the entry it could not read.
 std::vector<int> parse_perm(const std::string& text) {
@@ -158,7 +158,7 @@ ShuffleData compute_shuffle(const Settings& s) {
   }
   return d;
 }
-using ShuffleMemo = Memo<ShuffleData, std::string, std::string, std::string, int, int, int, int>;
+using ShuffleMemo = Memo<ShuffleData, std::string, std::string, attn::Scheme, int, int, int, int>;
 
 // Key by key here and below: nlohmann's nested initializer lists cost the page several times the code.
 nlohmann::json email_json(const attn::SeededRouterResult& r, const std::string& text, attn::Scheme scheme) {
@@ -234,7 +234,7 @@ void draw_controls(Settings& s) {
   ControlSet show;
   show.causal = false;
   attention_controls(s, show);
-  if (s.positions == "learned") {
+  if (s.positions == attn::Scheme::Learned) {
     ImGui::SetNextItemWidth(180);
     slider_int("slots", &s.slots, 1, 4096, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
     help_marker(

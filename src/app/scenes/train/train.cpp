@@ -20,7 +20,6 @@ namespace {
 
 using namespace train_ui;
 
-const char* const kTrainSchemes[] = {"none", "sinusoidal", "learned", "rope"};
 constexpr int kMaxTrainWidth = 128;  // wider models take more than a frame per training step
 
 // Half the frame interval measured while not training (60 Hz assumed until measured), in
@@ -60,7 +59,8 @@ struct TrainState : SceneState {
 };
 
 void apply_key(Settings& s, const SessionKey& k) {
-  s.positions = k.positions, s.d_model = k.d_model, s.heads = k.heads, s.layers = k.layers, s.seed = k.seed;
+  s.positions = attn::parse_scheme(k.positions, attn::pipeline_schemes());
+  s.d_model = k.d_model, s.heads = k.heads, s.layers = k.layers, s.seed = k.seed;
 }
 
 // A model file was loaded (here or through the JavaScript API): show its settings and drop the trainer.
@@ -71,7 +71,7 @@ void adopt_loaded_model(Settings& s, TrainState& st) {
   const attn::train::ModelConfig& c = m->model.config;
   apply_key(s, {attn::scheme_name(c.positions), c.d_model, c.heads, std::clamp(c.layers, 1, 4),
                 static_cast<int>(std::min<std::uint64_t>(c.seed, INT_MAX))});
-  s.train = "pause";
+  s.train = Training::Pause;
   st.session.detach(session_key(s));
   st.error.clear();
 }
@@ -92,10 +92,10 @@ void restore_on_reentry(Settings& s, TrainState& st) {
 // Builds a new session when asked (train=reset), when the settings changed, or to train after a file.
 void sync_session(Settings& s, TrainState& st) {
   const SessionKey key = session_key(s);
-  const bool reset = s.train == "reset";
-  if (reset) s.train = "pause";
+  const bool reset = s.train == Training::Reset;
+  if (reset) s.train = Training::Pause;
   const bool fresh =
-      st.session.key() != key || (s.train == "run" && !st.session.has_trainer() && st.error.empty());
+      st.session.key() != key || (s.train == Training::Run && !st.session.has_trainer() && st.error.empty());
   if (!reset && !fresh) return;
   st.error.clear();
   try {
@@ -108,15 +108,15 @@ void sync_session(Settings& s, TrainState& st) {
   } catch (const attn::InputError& e) {
     st.error = e.what();
     st.session.detach(key);
-    s.train = "pause";
+    s.train = Training::Pause;
   }
 }
 
 void draw_controls(Settings& s) {
   ImGui::SetNextItemWidth(130);
-  if (begin_combo("positions", s.positions.c_str())) {
-    for (const char* name : kTrainSchemes) {
-      if (ImGui::Selectable(name, s.positions == name)) s.positions = name;
+  if (begin_combo("positions", attn::scheme_name(s.positions).c_str())) {
+    for (const attn::Scheme scheme : attn::train::trainable_schemes()) {
+      if (ImGui::Selectable(attn::scheme_name(scheme).c_str(), s.positions == scheme)) s.positions = scheme;
     }
     ImGui::EndCombo();
   }
@@ -145,17 +145,17 @@ void draw_controls(Settings& s) {
 }
 
 void draw_buttons(Settings& s, const Session& ses) {
-  const bool running = s.train == "run";
+  const bool running = s.train == Training::Run;
   const bool more = ses.target_reached() || ses.steps() > 0;
   ImGui::BeginDisabled(running);
-  if (ImGui::Button(more ? "Continue training" : "Train")) s.train = "run";
+  if (ImGui::Button(more ? "Continue training" : "Train")) s.train = Training::Run;
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(!running);
-  if (ImGui::Button("Pause")) s.train = "pause";
+  if (ImGui::Button("Pause")) s.train = Training::Pause;
   ImGui::EndDisabled();
   ImGui::SameLine();
-  if (ImGui::Button("Reset")) s.train = "reset";
+  if (ImGui::Button("Reset")) s.train = Training::Reset;
   same_line_if_fits(ImGui::CalcTextSize("not trained yet: press Train").x);
   if (ses.steps() > 0) {
     text_wrapped("step %d   %.0f steps/s   loss %.4f   %.1f s%s", ses.steps(), ses.steps_per_second(),
@@ -188,9 +188,9 @@ void look_inside_button(SceneContext& ctx, const TrainedModel* shown_model) {
     // a linked model file stays linked; a model trained here is remembered for this tab (a reload of the
     // link finds it)
     if (shared->from_file && is_model_path(shared->source)) {
-      next.model = shared->source;
+      next.model = ModelChoice::File, next.model_file = shared->source;
     } else {
-      next.model = "trained";
+      next.model = ModelChoice::Trained;
       open.remember_trained = true;
     }
     apply_model_sizes(next, *shared);
@@ -223,12 +223,12 @@ nlohmann::json metrics_json(const Session& ses, const TrainedModel* m) {
 // dozen values): they read the trained model, which a model file can replace between frames.
 void report(nlohmann::json& j, const Settings& s, const TrainState& st, const TrainedModel* m) {
   const Session& ses = st.session;
-  j["positions"] = s.positions;
+  j["positions"] = attn::scheme_name(s.positions);
   j["d_model"] = s.d_model;
   j["heads"] = s.heads;
   j["layers"] = s.layers;
   j["seed"] = s.seed;
-  j["running"] = s.train == "run";
+  j["running"] = s.train == Training::Run;
   // a loaded model: the steps its file says it was trained for, as the file wrote the number (never cast)
   const bool file_steps = !ses.has_trainer() && m && m->info.is_object() && m->info.contains("steps") &&
                           m->info["steps"].is_number_integer();
@@ -268,10 +268,10 @@ void draw_train_scene(SceneContext& ctx) {
   if (!st.error.empty()) {
     ctx.fail(st.error);
   }
-  const bool training = s.train == "run" || ses.evaluating();
+  const bool training = s.train == Training::Run || ses.evaluating();
   st.budget_ms = st.pacer.budget_ms(training);
-  if (ses.tick(st.budget_ms, s.train == "run", s.max_steps) != Stop::None) s.train = "pause";
-  if (s.train == "pause") ses.evaluate_now();
+  if (ses.tick(st.budget_ms, s.train == Training::Run, s.max_steps) != Stop::None) s.train = Training::Pause;
+  if (s.train == Training::Pause) ses.evaluate_now();
   if (training || ses.evaluating()) request_next_frame();  // steps and evaluations go on without input
   if (!ses.error().empty()) {
     ctx.fail(ses.error());
