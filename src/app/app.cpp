@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/logic/json_text.hpp"
 #include "app/logic/memo.hpp"
 #include "app/logic/pipeline_cache.hpp"
 #include "app/scenes/scenes.hpp"
@@ -259,17 +260,15 @@ std::string App::set_json(const std::string& text) {
   };
   if (!depth_error.empty()) {
     note(depth_error);
-    return result.dump(-1, ' ', false, json::error_handler_t::replace);
+    return json_text(result);
   }
   if (j.is_discarded() || !j.is_object()) {
     note("set() needs an object such as {\"scene\": \"clock\", \"pos\": 44}");
-    return result.dump(-1, ' ', false, json::error_handler_t::replace);
+    return json_text(result);
   }
   // The scene first, so its defaults apply before the other settings.
   if (j.contains("scene")) {
-    const std::string scene = j["scene"].is_string()
-                                  ? j["scene"].get<std::string>()
-                                  : j["scene"].dump(-1, ' ', false, json::error_handler_t::replace);
+    const std::string scene = j["scene"].is_string() ? j["scene"].get<std::string>() : json_text(j["scene"]);
     if (is_scene(scene)) {
       if (scene != settings_.scene) settings_ = switch_scene(settings_, scene);
     } else {
@@ -282,10 +281,9 @@ std::string App::set_json(const std::string& text) {
       note("ignored " + attn::one_line(name, 60) + "=null: give a value (null is not one)");
       continue;
     }
-    const std::string text_value = value.is_string() ? value.get<std::string>()
-                                   : value.is_boolean()
-                                       ? (value.get<bool>() ? "1" : "0")
-                                       : value.dump(-1, ' ', false, json::error_handler_t::replace);
+    const std::string text_value = value.is_string()    ? value.get<std::string>()
+                                   : value.is_boolean() ? (value.get<bool>() ? "1" : "0")
+                                                        : json_text(value);
     std::string n;
     const bool ok = apply_param(settings_, name, text_value, n);
     if (!ok) {
@@ -295,7 +293,7 @@ std::string App::set_json(const std::string& text) {
       add_note(notes_, notes_dropped_, n);
     }
   }
-  return result.dump(-1, ' ', false, json::error_handler_t::replace);
+  return json_text(result);
 }
 
 void App::describe_focus() {

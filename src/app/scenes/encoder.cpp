@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "app/logic/captions.hpp"
+#include "app/logic/json_text.hpp"
 #include "app/logic/memo.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/widgets/attention_controls.hpp"
@@ -306,13 +307,6 @@ void draw_norm_check(const EncoderData& d) {
       d.compute_ms);
 }
 
-nlohmann::json matrix_json(const attn::Mat& m) {
-  nlohmann::json out = nlohmann::json::array();
-  for (Eigen::Index r = 0; r < m.rows(); ++r)
-    out.push_back(std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols()));
-  return out;
-}
-
 // state().shown: the sizes, every step's shape, the first LayerNorm row's moments and (up to 64 tokens) the
 // block's output.
 void fill(nlohmann::json& shown, const Settings& s, const EncoderData& d) {
@@ -340,16 +334,10 @@ void fill(nlohmann::json& shown, const Settings& s, const EncoderData& d) {
   if (t <= 64) shown["output"] = matrix_json(d.r.block.output);
 }
 
-// What the encoder scene keeps between frames.
-struct EncoderState : SceneState {
-  EncoderMemo memo;
-};
-
 }  // namespace
 
 void draw_encoder_scene(SceneContext& ctx) {
-  EncoderState& st = ctx.state<EncoderState>();
-  EncoderMemo& memo = st.memo;
+  EncoderMemo& memo = ctx.kept<EncoderMemo>();
   Settings& s = ctx.settings;
   text_wrapped(
       "One encoder block, as in the lesson notes: attention lets tokens share information, a feed-forward "

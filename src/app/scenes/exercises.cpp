@@ -157,16 +157,10 @@ void report(SceneContext& ctx, const ExercisesData& d) {
   });
 }
 
-// What the exercises scene keeps between frames.
-struct ExercisesState : SceneState {
-  ExercisesData data;
-};
-
 }  // namespace
 
 void draw_exercises_scene(SceneContext& ctx) {
-  ExercisesState& st = ctx.state<ExercisesState>();
-  ExercisesData& data = st.data;
+  ExercisesData& data = ctx.kept<ExercisesData>();
   Settings& s = ctx.settings;
   build(data);
   if (!data.error.empty()) {

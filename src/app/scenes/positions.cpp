@@ -139,16 +139,10 @@ void draw_soft(const Settings& s, const TableData& t) {
   paragraph(out);
 }
 
-// What the positions scene keeps between frames.
-struct PositionsState : SceneState {
-  TableMemo memo;
-};
-
 }  // namespace
 
 void draw_positions_scene(SceneContext& ctx) {
-  PositionsState& st = ctx.state<PositionsState>();
-  TableMemo& memo = st.memo;
+  TableMemo& memo = ctx.kept<TableMemo>();
   Settings& s = ctx.settings;
   text_wrapped(
       "The whole clock at once: one row per position, one column per dimension. Left columns are "

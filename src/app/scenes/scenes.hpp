@@ -32,6 +32,12 @@ State& state_in(std::unique_ptr<SceneState>& slot) {
   return static_cast<State&>(*slot);
 }
 
+// A scene state that is one value (SceneContext::kept()).
+template <class T>
+struct Kept : SceneState {
+  T value;
+};
+
 // What a draw asks of the app, applied after the frame (a draw does not load files or switch scenes
 // itself).
 struct SceneAction {
@@ -68,6 +74,11 @@ struct SceneContext {
   template <class State>
   State& state() {
     return state_in<State>(slot);
+  }
+  // The state of a scene that keeps one value (a cache): its T, made the first time it is asked for.
+  template <class T>
+  T& kept() {
+    return state<Kept<T>>().value;
   }
 };
 

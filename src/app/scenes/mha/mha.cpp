@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "app/logic/captions.hpp"
+#include "app/logic/json_text.hpp"
 #include "app/logic/memo.hpp"
 #include "app/logic/trained_model.hpp"
 #include "app/scenes/mha/panels.hpp"
@@ -49,13 +50,6 @@ struct MhaData {
 using MhaMemo = Memo<MhaData, std::uint64_t, float>;  // the pipeline's version, the font's pixel size
 // The row of the chosen query token in every head (keyed by the pipeline's version and the row).
 using RowMemo = Memo<mha::RowView, std::uint64_t, int>;
-
-nlohmann::json matrix_json(const attn::Mat& m) {
-  nlohmann::json out = nlohmann::json::array();
-  for (Eigen::Index r = 0; r < m.rows(); ++r)
-    out.push_back(std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols()));
-  return out;
-}
 
 MhaData compute(const CachedPipeline& pipe, bool causal) {
   const attn::PipelineResult& r = pipe.result;

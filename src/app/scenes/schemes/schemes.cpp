@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "app/logic/captions.hpp"
+#include "app/logic/json_text.hpp"
 #include "app/logic/memo.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/scenes/schemes/panels.hpp"
@@ -174,14 +175,6 @@ void draw_grids(const Settings& s, const SchemesData& d) {
     const bool last_in_row = i % per_row == per_row - 1 || i == n - 1;
     draw_view(s, d, d.views[static_cast<size_t>(i)], side, last_in_row);
   }
-}
-
-nlohmann::json matrix_json(const attn::Mat& m) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (Eigen::Index r = 0; r < m.rows(); ++r) {
-    rows.push_back(std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols()));
-  }
-  return rows;
 }
 
 nlohmann::json schemes_json(const SchemesData& d) {
