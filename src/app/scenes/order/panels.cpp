@@ -109,6 +109,18 @@ float heatmap_width(int count) {
   return std::clamp((avail - static_cast<float>(count) * 170.0f) / static_cast<float>(count), 120.0f, 320.0f);
 }
 
+// The original output with its rows in the new order (id + "_permuted") beside the output on the shuffled
+// input (id + "_shuffled", titled `title`), each half the width: equal grids mean the order was not seen.
+// expected, shuffled: (T, D).
+void permuted_and_shuffled(const std::string& id, const char* title, const attn::Mat& expected,
+                           const attn::Mat& shuffled, const ShuffleData& d, std::uint64_t version) {
+  const float w2 = heatmap_width(2);
+  output_heatmap((id + "_permuted").c_str(), "original output, rows reordered", expected, d.shuffled_labels,
+                 d, version, w2, &d.perm);
+  same_line_if_fits(ImGui::GetItemRectSize().x);  // beside the last one, or under it
+  output_heatmap((id + "_shuffled").c_str(), title, shuffled, d.shuffled_labels, d, version, w2, &d.perm);
+}
+
 void check_line(const attn::ShuffleCheck& c) {
   ImGui::Text("max difference: %.3g", static_cast<double>(c.max_diff));
   same_line_if_fits(ImGui::CalcTextSize("allclose: false").x);
@@ -277,12 +289,8 @@ void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version, int&
         scheme.c_str(), then);
   }
   check_line(st.slots.check);
-  const float w2 = heatmap_width(2);
-  output_heatmap("order/slots_permuted", "original output, rows reordered", st.slots.expected,
-                 d.shuffled_labels, d, version, w2, &d.perm);
-  same_line_if_fits(ImGui::GetItemRectSize().x);  // beside the last one, or under it
-  output_heatmap("order/slots_shuffled", "output on the shuffled tokens", st.slots.shuffled,
-                 d.shuffled_labels, d, version, w2, &d.perm);
+  permuted_and_shuffled("order/slots", "output on the shuffled tokens", st.slots.expected, st.slots.shuffled,
+                        d, version);
 }
 
 void draw_mistake(const ShuffleData& d, std::uint64_t version) {
@@ -317,12 +325,8 @@ void draw_mistake(const ShuffleData& d, std::uint64_t version) {
   } else {
     text_wrapped("Here the output is not the original one, reordered.");
   }
-  const float w2 = heatmap_width(2);
-  output_heatmap("order/words_permuted", "original output, rows reordered", st.words.expected,
-                 d.shuffled_labels, d, version, w2, &d.perm);
-  same_line_if_fits(ImGui::GetItemRectSize().x);  // beside the last one, or under it
-  output_heatmap("order/words_shuffled", "output, positions attached to words", st.words.shuffled,
-                 d.shuffled_labels, d, version, w2, &d.perm);
+  permuted_and_shuffled("order/words", "output, positions attached to words", st.words.expected,
+                        st.words.shuffled, d, version);
 }
 
 }  // namespace app
