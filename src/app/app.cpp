@@ -85,9 +85,12 @@ bool names_param(const std::string& query, const std::string& name) {
 
 App::App(const std::string& query)
     : state_(std::make_unique<AppState>()), lesson_(names_param(query, "step")) {
-  // a model loaded before the App (the desktop's --model) is kept: the logic's state moves in
-  state_->logic = std::move(logic_state());
-  logic_state() = LogicState();
+  // a model loaded before the App (the desktop's --model) is kept, with the version counters
+  LogicState& before = logic_state();
+  state_->logic.last_version = before.last_version;
+  state_->logic.trained.current = std::move(before.trained.current);
+  state_->logic.trained.versions = before.trained.versions;
+  state_->logic.trained.load = before.trained.load;
   use_logic_state(&state_->logic);
   use_ui_state(&state_->ui);
   state_->scenes.resize(scene_entries().size());
@@ -222,7 +225,10 @@ void App::apply(std::vector<SceneAction>& actions) {
       case SceneAction::Kind::OpenModelFile: {
         const OpenedFile f = open_model_file(a.path);
         if (!f.pending && f.error.empty()) load_trained_model(f.text, a.path);
-        if (a.opened) a.opened(f);
+        if (a.status) {
+          a.status->ok = f.error.empty();
+          a.status->text = f.pending ? "choose a model file in the browser's dialog" : f.error;
+        }
         break;
       }
     }
@@ -252,7 +258,9 @@ std::string App::set_json(const std::string& text) {
     depth_error = e.what();
   }
   const json j = depth_error.empty() ? attn::model_io::parse_json(text) : json();
-  json result = {{"ok", true}, {"notes", json::array()}};
+  json result;  // key by key: nlohmann's initializer lists cost the page more code
+  result["ok"] = true;
+  result["notes"] = json::array();
   auto note = [&](const std::string& n) {
     result["ok"] = false;
     result["notes"].push_back(n);

@@ -94,10 +94,17 @@ std::string App::heatmaps_json(bool with_values, const std::string& only_id) con
 
 std::string App::export_csv_json(const std::string& id) const {
   for (const DrawnHeatmap& h : drawn_heatmaps()) {
-    if (h.id == id) return json_text(json{{"ok", true}, {"csv", heatmap_csv(h)}});
+    if (h.id == id) {
+      json j;  // key by key: nlohmann's initializer lists cost the page more code
+      j["ok"] = true;
+      j["csv"] = heatmap_csv(h);
+      return json_text(j);
+    }
   }
-  return json{{"ok", false}, {"error", "no heatmap '" + id + "' in the last frame"}}.dump(
-      -1, ' ', false, json::error_handler_t::replace);
+  json j;
+  j["ok"] = false;
+  j["error"] = "no heatmap '" + id + "' in the last frame";
+  return json_text(j);
 }
 
 std::string App::frame_stats_json() const {
@@ -117,8 +124,13 @@ std::string App::frame_stats_json() const {
 
 std::string App::answers_json() const {
   json list = json::array();
-  for (const AnswerEvent& a : frame_answers())
-    list.push_back({{"which", a.which}, {"answer", a.answer}, {"right", a.right}});
+  for (const AnswerEvent& a : frame_answers()) {
+    json j;
+    j["which"] = a.which;
+    j["answer"] = a.answer;
+    j["right"] = a.right;
+    list.push_back(std::move(j));
+  }
   return json_text(list);
 }
 

@@ -10,7 +10,6 @@
 #include "app/logic/scene_list.hpp"
 #include "app/logic/text.hpp"
 #include "app/logic/url_encoding.hpp"
-#include "core/error.hpp"
 #include "core/input_limits.hpp"
 #include "core/pipeline.hpp"
 
@@ -171,12 +170,10 @@ const std::vector<Param>& params() {
        [](const Param&, const Settings& s) { return s.text; }},
       {{"positions", schemes_allowed.c_str(), "mha,order,encoder,train"},
        [](const Param&, Settings& s, const std::string& v) {
-         try {
-           s.positions = attn::parse_scheme(v, setting_schemes());
-           return true;
-         } catch (const attn::InputError&) {
-           return false;
+         for (const attn::Scheme scheme : setting_schemes()) {
+           if (v == attn::scheme_name(scheme)) return s.positions = scheme, true;
          }
+         return false;
        },
        [](const Param&, const Settings& s) { return attn::scheme_name(s.positions); }},
       bool_param({"causal", "0|1", "mha,schemes,encoder"}, &Settings::causal),

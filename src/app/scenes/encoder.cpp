@@ -350,7 +350,10 @@ void draw_encoder_scene(SceneContext& ctx) {
   if (!update(memo, s).ok()) {
     ctx.fail(memo.error());
     ctx.report([error = memo.error(), d_model = s.d_model, heads = s.heads](nlohmann::json& shown) {
-      shown = {{"error", error}, {"d_model", d_model}, {"heads", heads}};
+      shown = nlohmann::json::object();
+      shown["error"] = error;
+      shown["d_model"] = d_model;
+      shown["heads"] = heads;
     });
     return;
   }

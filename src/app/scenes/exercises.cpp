@@ -165,7 +165,10 @@ void draw_exercises_scene(SceneContext& ctx) {
   build(data);
   if (!data.error.empty()) {
     ctx.fail(data.error);
-    ctx.report([e = data.error](nlohmann::json& shown) { shown = {{"error", e}}; });
+    ctx.report([e = data.error](nlohmann::json& shown) {
+      shown = nlohmann::json::object();
+      shown["error"] = e;
+    });
     return;
   }
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(ImGui::GetContentRegionAvail().x, 900.0f));

@@ -38,6 +38,13 @@ struct Kept : SceneState {
   T value;
 };
 
+// What opening a model file said, for the panel that asked (SceneAction::status).
+struct OpenStatus {
+  std::string text;  // "" when the file was read (the load's own message follows), else why not, or
+                     // that the browser's dialog is open
+  bool ok = true;
+};
+
 // What a draw asks of the app, applied after the frame (a draw does not load files or switch scenes
 // itself).
 struct SceneAction {
@@ -47,10 +54,10 @@ struct SceneAction {
     OpenModelFile,    // open_model_file(path), and the model in it becomes the current one
   };
   Kind kind = Kind::OpenSettings;
-  Settings settings;                              // OpenSettings
-  std::string path;                               // OpenLinkedModel, OpenModelFile
-  bool remember_trained = false;                  // OpenSettings: keep the trained model for this tab first
-  std::function<void(const OpenedFile&)> opened;  // OpenModelFile: told what the opening gave
+  Settings settings;              // OpenSettings
+  std::string path;               // OpenLinkedModel, OpenModelFile
+  bool remember_trained = false;  // OpenSettings: keep the trained model for this tab first
+  OpenStatus* status = nullptr;   // OpenModelFile: where to say what the opening gave
 };
 
 // What a scene gets each frame: the settings to read and change, its state, and where to report what it

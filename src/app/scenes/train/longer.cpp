@@ -95,7 +95,8 @@ void draw_longer(PanelState& ps, const TrainedModel& m, bool training, nlohmann:
         ImGui::TextDisabled("measuring ...");
         continue;
       }
-      nlohmann::json item = {{"extra_tokens", kExtra[i]}};
+      nlohmann::json item;
+      item["extra_tokens"] = kExtra[i];
       if (!run.error.empty()) {
         table_cell();
         table_cell();

@@ -183,7 +183,9 @@ std::string draw_prediction(PanelState& ps, Settings& s, const TrainedModel& m, 
   text_field("email", "type any email, e.g. Refund the candles, not the hamper.", s.text);
   if (!predict(memo, m, s.text).ok()) {
     error_box(memo.error());
-    shown["prediction"] = {{"text", s.text}, {"error", memo.error()}};
+    nlohmann::json& j = shown["prediction"];  // key by key: initializer lists cost the page more code
+    j["text"] = s.text;
+    j["error"] = memo.error();
     return memo.error();
   }
   const attn::train::TextPrediction& tp = memo.value();
@@ -199,9 +201,13 @@ std::string draw_prediction(PanelState& ps, Settings& s, const TrainedModel& m, 
   text_wrapped("refund the: %s   (confidence %.3f)", label_name(m, p.label).c_str(),
                static_cast<double>(p.confidence));
   probability_bars(m, p);
-  shown["prediction"] = {
-      {"text", s.text},         {"tokens", tp.tokens},        {"label", label_name(m, p.label)},
-      {"label_index", p.label}, {"confidence", p.confidence}, {"probabilities", p.probabilities}};
+  nlohmann::json& j = shown["prediction"];
+  j["text"] = s.text;
+  j["tokens"] = tp.tokens;
+  j["label"] = label_name(m, p.label);
+  j["label_index"] = p.label;
+  j["confidence"] = p.confidence;
+  j["probabilities"] = p.probabilities;
   return "";
 }
 
@@ -266,8 +272,8 @@ void draw_pair(PanelState& ps, const TrainedModel& m, nlohmann::json& shown) {
 }
 
 void draw_model_file(SceneContext& ctx, PanelState& ps, const TrainedModel* m) {
-  std::string &path = ps.path, &status = ps.status;
-  bool& status_ok = ps.status_ok;
+  std::string &path = ps.path, &status = ps.open.text;
+  bool& status_ok = ps.open.ok;
   const bool browser = files_are_picked();
   if (!browser) {
     ImGui::SetNextItemWidth(260);
@@ -294,10 +300,7 @@ void draw_model_file(SceneContext& ctx, PanelState& ps, const TrainedModel* m) {
     SceneAction open;
     open.kind = SceneAction::Kind::OpenModelFile;
     open.path = path;
-    open.opened = [&ps](const OpenedFile& f) {
-      ps.status_ok = f.error.empty();
-      ps.status = f.pending ? "choose a model file in the browser's dialog" : f.error;
-    };
+    open.status = &ps.open;
     ctx.act(std::move(open));
   }
   help_marker(

@@ -21,9 +21,8 @@ struct PanelState {
   PredictionMemo pair_a, pair_b;                                                     // draw_pair's
   std::unique_ptr<SceneState> longer;                                                // draw_longer's
   std::string path = "model.json";  // draw_model_file's path field (desktop)
-  std::string status;               // what its last save or open said
-  bool status_ok = true;
-  long long seen_attempt = 0;  // the model load whose message `status` shows
+  OpenStatus open;                  // what its last save or open said
+  long long seen_attempt = 0;       // the model load whose message `open` shows
 };
 
 // [panels.cpp]
