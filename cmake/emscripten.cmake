@@ -71,14 +71,14 @@ function(attn_wasm_maths target)
   endif()
 endfunction()
 
-# attn_wasm_ui(target): interface code at -Os, and link-time optimised across the interface's objects and
+# attn_wasm_ui(target): interface code at -Oz, and link-time optimised across the interface's objects and
 # the core's -Os files (the core's kernels keep their own -O2, outside it). The maths it calls is in the core
 # (attn_wasm_maths); what Eigen it inlines runs on a recompute only (the scene caches), never per frame.
 # Measured: -Os saves 33 KB gzipped and frame times stay within noise (bench/frame_bench.mjs); -flto 12 KB
-# more. Model I/O is built so too (cmake/model_io.cmake).
+# more; -Oz about 2 KB more than -Os. Model I/O is built so too (cmake/model_io.cmake).
 function(attn_wasm_ui target)
   if(EMSCRIPTEN)
-    target_compile_options(${target} PRIVATE -Os -flto)
+    target_compile_options(${target} PRIVATE -Oz -flto)
   endif()
 endfunction()
 

@@ -66,7 +66,7 @@ TEST(UrlState, SwitchingScenesKeepsThePageWideChoicesOnly) {
   const Settings from = parse_query("scene=clock&pos=44&colormap=cividis&hide=notes&embed=1", notes);
   const Settings to = app::switch_scene(from, "mha");
   EXPECT_EQ(to.scene, "mha");
-  EXPECT_EQ(to.colormap, "cividis");
+  EXPECT_EQ(to.colormap, app::Palette::Cividis);
   EXPECT_EQ(to.hide, "notes");
   EXPECT_TRUE(to.embed);
   EXPECT_EQ(to.pos, app::defaults_for("mha").pos) << "the clock's position is not carried over";
@@ -85,11 +85,11 @@ TEST(UrlState, EverySceneHasATitleAndOneInstruction) {
 TEST(UrlState, TheTrainActionIsReadButNeverWritten) {
   std::vector<std::string> notes;
   const Settings s = parse_query("scene=train&train=run&max_steps=500", notes);
-  EXPECT_EQ(s.train, "run") << "a link may start training";
+  EXPECT_EQ(s.train, app::Training::Run) << "a link may start training";
   const std::string q = app::to_query(s);
   EXPECT_EQ(q.find("train="), std::string::npos) << q;
   EXPECT_NE(q.find("max_steps=500"), std::string::npos) << q;
-  EXPECT_EQ(parse_query(q, notes).train, "pause") << "the written URL opens the scene paused";
+  EXPECT_EQ(parse_query(q, notes).train, app::Training::Pause) << "the written URL opens the scene paused";
 }
 
 TEST(UrlState, ModelIsRandomTrainedOrAModelFilePath) {
@@ -104,11 +104,12 @@ TEST(UrlState, ModelIsRandomTrainedOrAModelFilePath) {
   std::vector<std::string> notes;
   Settings s = parse_query("scene=mha&model=models/router.json", notes);
   EXPECT_TRUE(notes.empty());
-  EXPECT_EQ(s.model, "models/router.json");
+  EXPECT_EQ(s.model, app::ModelChoice::File);
+  EXPECT_EQ(s.model_file, "models/router.json");
   EXPECT_TRUE(app::uses_trained_model(s));
   EXPECT_NE(app::to_query(s).find("model=models%2Frouter.json"), std::string::npos) << app::to_query(s);
   s = parse_query("scene=mha&model=ftp://x/y.json", notes);
-  EXPECT_EQ(s.model, "random");
+  EXPECT_EQ(s.model, app::ModelChoice::Random);
   EXPECT_FALSE(app::uses_trained_model(s));
 }
 

@@ -41,13 +41,14 @@ if(TARGET attn_imgui)
   attn_imgui_test(wrap_font_test FONT ${CMAKE_CURRENT_SOURCE_DIR}/test_wrap_font.cpp)
   # Both looks' colours: text at least 4.5:1, lines and shapes at least 3:1.
   attn_imgui_test(theme_contrast_test NOFONT ${CMAKE_CURRENT_SOURCE_DIR}/test_theme_contrast.cpp
-                  ${CMAKE_SOURCE_DIR}/src/app/widgets/theme.cpp)
+                  ${CMAKE_SOURCE_DIR}/src/app/widgets/theme.cpp ${CMAKE_SOURCE_DIR}/src/app/widgets/ui_state.cpp)
 endif()
 # The keyboard as in a web form: tab stops in and out of the app, a focused slider's keys and typed value.
 if(TARGET attn_imgui)
   attn_imgui_test(keyboard_test FONT ${CMAKE_CURRENT_SOURCE_DIR}/test_keyboard.cpp
                   ${CMAKE_SOURCE_DIR}/src/app/widgets/number_input.cpp ${CMAKE_SOURCE_DIR}/src/app/widgets/widgets.cpp
-                  ${CMAKE_SOURCE_DIR}/src/app/widgets/theme.cpp ${CMAKE_SOURCE_DIR}/src/gfx/colormap.cpp)
+                  ${CMAKE_SOURCE_DIR}/src/app/widgets/theme.cpp ${CMAKE_SOURCE_DIR}/src/app/widgets/ui_state.cpp
+                  ${CMAKE_SOURCE_DIR}/src/gfx/colormap.cpp)
 endif()
 # The desktop text box: what is typed into ImGui's InputText comes out exactly (emoji, marks, RTL).
 if(TARGET attn_imgui AND NOT EMSCRIPTEN)

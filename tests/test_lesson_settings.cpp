@@ -28,7 +28,7 @@ TEST(LessonSettings, PageAndLessonSettingsRoundTripAndStayOutOfPlainLinks) {
       "&steps=lesson.json&step=3",
       notes);
   EXPECT_TRUE(notes.empty()) << notes.front();
-  EXPECT_EQ(s.theme, "light");
+  EXPECT_EQ(s.theme, app::Theme::Light);
   EXPECT_DOUBLE_EQ(s.font_scale, 1.5);
   EXPECT_EQ(s.lock, "pos,d_model");
   EXPECT_EQ(s.caption, "Watch the fast hand");
@@ -43,7 +43,7 @@ TEST(LessonSettings, PageAndLessonSettingsRoundTripAndStayOutOfPlainLinks) {
   EXPECT_TRUE(again == s) << app::to_query(s);
   // a new scene keeps the page's look and the lesson
   const app::Settings moved = app::switch_scene(s, "mha");
-  EXPECT_EQ(moved.theme, "light");
+  EXPECT_EQ(moved.theme, app::Theme::Light);
   EXPECT_EQ(moved.lock, s.lock);
   EXPECT_EQ(moved.caption, s.caption);
   EXPECT_EQ(moved.steps, s.steps);
@@ -59,7 +59,7 @@ TEST(LessonSettings, BadValuesAreIgnoredWithNotesThatSayWhy) {
   EXPECT_NE(notes[2].find("lock=pos,bogus"), std::string::npos) << notes[2];
   EXPECT_NE(notes[3].find("hide=controls,nonsense"), std::string::npos) << notes[3];
   EXPECT_NE(notes[4].find("caption="), std::string::npos) << notes[4];
-  EXPECT_EQ(s.theme, "dark");
+  EXPECT_EQ(s.theme, app::Theme::Dark);
   EXPECT_TRUE(s.lock.empty());
   EXPECT_TRUE(s.hide.empty());
   EXPECT_TRUE(s.caption.empty());

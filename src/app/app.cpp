@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/logic/json_text.hpp"
 #include "app/logic/memo.hpp"
 #include "app/logic/pipeline_cache.hpp"
 #include "app/platform_io.hpp"
@@ -82,28 +83,40 @@ bool names_param(const std::string& query, const std::string& name) {
 
 }  // namespace
 
-App::App(const std::string& query) : lesson_(names_param(query, "step")) {
+App::App(const std::string& query)
+    : state_(std::make_unique<AppState>()), lesson_(names_param(query, "step")) {
+  // a model loaded before the App (the desktop's --model) is kept, with the version counters
+  LogicState& before = logic_state();
+  state_->logic.last_version = before.last_version;
+  state_->logic.trained.current = std::move(before.trained.current);
+  state_->logic.trained.versions = before.trained.versions;
+  state_->logic.trained.load = before.trained.load;
+  use_logic_state(&state_->logic);
+  use_ui_state(&state_->ui);
+  state_->scenes.resize(scene_entries().size());
   std::vector<std::string> parsed;
   settings_ = parse_query(query, parsed);
   for (const std::string& n : parsed) add_note(notes_, notes_dropped_, n);
   // last_query_ stays empty: the first frame writes the normalised URL (dropping ignored parameters).
 }
 
+App::~App() {
+  use_logic_state(nullptr);
+  use_ui_state(nullptr);
+}
+
 bool App::wants_next_frame() const {
-  return next_frame_requested_ || settings_.train == "run" || !(settings_ == shown_settings_);
+  return next_frame_requested_ || settings_.train == Training::Run || !(settings_ == shown_settings_);
 }
 
 void App::frame() {
-  take_next_frame_request();  // a request from a frame that failed half-way is dropped
-  take_pipeline_pending();
-  // A frame that fails half-way reports nothing rather than the writers of an older frame.
+  // What a frame writes starts empty: a frame that fails half-way reports nothing rather than what an
+  // older frame drew or asked for.
+  state_->ui.out.clear();
+  state_->logic.pipelines.pending = false;
   shown_fills_.clear();
   shown_error_.clear();
   begin_heatmap_frame();
-  frame_messages().clear();
-  frame_texts().clear();
-  frame_rects().clear();
-  frame_answers().clear();
   focused_value().clear();
   start_lesson();
   const Settings before = settings_;  // the lesson's locked settings are kept as they are now
@@ -134,10 +147,10 @@ void App::frame() {
     if (narrow) mark_item("menu/scenes");
     ImGui::EndDisabled();
     if (ImGui::BeginMenu("View")) {
-      const bool cividis = settings_.colormap == "cividis";
-      if (ImGui::MenuItem("Viridis colours", nullptr, !cividis)) settings_.colormap = "viridis";
+      const bool cividis = settings_.colormap == Palette::Cividis;
+      if (ImGui::MenuItem("Viridis colours", nullptr, !cividis)) settings_.colormap = Palette::Viridis;
       if (ImGui::MenuItem("Cividis colours (colour-blind safe)", nullptr, cividis))
-        settings_.colormap = "cividis";
+        settings_.colormap = Palette::Cividis;
       ImGui::EndMenu();
     }
     if (!narrow) ImGui::TextDisabled("positional encoding and multi-head attention, computed live");
@@ -175,23 +188,51 @@ void App::frame() {
   draw_notes(notes_, notes_dropped_);
   std::vector<ShownFill> fills;
   std::string error;
-  SceneContext ctx{settings_, fills, error};
-  if (SceneDraw draw = find_scene(settings_.scene)) draw(ctx);
+  std::vector<SceneAction> actions;
+  const int scene = scene_index(settings_.scene);
+  if (scene >= 0) {
+    SceneContext ctx{settings_, fills, error, state_->scenes[static_cast<size_t>(scene)], actions};
+    scene_entries()[static_cast<size_t>(scene)].draw(ctx);
+  }
   mark_window("scene/view");  // what the scene shows, and how far what it laid out reaches
   const ImVec2 at = ImGui::GetWindowPos(), reach = ImGui::GetCurrentWindow()->DC.CursorMaxPos;
   frame_rects().push_back({"scene/content", at.x, at.y, reach.x - at.x, reach.y - at.y});
   ImGui::EndChild();
   content_height_ = reach.y - vp->Pos.y + ImGui::GetStyle().WindowPadding.y;
   ImGui::End();
+  apply(actions);
   LessonMode::keep_locked(before, settings_);
   describe_focus();
   // What state() reports: this frame's settings and scene output (set() may change settings_ before the
   // next frame draws them).
   shown_settings_ = settings_;
   computing_ = take_pipeline_pending();  // a long input is computed over the next frames
-  next_frame_requested_ = take_next_frame_request() || computing_;
+  next_frame_requested_ = state_->ui.out.next_frame || computing_ || !actions.empty();
   shown_fills_ = std::move(fills);
   shown_error_ = std::move(error);
+}
+
+void App::apply(std::vector<SceneAction>& actions) {
+  for (SceneAction& a : actions) {
+    switch (a.kind) {
+      case SceneAction::Kind::OpenSettings:
+        if (a.remember_trained) remember_trained_model(trained_model_file_text());
+        settings_ = a.settings;
+        break;
+      case SceneAction::Kind::OpenLinkedModel:
+        open_linked_model(a.path);
+        break;
+      case SceneAction::Kind::OpenModelFile: {
+        const OpenedFile f = open_model_file(a.path);
+        if (!f.pending && f.error.empty()) load_trained_model(f.text, a.path);
+        if (a.status) {
+          a.status->ok = f.error.empty();
+          a.status->text = f.pending ? "choose a model file in the browser's dialog" : f.error;
+        }
+        break;
+      }
+    }
+  }
 }
 
 void App::finish_frame(double cpu_ms, double frame_ms, double interval_ms, bool input_pending) {
@@ -217,7 +258,9 @@ std::string App::set_json(const std::string& text) {
     depth_error = e.what();
   }
   const json j = depth_error.empty() ? attn::model_io::parse_json(text) : json();
-  json result = {{"ok", true}, {"notes", json::array()}};
+  json result;  // key by key: nlohmann's initializer lists cost the page more code
+  result["ok"] = true;
+  result["notes"] = json::array();
   auto note = [&](const std::string& n) {
     result["ok"] = false;
     result["notes"].push_back(n);
@@ -225,17 +268,15 @@ std::string App::set_json(const std::string& text) {
   };
   if (!depth_error.empty()) {
     note(depth_error);
-    return result.dump(-1, ' ', false, json::error_handler_t::replace);
+    return json_text(result);
   }
   if (j.is_discarded() || !j.is_object()) {
     note("set() needs an object such as {\"scene\": \"clock\", \"pos\": 44}");
-    return result.dump(-1, ' ', false, json::error_handler_t::replace);
+    return json_text(result);
   }
   // The scene first, so its defaults apply before the other settings.
   if (j.contains("scene")) {
-    const std::string scene = j["scene"].is_string()
-                                  ? j["scene"].get<std::string>()
-                                  : j["scene"].dump(-1, ' ', false, json::error_handler_t::replace);
+    const std::string scene = j["scene"].is_string() ? j["scene"].get<std::string>() : json_text(j["scene"]);
     if (is_scene(scene)) {
       if (scene != settings_.scene) settings_ = switch_scene(settings_, scene);
     } else {
@@ -248,10 +289,9 @@ std::string App::set_json(const std::string& text) {
       note("ignored " + attn::one_line(name, 60) + "=null: give a value (null is not one)");
       continue;
     }
-    const std::string text_value = value.is_string() ? value.get<std::string>()
-                                   : value.is_boolean()
-                                       ? (value.get<bool>() ? "1" : "0")
-                                       : value.dump(-1, ' ', false, json::error_handler_t::replace);
+    const std::string text_value = value.is_string()    ? value.get<std::string>()
+                                   : value.is_boolean() ? (value.get<bool>() ? "1" : "0")
+                                                        : json_text(value);
     std::string n;
     const bool ok = apply_param(settings_, name, text_value, n);
     if (!ok) {
@@ -261,7 +301,7 @@ std::string App::set_json(const std::string& text) {
       add_note(notes_, notes_dropped_, n);
     }
   }
-  return result.dump(-1, ' ', false, json::error_handler_t::replace);
+  return json_text(result);
 }
 
 void App::describe_focus() {
@@ -287,7 +327,7 @@ void App::start_lesson() {
   lesson_.update(settings_, notes);
   for (const std::string& n : notes) add_note(notes_, notes_dropped_, n);
   set_frame_settings(settings_);
-  apply_theme(settings_.theme == "auto" ? page_dark_ : settings_.theme == "dark", reduced_motion_);
+  apply_theme(settings_.theme == Theme::Auto ? page_dark_ : settings_.theme == Theme::Dark, reduced_motion_);
 }
 
 void App::load_steps(const std::string& source, const std::string& text, const std::string& error) {

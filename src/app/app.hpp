@@ -1,9 +1,11 @@
 // The app shared by the browser and the desktop: settings, scene registry, frame, and the JSON API.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "app/app_state.hpp"
 #include "app/lesson_mode.hpp"
 #include "app/logic/settings.hpp"
 #include "app/scenes/scenes.hpp"
@@ -26,6 +28,10 @@ class App {
  public:
   // query: the URL's "?..." part (may be empty); notes about ignored parameters are kept for display.
   explicit App(const std::string& query);
+  // The logic and the widgets use this App's state while it lives (one App at a time).
+  ~App();
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
 
   // Builds one frame's UI between ImGui::NewFrame() and ImGui::Render(). Needs the GL context current.
   void frame();
@@ -73,8 +79,11 @@ class App {
   std::string answers_json() const;
 
  private:
-  void describe_focus();  // fills announcement_ and the focus fields after a frame
-  void start_lesson();    // lesson steps and the theme before a frame
+  void describe_focus();                          // fills announcement_ and the focus fields after a frame
+  void start_lesson();                            // lesson steps and the theme before a frame
+  void apply(std::vector<SceneAction>& actions);  // what the scene asked for, after it drew
+
+  std::unique_ptr<AppState> state_;  // the one owner of what is kept between frames (app_state.hpp)
 
   Settings settings_;
   LessonMode lesson_;

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/app.hpp"
+#include "app/logic/json_text.hpp"
 #include "app/logic/memo.hpp"
 #include "app/widgets/heatmap_view.hpp"
 #include "app/widgets/theme.hpp"
@@ -61,7 +62,7 @@ std::string App::state_json() const {
   state["theme"]["dark"] = theme_is_dark();
   state["theme"]["reduced_motion"] = reduced_motion_;
   state["content_height"] = content_height_;
-  return state.dump(-1, ' ', false, json::error_handler_t::replace);
+  return json_text(state);
 }
 
 std::string App::heatmaps_json(bool with_values, const std::string& only_id) const {
@@ -85,24 +86,25 @@ std::string App::heatmaps_json(bool with_values, const std::string& only_id) con
     item["label_rects"] = h.label_rects;
     item["visible"] = h.visible;
     if (with_values) {
-      json values = json::array();
-      const attn::Mat& m = *h.values;
-      for (Eigen::Index r = 0; r < m.rows(); ++r) {
-        values.push_back(std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols()));
-      }
-      item["values"] = std::move(values);
+      item["values"] = matrix_json(*h.values);
     }
   }
-  return list.dump(-1, ' ', false, json::error_handler_t::replace);
+  return json_text(list);
 }
 
 std::string App::export_csv_json(const std::string& id) const {
   for (const DrawnHeatmap& h : drawn_heatmaps()) {
-    if (h.id == id)
-      return json{{"ok", true}, {"csv", heatmap_csv(h)}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (h.id == id) {
+      json j;  // key by key: nlohmann's initializer lists cost the page more code
+      j["ok"] = true;
+      j["csv"] = heatmap_csv(h);
+      return json_text(j);
+    }
   }
-  return json{{"ok", false}, {"error", "no heatmap '" + id + "' in the last frame"}}.dump(
-      -1, ' ', false, json::error_handler_t::replace);
+  json j;
+  j["ok"] = false;
+  j["error"] = "no heatmap '" + id + "' in the last frame";
+  return json_text(j);
 }
 
 std::string App::frame_stats_json() const {
@@ -117,14 +119,19 @@ std::string App::frame_stats_json() const {
   j["computing"] = computing_;
   j["recomputes"] = versions_issued();
   j["uploads"] = gfx::renderer_stats().uploads;
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+  return json_text(j);
 }
 
 std::string App::answers_json() const {
   json list = json::array();
-  for (const AnswerEvent& a : frame_answers())
-    list.push_back({{"which", a.which}, {"answer", a.answer}, {"right", a.right}});
-  return list.dump(-1, ' ', false, json::error_handler_t::replace);
+  for (const AnswerEvent& a : frame_answers()) {
+    json j;
+    j["which"] = a.which;
+    j["answer"] = a.answer;
+    j["right"] = a.right;
+    list.push_back(std::move(j));
+  }
+  return json_text(list);
 }
 
 }  // namespace app

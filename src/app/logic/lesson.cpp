@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/logic/json_text.hpp"
 #include "app/logic/settings.hpp"
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
@@ -18,7 +19,7 @@ using nlohmann::json;
 std::string url_text(const json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_boolean()) return v.get<bool>() ? "1" : "0";
-  return v.dump(-1, ' ', false, json::error_handler_t::replace);
+  return json_text(v);
 }
 
 // Checks and reads step number `n` (from 1); "" or what is wrong.

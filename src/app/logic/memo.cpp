@@ -1,18 +1,16 @@
-// The version counter behind Memo: one number per recompute, app-wide.
+// The version counter behind Memo: one number per recompute, app-wide (kept in the LogicState).
 #include "app/logic/memo.hpp"
+
+#include "app/logic/logic_state.hpp"
 
 namespace app {
 
-namespace {
-std::uint64_t g_last = 0;
-}  // namespace
-
 std::uint64_t next_version() {
-  return ++g_last;
+  return ++logic_state().last_version;
 }
 
 std::uint64_t versions_issued() {
-  return g_last;
+  return logic_state().last_version;
 }
 
 }  // namespace app

@@ -1,18 +1,20 @@
 // The attention scenes' pipeline: Settings -> core config, one cached result per input, token labels.
 #include "app/logic/pipeline_cache.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <new>
 #include <tuple>
 
+#include "app/logic/logic_state.hpp"
 #include "app/logic/memo.hpp"
 #include "core/error.hpp"
 
 namespace app {
 namespace {
 
-using Key = std::tuple<std::string, int, int, int, bool, std::uint64_t, int, double>;
+using Key = PipelineStore::Key;
 
 Key key_of(const std::string& text, const attn::PipelineConfig& c) {
   return {text, c.d_model, c.heads, static_cast<int>(c.positions), c.causal, c.seed, c.learned_slots, c.base};
@@ -32,18 +34,13 @@ attn::PipelineConfig pipeline_config(const Settings& s, attn::Scheme scheme) {
 }
 
 attn::PipelineConfig pipeline_config(const Settings& s) {
-  attn::Scheme scheme = attn::Scheme::None;
-  try {
-    scheme = attn::parse_scheme(s.positions, attn::pipeline_schemes());
-  } catch (const attn::InputError&) {
-    // settings only hold valid names (the URL table checks them); keep "none" otherwise
-  }
-  return pipeline_config(s, scheme);
+  // settings only hold the pipeline's schemes (the URL table checks them); keep "none" otherwise
+  const std::vector<attn::Scheme>& schemes = attn::pipeline_schemes();
+  const bool known = std::find(schemes.begin(), schemes.end(), s.positions) != schemes.end();
+  return pipeline_config(s, known ? s.positions : attn::Scheme::None);
 }
 
 namespace {
-
-bool g_pending = false;  // a computation was left pending (take_pipeline_pending)
 
 // Runs e's pending steps for about budget_ms; on completion the result replaces the job.
 void advance(CachedPipeline& e, double budget_ms) {
@@ -66,7 +63,7 @@ void advance(CachedPipeline& e, double budget_ms) {
     e.job.reset();
   }
   e.compute_ms += elapsed();
-  if (e.job) g_pending = true;
+  if (e.job) logic_state().pipelines.pending = true;
 }
 
 }  // namespace
@@ -74,8 +71,9 @@ void advance(CachedPipeline& e, double budget_ms) {
 const CachedPipeline& cached_pipeline(const std::string& text, const attn::PipelineConfig& config,
                                       double budget_ms) {
   // A few entries: the schemes scene keeps one per scheme alive at once.
-  static std::map<Key, CachedPipeline> cache;
-  static std::vector<Key> order;
+  PipelineStore& store = logic_state().pipelines;
+  std::map<Key, CachedPipeline>& cache = store.cache;
+  std::vector<Key>& order = store.order;
   const Key key = key_of(text, config);
   auto it = cache.find(key);
   if (it != cache.end()) {
@@ -87,8 +85,8 @@ const CachedPipeline& cached_pipeline(const std::string& text, const attn::Pipel
   const auto t0 = std::chrono::steady_clock::now();
   try {
     // The weights depend on d_model, heads and seed only: editing the text reuses them.
-    static std::tuple<int, int, std::uint64_t> weights_key{-1, -1, 0};
-    static std::shared_ptr<const attn::MhaWeights> weights;
+    std::tuple<int, int, std::uint64_t>& weights_key = store.weights_key;
+    std::shared_ptr<const attn::MhaWeights>& weights = store.weights;
     const std::tuple<int, int, std::uint64_t> wk{config.d_model, config.heads, config.seed};
     if (wk != weights_key) {
       attn::head_dim(config.d_model, config.heads);  // a clear error before drawing any weights
@@ -113,8 +111,9 @@ const CachedPipeline& cached_pipeline(const std::string& text, const attn::Pipel
 }
 
 bool take_pipeline_pending() {
-  const bool p = g_pending;
-  g_pending = false;
+  bool& pending = logic_state().pipelines.pending;
+  const bool p = pending;
+  pending = false;
   return p;
 }
 

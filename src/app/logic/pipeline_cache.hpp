@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app/logic/settings.hpp"
@@ -11,7 +13,7 @@
 
 namespace app {
 
-// The core's settings for the current Settings (scheme parsed from s.positions, or `scheme` if given).
+// The core's settings for the current Settings (s.positions, or `scheme` if given).
 attn::PipelineConfig pipeline_config(const Settings& s);
 attn::PipelineConfig pipeline_config(const Settings& s, attn::Scheme scheme);
 
@@ -35,6 +37,17 @@ const CachedPipeline& cached_pipeline(const std::string& text, const attn::Pipel
                                       double budget_ms = 1e30);
 // Whether a cached_pipeline call left a computation pending since the last call of this (which clears it).
 bool take_pipeline_pending();
+
+// What cached_pipeline() keeps (held by the LogicState): the last 12 results by input, and the weights
+// they share (which depend on d_model, heads and seed only).
+struct PipelineStore {
+  using Key = std::tuple<std::string, int, int, int, bool, std::uint64_t, int, double>;
+  std::map<Key, CachedPipeline> cache;
+  std::vector<Key> order;  // oldest first
+  std::tuple<int, int, std::uint64_t> weights_key{-1, -1, 0};
+  std::shared_ptr<const attn::MhaWeights> weights;
+  bool pending = false;  // a computation was left pending (take_pipeline_pending)
+};
 
 // Token text for display: as it is, but a token longer than 48 bytes cut, with "..." (grid axes, where the
 // position is in the tooltip, and the text view).

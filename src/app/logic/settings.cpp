@@ -22,6 +22,29 @@ using detail::params;
 using detail::scene_list;
 using detail::used_by;
 
+const std::vector<Word<Training>>& words(Training) {
+  static const std::vector<Word<Training>> w = {
+      {Training::Run, "run"}, {Training::Pause, "pause"}, {Training::Reset, "reset"}};
+  return w;
+}
+
+const std::vector<Word<ModelChoice>>& words(ModelChoice) {
+  static const std::vector<Word<ModelChoice>> w = {{ModelChoice::Random, "random"},
+                                                   {ModelChoice::Trained, "trained"}};
+  return w;
+}
+
+const std::vector<Word<Theme>>& words(Theme) {
+  static const std::vector<Word<Theme>> w = {
+      {Theme::Dark, "dark"}, {Theme::Light, "light"}, {Theme::Auto, "auto"}};
+  return w;
+}
+
+const std::vector<Word<Palette>>& words(Palette) {
+  static const std::vector<Word<Palette>> w = {{Palette::Viridis, "viridis"}, {Palette::Cividis, "cividis"}};
+  return w;
+}
+
 bool Settings::operator==(const Settings& o) const {
   for (const Param& p : params()) {
     if (p.write(p, *this) != p.write(p, o)) return false;
@@ -95,7 +118,7 @@ bool figure_section(const std::string& scene, const std::string& name) {
 }
 
 bool uses_trained_model(const Settings& s) {
-  return s.model != "random";
+  return s.model != ModelChoice::Random;
 }
 
 void keep_page_settings(const Settings& from, Settings& to) {
@@ -234,6 +257,10 @@ const void* setting_address(const Settings& s, const std::string& name) {
   if (name == "text") return &s.text;
   if (name == "perm") return &s.perm;
   if (name == "model") return &s.model;
+  if (name == "positions") return &s.positions;
+  if (name == "train") return &s.train;
+  if (name == "colormap") return &s.colormap;
+  if (name == "theme") return &s.theme;
   if (name == "font_scale") return &s.font_scale;
   return nullptr;  // hide, lock, caption, steps: no control edits them
 }

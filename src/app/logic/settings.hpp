@@ -5,7 +5,47 @@
 #include <string>
 #include <vector>
 
+#include "core/positions.hpp"
+
 namespace app {
+
+// The settings that take one of a few words (their URL text is converted at the edge: settings_table.cpp).
+// train=: the Train scene's training (reset is an action: it starts over, paused).
+enum class Training { Run, Pause, Reset };
+// model=: the multi-head scene's weights: random (seeded), the model trained in this tab, or a model file
+// (its path in Settings::model_file).
+enum class ModelChoice { Random, Trained, File };
+// theme=: the page's look (auto: the page's prefers-color-scheme).
+enum class Theme { Dark, Light, Auto };
+// colormap=: the heatmaps' sequential colours.
+enum class Palette { Viridis, Cividis };
+
+// Each value's URL word, in the README's order (a model file has no word: its path is its text).
+template <class E>
+struct Word {
+  E value;
+  const char* word;
+};
+const std::vector<Word<Training>>& words(Training);
+const std::vector<Word<ModelChoice>>& words(ModelChoice);
+const std::vector<Word<Theme>>& words(Theme);
+const std::vector<Word<Palette>>& words(Palette);
+// e's word ("" when it has none).
+template <class E>
+std::string word_of(E e) {
+  for (const Word<E>& w : words(E{})) {
+    if (w.value == e) return w.word;
+  }
+  return "";
+}
+// Sets `out` when `text` is one of E's words; false (out unchanged) otherwise.
+template <class E>
+bool from_word(const std::string& text, E& out) {
+  for (const Word<E>& w : words(E{})) {
+    if (text == w.word) return out = w.value, true;
+  }
+  return false;
+}
 
 // One place for all settings; each scene reads the ones it uses. Names match the URL parameters.
 struct Settings {
@@ -17,10 +57,10 @@ struct Settings {
   int count = 50;
   int heads = 2;
   std::string text = "Refund my eggless cake, it was cold.";
-  std::string positions = "sinusoidal";
+  attn::Scheme positions = attn::Scheme::Sinusoidal;  // one of attn::pipeline_schemes()
   bool causal = false;
   int seed = 7;
-  std::string colormap = "viridis";
+  Palette colormap = Palette::Viridis;
   bool embed = false;
   std::string view = "page";             // page | figure (the figure and its unlocked controls only)
   std::string hide;                      // comma-separated panel names to hide
@@ -35,17 +75,18 @@ struct Settings {
   std::string perm;                      // the shuffle test's permutation, e.g. "2,0,1"; empty: from seed
   int slots = 128;                       // slots of a learned position table
   int layers = 1;                        // attention layers of the trained router (train scene)
-  std::string train = "pause";           // train scene: run | pause | reset (an action: starts over, paused)
+  Training train = Training::Pause;      // train scene: run | pause | reset (an action: starts over, paused)
   int max_steps = 3000;                  // train scene: training stops at this step count
-  std::string model = "random";          // mha scene: random (seeded) weights, "trained" or a model file path
-  int layer = 0;                         // mha scene, trained model: whose layer's heads are shown
+  ModelChoice model = ModelChoice::Random;  // mha scene: random (seeded) weights, trained, or a model file
+  std::string model_file;                   // model == File: the model file's path (else empty)
+  int layer = 0;                            // mha scene, trained model: whose layer's heads are shown
   // the page and the lesson (kept when the scene changes)
-  std::string theme = "dark";  // dark | light | auto (the page's prefers-color-scheme)
-  double font_scale = 1.0;     // text size, times the default
-  std::string lock;            // comma-separated settings the learner cannot change
-  std::string caption;         // a short text above the figure
-  std::string steps;           // a guided sequence: JSON text, or the path of a .json file
-  int step = 1;                // the step of `steps` shown, from 1
+  Theme theme = Theme::Dark;  // dark | light | auto (the page's prefers-color-scheme)
+  double font_scale = 1.0;    // text size, times the default
+  std::string lock;           // comma-separated settings the learner cannot change
+  std::string caption;        // a short text above the figure
+  std::string steps;          // a guided sequence: JSON text, or the path of a .json file
+  int step = 1;               // the step of `steps` shown, from 1
   bool operator==(const Settings& o) const;
   bool operator!=(const Settings& o) const { return !(*this == o); }
 };

@@ -11,11 +11,28 @@
 #include "app/logic/text.hpp"
 #include "app/logic/url_encoding.hpp"
 #include "core/input_limits.hpp"
+#include "core/pipeline.hpp"
 
 namespace app::detail {
 namespace {
 
-const char* const kEnumSchemes = "none|sinusoidal|learned|rope|alibi";
+// The schemes positions= takes (the pipeline's).
+const std::vector<attn::Scheme>& setting_schemes() {
+  return attn::pipeline_schemes();
+}
+
+// "a|b|c": the schemes' names, or an enum's words.
+std::string scheme_choices() {
+  std::string out;
+  for (const attn::Scheme s : setting_schemes()) out += (out.empty() ? "" : "|") + attn::scheme_name(s);
+  return out;
+}
+template <class E>
+std::string word_choices() {
+  std::string out;
+  for (const Word<E>& w : words(E{})) out += (out.empty() ? "" : "|") + std::string(w.word);
+  return out;
+}
 const char* const kPanels =
     "controls|dials|readings|compare|exercise|naive|similarity|notes|stats|rows|params|shuffle|mistake|"
     "offsets|"
@@ -84,6 +101,13 @@ Param enum_param(ParamInfo info, std::string Settings::*m) {
   return p;
 }
 
+// A setting held in enum member M, read and written as its words (settings.hpp).
+template <class E, E Settings::*M>
+Param word_param(ParamInfo info) {
+  return {info, [](const Param&, Settings& s, const std::string& v) { return from_word(v, s.*M); },
+          [](const Param&, const Settings& s) { return word_of(s.*M); }};
+}
+
 bool has_control_chars(const std::string& v) {
   for (const char c : v) {
     const auto u = static_cast<unsigned char>(c);
@@ -106,6 +130,12 @@ std::string scene_list() {
 
 const std::vector<Param>& params() {
   static const std::string scenes_allowed = scene_list();
+  static const std::string schemes_allowed = scheme_choices();
+  static const std::string train_allowed = word_choices<Training>();
+  static const std::string model_allowed =
+      word_choices<ModelChoice>() + "|a model file's path (.json, on the page's own site)";
+  static const std::string colormap_allowed = word_choices<Palette>();
+  static const std::string theme_allowed = word_choices<Theme>();
   static const std::vector<Param> table = {
       {{"scene", scenes_allowed.c_str(), "*"},
        [](const Param&, Settings& s, const std::string& v) {
@@ -138,7 +168,14 @@ const std::vector<Param>& params() {
          return true;
        },
        [](const Param&, const Settings& s) { return s.text; }},
-      enum_param({"positions", kEnumSchemes, "mha,order,encoder,train"}, &Settings::positions),
+      {{"positions", schemes_allowed.c_str(), "mha,order,encoder,train"},
+       [](const Param&, Settings& s, const std::string& v) {
+         for (const attn::Scheme scheme : setting_schemes()) {
+           if (v == attn::scheme_name(scheme)) return s.positions = scheme, true;
+         }
+         return false;
+       },
+       [](const Param&, const Settings& s) { return attn::scheme_name(s.positions); }},
       bool_param({"causal", "0|1", "mha,schemes,encoder"}, &Settings::causal),
       int_param({"seed", "0 to 2147483647", "mha,order,schemes,encoder,train"}, &Settings::seed, 0,
                 2147483647),
@@ -165,16 +202,21 @@ const std::vector<Param>& params() {
        [](const Param&, const Settings& s) { return s.perm; }},
       int_param({"slots", "1 to 4096", "mha,schemes,order"}, &Settings::slots, 1, 4096),
       int_param({"layers", "1 to 4", "train"}, &Settings::layers, 1, 4),
-      enum_param({"train", "run|pause|reset", "train"}, &Settings::train),
+      word_param<Training, &Settings::train>({"train", train_allowed.c_str(), "train"}),
       int_param({"max_steps", "1 to 100000", "train"}, &Settings::max_steps, 1, 100000),
-      {{"model", "random|trained|a model file's path (.json, on the page's own site)", "mha"},
+      {{"model", model_allowed.c_str(), "mha"},
        [](const Param&, Settings& s, const std::string& v) {
-         return one_of(v, "random|trained") || is_model_path(v) ? (s.model = v, true) : false;
+         if (from_word(v, s.model)) return s.model_file.clear(), true;
+         if (!is_model_path(v)) return false;
+         s.model = ModelChoice::File, s.model_file = v;
+         return true;
        },
-       [](const Param&, const Settings& s) { return s.model; }},
+       [](const Param&, const Settings& s) {
+         return s.model == ModelChoice::File ? s.model_file : word_of(s.model);
+       }},
       int_param({"layer", "0 to 3", "mha"}, &Settings::layer, 0, 3),
       int_param({"answer", "0 to 100000", "clock"}, &Settings::answer, 0, 100000),
-      enum_param({"colormap", "viridis|cividis", "*"}, &Settings::colormap),
+      word_param<Palette, &Settings::colormap>({"colormap", colormap_allowed.c_str(), "*"}),
       bool_param({"embed", "0|1", "*"}, &Settings::embed),
       enum_param({"view", "page|figure", "*"}, &Settings::view),
       {{"hide",
@@ -193,7 +235,7 @@ const std::vector<Param>& params() {
          return true;
        },
        [](const Param&, const Settings& s) { return s.hide; }},
-      enum_param({"theme", "dark|light|auto", "*"}, &Settings::theme),
+      word_param<Theme, &Settings::theme>({"theme", theme_allowed.c_str(), "*"}),
       {{"font_scale", "a number from 0.5 to 2", "*"},
        [](const Param&, Settings& s, const std::string& v) {
          return parse_number(v, 0.5, 2.0, s.font_scale);

@@ -66,7 +66,7 @@ float ratio(int a, int b) {
 }  // namespace
 
 SessionKey session_key(const Settings& s) {
-  return {s.positions, s.d_model, s.heads, s.layers, s.seed};
+  return {attn::scheme_name(s.positions), s.d_model, s.heads, s.layers, s.seed};
 }
 
 const attn::train::Dataset& refund_data() {
@@ -82,8 +82,7 @@ void Session::reset(const SessionKey& key) {
   mc.heads = key.heads;
   mc.layers = key.layers;
   mc.seed = static_cast<std::uint64_t>(key.seed);
-  mc.positions = attn::parse_scheme(key.positions, {attn::Scheme::None, attn::Scheme::Sinusoidal,
-                                                    attn::Scheme::Learned, attn::Scheme::Rope});
+  mc.positions = attn::parse_scheme(key.positions, attn::train::trainable_schemes());
   trainer_ = std::make_unique<attn::train::Trainer>(mc, attn::train::TrainConfig{}, refund_data());
   start_eval(true);
 }

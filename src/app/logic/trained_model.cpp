@@ -7,6 +7,7 @@
 #include <memory>
 #include <new>
 
+#include "app/logic/logic_state.hpp"
 #include "app/logic/memo.hpp"
 #include "core/analysis.hpp"
 #include "core/error.hpp"
@@ -16,18 +17,11 @@ namespace app {
 namespace {
 
 std::unique_ptr<TrainedModel>& current() {
-  static std::unique_ptr<TrainedModel> model;
-  return model;
-}
-
-long long& version_counter() {
-  static long long v = 0;
-  return v;
+  return logic_state().trained.current;
 }
 
 ModelLoadStatus& load_status() {
-  static ModelLoadStatus s;
-  return s;
+  return logic_state().trained.load;
 }
 
 attn::PipelineResult run_trained(const TrainedModel& m, const std::string& text, int layer) {
@@ -65,7 +59,7 @@ const TrainedModel* trained_model() {
 }
 
 long long next_model_version() {
-  return ++version_counter();
+  return ++logic_state().trained.versions;
 }
 
 long long publish_trained_model(TrainedModel m) {
@@ -185,13 +179,13 @@ CachedPipeline compute_trained(const TrainedModel* m, const std::string& text, i
 }  // namespace
 
 const CachedPipeline& trained_pipeline(const std::string& text, int layer) {
-  static Memo<CachedPipeline, long long, int, std::string> memo;  // model version, layer, text
+  TrainedModelStore& store = logic_state().trained;
+  Memo<CachedPipeline, long long, int, std::string>& memo = store.pipeline;
   const TrainedModel* m = trained_model();
   memo.get({m ? m->version : 0, layer, text}, [&] { return compute_trained(m, text, layer); });
   if (memo.ok()) return memo.value();
-  static CachedPipeline too_large;  // the copy of a result could not be made: say so in place
-  too_large.error = memo.error();
-  return too_large;
+  store.too_large.error = memo.error();
+  return store.too_large;
 }
 
 attn::PipelineConfig trained_pipeline_config() {
@@ -206,6 +200,38 @@ attn::PipelineConfig trained_pipeline_config() {
   c.seed = mc.seed;
   c.learned_slots = mc.max_len;
   return c;
+}
+
+void apply_model_sizes(Settings& s, const TrainedModel& m) {
+  const attn::train::ModelConfig& c = m.model.config;
+  s.d_model = c.d_model;
+  s.heads = c.heads;
+  s.positions = c.positions;
+  s.causal = c.causal;
+}
+
+Settings with_model_sizes(const Settings& s) {
+  const TrainedModel* m = trained_model();
+  if (!uses_trained_model(s) || !m) return s;
+  Settings v = s;
+  apply_model_sizes(v, *m);
+  return v;
+}
+
+nlohmann::json trained_model_json_summary() {
+  const TrainedModel* m = trained_model();
+  if (!m) return nullptr;
+  const attn::train::ModelConfig& c = m->model.config;
+  nlohmann::json j;  // key by key: nlohmann's initializer lists cost the page more code
+  j["positions"] = attn::scheme_name(c.positions);
+  j["d_model"] = c.d_model;
+  j["heads"] = c.heads;
+  j["layers"] = c.layers;
+  j["source"] = m->source;
+  j["from_file"] = m->from_file;
+  j["version"] = m->version;
+  j["steps"] = m->info.is_object() && m->info.contains("steps") ? m->info["steps"] : nlohmann::json(nullptr);
+  return j;
 }
 
 }  // namespace app

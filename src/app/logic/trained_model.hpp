@@ -2,11 +2,14 @@
 // scene and by the multi-head attention scene's "trained" mode. No ImGui code.
 #pragma once
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "app/widgets/attention_controls.hpp"
+#include "app/logic/memo.hpp"
+#include "app/logic/pipeline_cache.hpp"
+#include "app/logic/settings.hpp"
 #include "core/train/model.hpp"
 #include "core/train/vocab.hpp"
 #include "model_io/model_json.hpp"
@@ -64,5 +67,22 @@ const ModelLoadStatus& last_model_load();
 const CachedPipeline& trained_pipeline(const std::string& text, int layer);
 // The model's sizes and scheme in the pipeline's terms (seed and slots from its config).
 attn::PipelineConfig trained_pipeline_config();
+
+// Sets s's d_model, heads, positions and causal to the model's own.
+void apply_model_sizes(Settings& s, const TrainedModel& m);
+// Settings with the trained model's d_model and heads (for the parameter panel), or `s` itself.
+Settings with_model_sizes(const Settings& s);
+// state().shown["trained_model"]: the model's sizes, scheme, steps and source (null when there is none).
+nlohmann::json trained_model_json_summary();
+
+// What the functions above keep (held by the LogicState).
+struct TrainedModelStore {
+  std::unique_ptr<TrainedModel> current;  // the current model, or null
+  long long versions = 0;                 // the last number next_model_version() handed out
+  ModelLoadStatus load;                   // last_model_load()
+  Memo<CachedPipeline, long long, int, std::string>
+      pipeline;              // trained_pipeline(): model version, layer, text
+  CachedPipeline too_large;  // the copy of a result could not be made: said in place
+};
 
 }  // namespace app

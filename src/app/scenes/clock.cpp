@@ -9,6 +9,7 @@
 
 #include "app/logic/clock_text.hpp"
 #include "app/logic/exercises.hpp"
+#include "app/logic/json_text.hpp"
 #include "app/logic/memo.hpp"
 #include "app/logic/text.hpp"
 #include "app/scenes/scenes.hpp"
@@ -236,10 +237,7 @@ void report(SceneContext& ctx, const Settings& s, std::shared_ptr<const ClockDat
       j["turns"] = h.turns;
       j["verdict"] = verdict_label(h.verdict);
     }
-    auto row = [&](int r) {
-      return std::vector<float>(data->readings.row(r).data(),
-                                data->readings.row(r).data() + data->readings.cols());
-    };
+    auto row = [&](int r) { return row_values(data->readings, r); };
     shown["d_model"] = d_model;
     shown["base"] = base;
     shown["pos"] = pos;
@@ -258,11 +256,18 @@ void report(SceneContext& ctx, const Settings& s, std::shared_ptr<const ClockDat
   });
 }
 
+// What the clock scene keeps between frames: its numbers and the exercise.
+struct ClockState : SceneState {
+  ClockMemo memo;
+  ExerciseState ex;
+};
+
 }  // namespace
 
 void draw_clock_scene(SceneContext& ctx) {
-  static ClockMemo memo;
-  static ExerciseState ex;
+  ClockState& st = ctx.state<ClockState>();
+  ClockMemo& memo = st.memo;
+  ExerciseState& ex = st.ex;
   Settings& s = ctx.settings;
   // The intro above the settings speaks of this frame's clock; a change made below recomputes before use.
   memo.get({s.d_model, s.base, s.pos, s.pos2}, [&] { return compute(s); });

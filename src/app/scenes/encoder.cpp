@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "app/logic/captions.hpp"
+#include "app/logic/json_text.hpp"
 #include "app/logic/memo.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/widgets/attention_controls.hpp"
@@ -306,13 +307,6 @@ void draw_norm_check(const EncoderData& d) {
       d.compute_ms);
 }
 
-nlohmann::json matrix_json(const attn::Mat& m) {
-  nlohmann::json out = nlohmann::json::array();
-  for (Eigen::Index r = 0; r < m.rows(); ++r)
-    out.push_back(std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols()));
-  return out;
-}
-
 // state().shown: the sizes, every step's shape, the first LayerNorm row's moments and (up to 64 tokens) the
 // block's output.
 void fill(nlohmann::json& shown, const Settings& s, const EncoderData& d) {
@@ -327,7 +321,7 @@ void fill(nlohmann::json& shown, const Settings& s, const EncoderData& d) {
   shown["d_model"] = s.d_model;
   shown["heads"] = s.heads;
   shown["d_ff"] = d.r.d_ff;
-  shown["positions"] = s.positions;
+  shown["positions"] = attn::scheme_name(s.positions);
   shown["causal"] = s.causal;
   shown["seed"] = s.seed;
   shown["shapes"] = std::move(shapes);
@@ -343,7 +337,7 @@ void fill(nlohmann::json& shown, const Settings& s, const EncoderData& d) {
 }  // namespace
 
 void draw_encoder_scene(SceneContext& ctx) {
-  static EncoderMemo memo;
+  EncoderMemo& memo = ctx.kept<EncoderMemo>();
   Settings& s = ctx.settings;
   text_wrapped(
       "One encoder block, as in the lesson notes: attention lets tokens share information, a feed-forward "
@@ -356,7 +350,10 @@ void draw_encoder_scene(SceneContext& ctx) {
   if (!update(memo, s).ok()) {
     ctx.fail(memo.error());
     ctx.report([error = memo.error(), d_model = s.d_model, heads = s.heads](nlohmann::json& shown) {
-      shown = {{"error", error}, {"d_model", d_model}, {"heads", heads}};
+      shown = nlohmann::json::object();
+      shown["error"] = error;
+      shown["d_model"] = d_model;
+      shown["heads"] = heads;
     });
     return;
   }

@@ -160,12 +160,15 @@ void report(SceneContext& ctx, const ExercisesData& d) {
 }  // namespace
 
 void draw_exercises_scene(SceneContext& ctx) {
-  static ExercisesData data;
+  ExercisesData& data = ctx.kept<ExercisesData>();
   Settings& s = ctx.settings;
   build(data);
   if (!data.error.empty()) {
     ctx.fail(data.error);
-    ctx.report([](nlohmann::json& shown) { shown = {{"error", data.error}}; });
+    ctx.report([e = data.error](nlohmann::json& shown) {
+      shown = nlohmann::json::object();
+      shown["error"] = e;
+    });
     return;
   }
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(ImGui::GetContentRegionAvail().x, 900.0f));

@@ -142,7 +142,7 @@ void draw_soft(const Settings& s, const TableData& t) {
 }  // namespace
 
 void draw_positions_scene(SceneContext& ctx) {
-  static TableMemo memo;
+  TableMemo& memo = ctx.kept<TableMemo>();
   Settings& s = ctx.settings;
   text_wrapped(
       "The whole clock at once: one row per position, one column per dimension. Left columns are "

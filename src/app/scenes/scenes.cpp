@@ -1,4 +1,4 @@
-// The scene table (from app/logic/scene_list.hpp), the scene context's error box and the next-frame request.
+// The scene table (from app/logic/scene_list.hpp) and the scene context's error box.
 #include "app/scenes/scenes.hpp"
 
 #include "app/logic/scene_list.hpp"
@@ -6,23 +6,15 @@
 
 namespace app {
 
-namespace {
-bool g_next_frame_requested = false;
-}  // namespace
-
-void request_next_frame() {
-  g_next_frame_requested = true;
-}
-
-bool take_next_frame_request() {
-  const bool requested = g_next_frame_requested;
-  g_next_frame_requested = false;
-  return requested;
-}
-
 void SceneContext::fail(const std::string& message) {
   error = message;
   error_box(message);
+}
+
+void SceneContext::switch_to(const std::string& id) {
+  SceneAction a;
+  a.settings = switch_scene(settings, id);
+  act(std::move(a));
 }
 
 const std::vector<SceneEntry>& scene_entries() {
@@ -33,10 +25,16 @@ const std::vector<SceneEntry>& scene_entries() {
 }
 
 SceneDraw find_scene(const std::string& id) {
-  for (const SceneEntry& e : scene_entries()) {
-    if (id == e.id) return e.draw;
+  const int at = scene_index(id);
+  return at < 0 ? nullptr : scene_entries()[static_cast<size_t>(at)].draw;
+}
+
+int scene_index(const std::string& id) {
+  const std::vector<SceneEntry>& entries = scene_entries();
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (id == entries[i].id) return static_cast<int>(i);
   }
-  return nullptr;
+  return -1;
 }
 
 }  // namespace app

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "app/logic/settings.hpp"
+#include "app/platform_io.hpp"
 
 namespace app {
 
@@ -17,25 +19,77 @@ namespace app {
 // when it recomputes, so never capture a reference to memo.value()).
 using ShownFill = std::function<void(nlohmann::json& shown)>;
 
-// What a scene gets each frame: the settings to read and change, and where to report what it shows.
+// A scene's state between frames (its caches, a drag under way, what it measured): each scene derives
+// its own struct, and the App's scene table holds one per scene (SceneContext::state()).
+struct SceneState {
+  virtual ~SceneState() = default;
+};
+// The State in `slot`, made the first time it is asked for (always ask a slot for the same State type). A
+// scene's state can hold its panels' states in slots of their own, each panel's type private to its file.
+template <class State>
+State& state_in(std::unique_ptr<SceneState>& slot) {
+  if (!slot) slot = std::make_unique<State>();
+  return static_cast<State&>(*slot);
+}
+
+// A scene state that is one value (SceneContext::kept()).
+template <class T>
+struct Kept : SceneState {
+  T value;
+};
+
+// What opening a model file said, for the panel that asked (SceneAction::status).
+struct OpenStatus {
+  std::string text;  // "" when the file was read (the load's own message follows), else why not, or
+                     // that the browser's dialog is open
+  bool ok = true;
+};
+
+// What a draw asks of the app, applied after the frame (a draw does not load files or switch scenes
+// itself).
+struct SceneAction {
+  enum class Kind {
+    OpenSettings,     // settings = `settings` (made with switch_scene(): a scene change keeps the lesson)
+    OpenLinkedModel,  // open_linked_model(path): the model a link names (model=)
+    OpenModelFile,    // open_model_file(path), and the model in it becomes the current one
+  };
+  Kind kind = Kind::OpenSettings;
+  Settings settings;              // OpenSettings
+  std::string path;               // OpenLinkedModel, OpenModelFile
+  bool remember_trained = false;  // OpenSettings: keep the trained model for this tab first
+  OpenStatus* status = nullptr;   // OpenModelFile: where to say what the opening gave
+};
+
+// What a scene gets each frame: the settings to read and change, its state, and where to report what it
+// shows and what it asks the app to do.
 struct SceneContext {
   Settings& settings;
-  std::vector<ShownFill>& fills;  // run in order by state()
-  std::string& error;             // a message shown in place when the core rejects the settings
+  std::vector<ShownFill>& fills;      // run in order by state()
+  std::string& error;                 // a message shown in place when the core rejects the settings
+  std::unique_ptr<SceneState>& slot;  // the scene table's state of this scene (made on first use)
+  std::vector<SceneAction>& actions;  // applied by the app, in order, after the frame
 
   // Reports the values on screen; nothing is built until state() is asked for.
   void report(ShownFill fill) { fills.push_back(std::move(fill)); }
   // Shows `message` in place (error_box) and reports it as the scene's error in state().
   void fail(const std::string& message);
+  // Asks the app to do `a` after the frame.
+  void act(SceneAction a) { actions.push_back(std::move(a)); }
+  // Asks for scene `id` through the scene switch (switch_scene: its defaults, the page's settings kept).
+  void switch_to(const std::string& id);
+  // This scene's state (each scene asks for its one State type), made the first time it is asked for.
+  template <class State>
+  State& state() {
+    return state_in<State>(slot);
+  }
+  // The state of a scene that keeps one value (a cache): its T, made the first time it is asked for.
+  template <class T>
+  T& kept() {
+    return state<Kept<T>>().value;
+  }
 };
 
 using SceneDraw = void (*)(SceneContext&);
-
-// A scene that has more to show without any input (a measurement spread over frames) calls this while it
-// draws; the platform then draws the next frame at the display's rate instead of waiting for input.
-void request_next_frame();
-// Whether request_next_frame() was called since the last call of this (which clears it).
-bool take_next_frame_request();
 
 // The scene table: every scene of app/logic/scene_list.hpp with its title and draw function, in menu order.
 struct SceneEntry {
@@ -58,5 +112,7 @@ void draw_exercises_scene(SceneContext& ctx);
 
 // id -> draw function, or nullptr for an unknown id.
 SceneDraw find_scene(const std::string& id);
+// id -> its place in scene_entries(), or -1 for an unknown id.
+int scene_index(const std::string& id);
 
 }  // namespace app

@@ -26,12 +26,12 @@ void draw_start_scene(SceneContext& ctx) {
   const std::vector<SceneInfo>& scenes = scene_table();
   const bool begin = ImGui::Button("Begin: the clock  >");
   mark_item("start/begin");
-  if (begin) ctx.settings = switch_scene(ctx.settings, scenes.at(1).id);
+  if (begin) ctx.switch_to(scenes.at(1).id);
   ImGui::Spacing();
   text_wrapped_disabled("The path, in lesson order (Back and Next above each scene walk it):");
   for (size_t i = 1; i < scenes.size(); ++i) {
     ImGui::PushID(static_cast<int>(i));
-    if (ImGui::Button(scenes[i].title)) ctx.settings = switch_scene(ctx.settings, scenes[i].id);
+    if (ImGui::Button(scenes[i].title)) ctx.switch_to(scenes[i].id);
     ImGui::SameLine();
     text_wrapped_disabled("%s", scenes[i].instruction);
     ImGui::PopID();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "app/logic/json_text.hpp"
 #include "app/logic/memo.hpp"
 #include "app/logic/text.hpp"
 #include "app/scenes/scenes.hpp"
@@ -98,7 +99,7 @@ void draw_column(const char* id, int pos, const WordData& w, int row) {
 }  // namespace
 
 void draw_word_scene(SceneContext& ctx) {
-  static WordMemo memo;
+  WordMemo& memo = ctx.kept<WordMemo>();
   Settings& s = ctx.settings;
   if (s.pos != s.pos2) {
     text_wrapped(
@@ -139,16 +140,13 @@ void draw_word_scene(SceneContext& ctx) {
   }
 
   ctx.report([pos = s.pos, pos2 = s.pos2, w = memo.shared()](nlohmann::json& shown) {
-    auto row = [](const attn::Mat& m, int r) {
-      return std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols());
-    };
     shown["embedding"] = std::vector<float>(w->embedding.data(), w->embedding.data() + w->embedding.size());
     shown["pos"] = pos;
     shown["pos2"] = pos2;
-    shown["position"] = row(w->position, 0);
-    shown["position2"] = row(w->position, 1);
-    shown["sum"] = row(w->sum, 0);
-    shown["sum2"] = row(w->sum, 1);
+    shown["position"] = row_values(w->position, 0);
+    shown["position2"] = row_values(w->position, 1);
+    shown["sum"] = row_values(w->sum, 0);
+    shown["sum2"] = row_values(w->sum, 1);
   });
 }
 

@@ -7,11 +7,15 @@
 
 #include "app/platform_io.hpp"
 #include "app/widgets/widgets.hpp"
+#include "core/pipeline.hpp"
 
 namespace app {
 namespace {
 
-const char* const kSchemes[] = {"none", "sinusoidal", "learned", "rope", "alibi"};
+// The schemes the combo offers (the pipeline's).
+const std::vector<attn::Scheme>& control_schemes() {
+  return attn::pipeline_schemes();
+}
 
 }  // namespace
 
@@ -33,9 +37,9 @@ bool attention_controls(Settings& s, const ControlSet& show) {
     same_line_if_fits(130, "positions");
     ImGui::SetNextItemWidth(130);
     const LockScope lock(&s.positions);
-    if (begin_combo("positions", s.positions.c_str())) {
-      for (const char* name : kSchemes) {
-        if (ImGui::Selectable(name, s.positions == name)) s.positions = name;
+    if (begin_combo("positions", attn::scheme_name(s.positions).c_str())) {
+      for (const attn::Scheme scheme : control_schemes()) {
+        if (ImGui::Selectable(attn::scheme_name(scheme).c_str(), s.positions == scheme)) s.positions = scheme;
       }
       ImGui::EndCombo();
     }

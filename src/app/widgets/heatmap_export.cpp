@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "app/platform_io.hpp"
+#include "app/widgets/ui_state.hpp"
 #include "gfx/colormap.hpp"
 
 namespace app {
@@ -25,8 +26,6 @@ std::string csv_field(const std::string& s) {
 std::string label(const std::vector<std::string>& labels, int i) {
   return i < static_cast<int>(labels.size()) ? labels[static_cast<size_t>(i)] : std::to_string(i);
 }
-
-std::string g_last_saved;  // what the last export did, shown in the menu
 
 }  // namespace
 
@@ -87,20 +86,20 @@ void export_menu(const DrawnHeatmap& h, const std::string& name) {
   ImGui::TextDisabled("%s (%d × %d)", h.id.c_str(), h.rows, h.cols);
   if (ImGui::MenuItem("Copy as CSV")) {
     copy_text(heatmap_csv(h));
-    g_last_saved = "copied " + std::to_string(h.rows) + " × " + std::to_string(h.cols) + " values";
+    ui_state().last_saved = "copied " + std::to_string(h.rows) + " × " + std::to_string(h.cols) + " values";
   }
   if (ImGui::MenuItem("Save CSV")) {
     const std::string where = save_text_file(stem + ".csv", heatmap_csv(h));
-    g_last_saved = where.empty() ? "could not save " + stem + ".csv" : "saved " + stem + ".csv";
+    ui_state().last_saved = where.empty() ? "could not save " + stem + ".csv" : "saved " + stem + ".csv";
   }
   if (ImGui::MenuItem("Save PNG")) {
     const int scale = std::clamp(512 / std::max(h.rows, h.cols), 1, 16);
     int w = 0, hh = 0;
     const std::vector<std::uint8_t> px = heatmap_rgba(h, scale, w, hh);
     const std::string where = save_png_file(stem + ".png", w, hh, px);
-    g_last_saved = where.empty() ? "could not save " + stem + ".png" : "saved " + stem + ".png";
+    ui_state().last_saved = where.empty() ? "could not save " + stem + ".png" : "saved " + stem + ".png";
   }
-  if (!g_last_saved.empty()) ImGui::TextDisabled("%s", g_last_saved.c_str());
+  if (!ui_state().last_saved.empty()) ImGui::TextDisabled("%s", ui_state().last_saved.c_str());
   ImGui::EndPopup();
 }
 

@@ -5,14 +5,10 @@
 
 #include <algorithm>
 
+#include "app/widgets/ui_state.hpp"
+
 namespace app {
 namespace {
-
-struct Cursor {
-  ImGuiID id = 0;
-  int row = 0, col = 0;
-};
-Cursor g_cursor;  // the focused grid's cell (one grid has the focus at a time)
 
 // Whether `key` was pressed (or repeats) for the grid that owns it.
 bool pressed(ImGuiKey key, ImGuiID id) {
@@ -24,23 +20,24 @@ bool pressed(ImGuiKey key, ImGuiID id) {
 bool keyboard_cell(ImGuiID id, int row0, int col0, int rows, int cols, int& row, int& col) {
   const ImGuiContext& g = *GImGui;
   if (id == 0 || !ImGui::IsItemFocused() || g.NavDisableHighlight || rows < 1 || cols < 1) return false;
-  if (g_cursor.id != id) g_cursor = {id, row0, col0};
+  HeatmapCursor& cursor = ui_state().cursor;
+  if (cursor.id != id) cursor = {id, row0, col0};
   const ImGuiKey keys[] = {ImGuiKey_LeftArrow, ImGuiKey_RightArrow, ImGuiKey_UpArrow, ImGuiKey_DownArrow,
                            ImGuiKey_Home,      ImGuiKey_End,        ImGuiKey_PageUp,  ImGuiKey_PageDown};
   for (const ImGuiKey k : keys) ImGui::SetKeyOwner(k, id);  // ImGui's navigation leaves them to the grid
   const int page = std::max(1, rows / 2);
-  if (pressed(ImGuiKey_LeftArrow, id)) --g_cursor.col;
-  if (pressed(ImGuiKey_RightArrow, id)) ++g_cursor.col;
-  if (pressed(ImGuiKey_UpArrow, id)) --g_cursor.row;
-  if (pressed(ImGuiKey_DownArrow, id)) ++g_cursor.row;
-  if (pressed(ImGuiKey_PageUp, id)) g_cursor.row -= page;
-  if (pressed(ImGuiKey_PageDown, id)) g_cursor.row += page;
-  if (pressed(ImGuiKey_Home, id)) g_cursor.col = col0;
-  if (pressed(ImGuiKey_End, id)) g_cursor.col = col0 + cols - 1;
-  g_cursor.row = std::clamp(g_cursor.row, row0, row0 + rows - 1);  // the window may have moved
-  g_cursor.col = std::clamp(g_cursor.col, col0, col0 + cols - 1);
-  row = g_cursor.row;
-  col = g_cursor.col;
+  if (pressed(ImGuiKey_LeftArrow, id)) --cursor.col;
+  if (pressed(ImGuiKey_RightArrow, id)) ++cursor.col;
+  if (pressed(ImGuiKey_UpArrow, id)) --cursor.row;
+  if (pressed(ImGuiKey_DownArrow, id)) ++cursor.row;
+  if (pressed(ImGuiKey_PageUp, id)) cursor.row -= page;
+  if (pressed(ImGuiKey_PageDown, id)) cursor.row += page;
+  if (pressed(ImGuiKey_Home, id)) cursor.col = col0;
+  if (pressed(ImGuiKey_End, id)) cursor.col = col0 + cols - 1;
+  cursor.row = std::clamp(cursor.row, row0, row0 + rows - 1);  // the window may have moved
+  cursor.col = std::clamp(cursor.col, col0, col0 + cols - 1);
+  row = cursor.row;
+  col = cursor.col;
   return true;
 }
 

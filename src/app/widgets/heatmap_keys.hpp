@@ -11,4 +11,10 @@ namespace app {
 // Tab and Shift+Tab still leave the grid.
 bool keyboard_cell(ImGuiID id, int row0, int col0, int rows, int cols, int& row, int& col);
 
+// The focused grid's cell (one grid has the focus at a time; held by the UiState).
+struct HeatmapCursor {
+  ImGuiID id = 0;
+  int row = 0, col = 0;
+};
+
 }  // namespace app

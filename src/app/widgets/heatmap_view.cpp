@@ -16,51 +16,20 @@
 #include "app/widgets/heatmap_keys.hpp"
 #include "app/widgets/heatmap_labels.hpp"
 #include "app/widgets/theme.hpp"
+#include "app/widgets/ui_state.hpp"
 #include "app/widgets/widgets.hpp"
 #include "gfx/heatmap_renderer.hpp"
 
 namespace app {
 namespace {
 
-std::vector<DrawnHeatmap> g_drawn;  // this frame's heatmaps, for drawn_heatmaps()
-HoverReport g_hover;                // this frame's tooltip, for hovered_heatmap()
+using Range = HeatmapRange;
+using Fitted = HeatmapFit;
 
 constexpr float kPad = 4.0f;            // between labels and the image
 constexpr float kMaxRowLabelW = 90.0f;  // longer labels are cut with ".."
 constexpr float kLabelGap = 3.0f;       // least space between two column labels
 constexpr float kBarGap = 8.0f, kBarW = 12.0f;
-
-struct Range {
-  float lo, hi;
-};
-
-// What heatmap_view derives from a spec: the colour range, the fitted labels and their widths, the colour
-// bar's ticks. Kept per heatmap id and rebuilt only when the spec's version, shape, size, font or colours
-// change, so a frame that changed nothing only lays out and draws.
-struct Fitted {
-  // the inputs
-  std::uint64_t version = 0;
-  int rows = 0, cols = 0, row0 = 0, col0 = 0;             // the part drawn
-  float w = 0.0f, h = 0.0f, font = 0.0f, font_px = 0.0f;  // line height; the atlas' pixel size (zoom, DPR)
-  gfx::Colormap colormap = gfx::Colormap::Viridis;
-  bool auto_range = true;
-  float spec_lo = 0.0f, spec_hi = 0.0f;
-  std::string row_title, col_title;
-  // the results
-  Range range{0.0f, 1.0f};
-  std::shared_ptr<const std::vector<std::string>> row_labels, col_labels;  // copies of the spec's
-  int row_step = 1, col_step = 1;     // label every row_step-th row, col_step-th column
-  std::vector<std::string> row_text;  // (ceil(rows / row_step),) fitted row labels
-  std::vector<float> row_text_w;
-  std::vector<std::string> col_text;  // (cols,) fitted column labels
-  std::vector<float> col_text_w;
-  bool rotated = false;   // column labels read upwards, one line wide (more of them fit)
-  float header_h = 0.0f;  // height of the column label band
-  float left_w = 0.0f;    // the widest row label (or the row title)
-  std::vector<std::pair<float, std::string>> ticks;  // (height fraction from the top, text)
-  float tick_w = 0.0f;
-};
-std::unordered_map<std::string, Fitted> g_fitted;  // by heatmap id
 
 // The range mapped to the colormap's ends. Auto: sequential min..max of the shown (finite) values, widened
 // by +-0.5 when all are equal; diverging symmetric +-max|v|. values: (rows, cols).
@@ -147,7 +116,7 @@ std::string format_value(float v) {
 // lines line_h high), from the cache when nothing they depend on changed.
 const Fitted& fitted(const HeatmapSpec& spec, int row0, int col0, int rows, int cols, float w, float h,
                      float line_h) {
-  Fitted& f = g_fitted[spec.id];
+  Fitted& f = ui_state().heatmaps.fitted[spec.id];
   if (spec.version != 0 && f.version == spec.version && f.rows == rows && f.cols == cols && f.row0 == row0 &&
       f.col0 == col0 && f.w == w && f.h == h && f.font == line_h && f.font_px == ImGui::GetFont()->FontSize &&
       f.colormap == spec.colormap && f.auto_range == spec.auto_range && f.spec_lo == spec.lo &&
@@ -337,26 +306,27 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
     dl->AddRect(cell_min, ImVec2(cell_min.x + cell_w, cell_min.y + cell_h), IM_COL32(255, 255, 255, 255));
     char value[64];
     std::snprintf(value, sizeof value, "value %.6g", static_cast<double>(values(hover.row, hover.col)));
-    g_hover = {spec.id,
-               hover.row,
-               hover.col,
-               {axis_line(spec.row_title, row_labels, hover.row),
-                axis_line(spec.col_title, col_labels, hover.col), value},
-               keyed,
-               spoken_cell(spec, row_labels, col_labels, hover.row, hover.col, values(hover.row, hover.col))};
+    ui_state().out.hover = {
+        spec.id,
+        hover.row,
+        hover.col,
+        {axis_line(spec.row_title, row_labels, hover.row), axis_line(spec.col_title, col_labels, hover.col),
+         value},
+        keyed,
+        spoken_cell(spec, row_labels, col_labels, hover.row, hover.col, values(hover.row, hover.col))};
     if (spec.extra_tooltip) {
       for (std::string& line : spec.extra_tooltip(hover.row, hover.col))
-        g_hover.lines.push_back(std::move(line));
+        ui_state().out.hover.lines.push_back(std::move(line));
     }
-    if (!touch) g_hover.lines.push_back("right-click: copy or save as CSV or PNG");
+    if (!touch) ui_state().out.hover.lines.push_back("right-click: copy or save as CSV or PNG");
     ImGui::BeginTooltip();
     // lines wrap at spaces (never inside a number): the tooltip stays on a phone's screen
     const float wrap = tooltip_wrap_width();
-    for (size_t i = 0; i < g_hover.lines.size(); ++i) {
-      if (!touch && i + 1 == g_hover.lines.size()) {  // the right-click hint
-        ImGui::TextDisabled("%s", g_hover.lines[i].c_str());
+    for (size_t i = 0; i < ui_state().out.hover.lines.size(); ++i) {
+      if (!touch && i + 1 == ui_state().out.hover.lines.size()) {  // the right-click hint
+        ImGui::TextDisabled("%s", ui_state().out.hover.lines[i].c_str());
       } else {
-        ImGui::TextUnformatted(wrap_label(g_hover.lines[i], wrap).c_str());
+        ImGui::TextUnformatted(wrap_label(ui_state().out.hover.lines[i], wrap).c_str());
       }
     }
     mark_window("tooltip/heatmap");
@@ -364,28 +334,29 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
   }
 
   // 6. record what was drawn (screen = CSS pixels in the browser), offer the exports, reserve the space.
-  g_drawn.push_back(DrawnHeatmap{spec.id,
-                                 rmin.x,
-                                 rmin.y,
-                                 rsize.x,
-                                 rsize.y,
-                                 all_rows,
-                                 all_cols,
-                                 row0,
-                                 col0,
-                                 rows,
-                                 cols,
-                                 range.lo,
-                                 range.hi,
-                                 spec.colormap,
-                                 &values,
-                                 fit.row_labels,
-                                 fit.col_labels,
-                                 spec.row_title,
-                                 spec.col_title,
-                                 ImGui::IsRectVisible(rmin, ImVec2(rmin.x + rsize.x, rmin.y + rsize.y)),
-                                 std::move(drawn)});
-  export_menu(g_drawn.back(), spec.export_name);
+  ui_state().out.heatmaps.push_back(
+      DrawnHeatmap{spec.id,
+                   rmin.x,
+                   rmin.y,
+                   rsize.x,
+                   rsize.y,
+                   all_rows,
+                   all_cols,
+                   row0,
+                   col0,
+                   rows,
+                   cols,
+                   range.lo,
+                   range.hi,
+                   spec.colormap,
+                   &values,
+                   fit.row_labels,
+                   fit.col_labels,
+                   spec.row_title,
+                   spec.col_title,
+                   ImGui::IsRectVisible(rmin, ImVec2(rmin.x + rsize.x, rmin.y + rsize.y)),
+                   std::move(drawn)});
+  export_menu(ui_state().out.heatmaps.back(), spec.export_name);
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(total_w, img_max.y - origin.y));
   ImGui::EndGroup();
@@ -393,22 +364,22 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
 }
 
 void begin_heatmap_frame() {
-  g_drawn.clear();
-  g_hover = HoverReport{};
+  ui_state().out.heatmaps.clear();
+  ui_state().out.hover = HoverReport{};
   gfx::renderer_begin_frame();
 }
 
 const HoverReport& hovered_heatmap() {
-  return g_hover;
+  return ui_state().out.hover;
 }
 
 const std::vector<DrawnHeatmap>& drawn_heatmaps() {
-  return g_drawn;
+  return ui_state().out.heatmaps;
 }
 
 void shutdown_heatmaps() {
-  g_drawn.clear();
-  g_fitted.clear();
+  ui_state().out.heatmaps.clear();
+  ui_state().heatmaps.fitted.clear();
   gfx::shutdown_renderer();
 }
 

@@ -9,8 +9,9 @@
 #include <string>
 
 #include "app/logic/text.hpp"
+#include "app/platform_io.hpp"
+#include "app/widgets/ui_state.hpp"
 #include "app/widgets/widgets.hpp"
-#include "platform/imgui_hooks.hpp"
 
 namespace app {
 namespace {
@@ -41,7 +42,7 @@ void no_typing_on_tab(ImGuiID id) {
 // waiting, such as an Enter typed right after it: the entry ignores the characters of the frame it opens
 // in).
 void typing_starts(ImGuiID id) {
-  static ImGuiID fresh = 0;  // the entry opened last frame: its text goes before the typed characters come
+  ImGuiID& fresh = ui_state().numbers.fresh;
   ImGuiContext& g = *GImGui;
   if (fresh == id && ImGui::TempInputIsActive(id)) {
     if (ImGuiInputTextState* st = ImGui::GetInputTextState(id)) st->ClearText();
@@ -158,10 +159,11 @@ std::string control_name(const char* label) {
 bool slider_int(const char* label, int* v, int lo, int hi, const char* format, int flags) {
   if (!control_shown(v)) return false;
   const LockScope lock(v);
-  static int held = 0;       // the value when the active slider was pressed
-  static bool fine = false;  // the active slider's drag is a fine one
-  static int fine_v = 0;     // the fine drag's value and pointer x when it began
-  static float fine_x = 0.0f;
+  NumberInputState& st = ui_state().numbers;
+  int& held = st.held;
+  bool& fine = st.fine;
+  int& fine_v = st.fine_v;
+  float& fine_x = st.fine_x;
   const int before = *v;
   const Placed placed = place_label(label, steppers_width());
   const ImGuiID item = ImGui::GetID(placed.id.c_str());
@@ -192,7 +194,7 @@ bool slider_int(const char* label, int* v, int lo, int hi, const char* format, i
   label_after(placed, label);
   const int next = std::clamp(keyed + step, lo, hi);
   if (next != *v) *v = next, changed = true;
-  if (focused) platform::focused_value() = std::to_string(*v);
+  if (focused) focused_value() = std::to_string(*v);
   GImGui->LastItemData = control;
   return changed;
 }
@@ -204,7 +206,7 @@ bool input_int(const char* label, int* v, int lo, int hi, int step) {
   const Placed placed = place_label(label, steppers_width());
   no_typing_on_tab(ImGui::GetID(placed.id.c_str()));
   ImGui::InputInt(placed.id.c_str(), v, 0, 0);
-  if (ImGui::IsItemFocused()) platform::focused_value() = std::to_string(*v);
+  if (ImGui::IsItemFocused()) focused_value() = std::to_string(*v);
   const ImGuiLastItemData control = GImGui->LastItemData;
   const int s = steppers(control_name(label).c_str(), *v > lo, *v < hi);
   label_after(placed, label);
@@ -220,7 +222,7 @@ bool input_number(const char* label, double* v, double lo, double hi, double fac
   const Placed placed = place_label(label, steppers_width());
   no_typing_on_tab(ImGui::GetID(placed.id.c_str()));
   ImGui::InputDouble(placed.id.c_str(), v, 0.0, 0.0, format);
-  if (ImGui::IsItemFocused()) platform::focused_value() = spoken_number(*v);
+  if (ImGui::IsItemFocused()) focused_value() = spoken_number(*v);
   const ImGuiLastItemData control = GImGui->LastItemData;
   const int s = steppers(control_name(label).c_str(), *v > lo, *v < hi);
   label_after(placed, label);

@@ -14,4 +14,14 @@ bool input_int(const char* label, int* v, int lo, int hi, int step = 1);
 // A typed number with steppers that multiply or divide it by `factor`, kept from lo to hi.
 bool input_number(const char* label, double* v, double lo, double hi, double factor, const char* format);
 
+// What the numeric controls keep between frames (held by the UiState).
+struct NumberInputState {
+  unsigned int fresh =
+      0;              // the entry opened last frame (an ImGuiID): its text goes before the typed characters
+  int held = 0;       // the value when the active slider was pressed
+  bool fine = false;  // the active slider's drag is a fine one
+  int fine_v = 0;     // the fine drag's value and pointer x when it began
+  float fine_x = 0.0f;
+};
+
 }  // namespace app

@@ -6,7 +6,10 @@
 //   end_table(); }
 #pragma once
 
+#include <imgui.h>
+
 #include <initializer_list>
+#include <vector>
 
 namespace app {
 
@@ -26,5 +29,32 @@ void table_cell();
 void end_table();
 // The height of one line of cells (for an ImGuiListClipper over the rows).
 float table_row_height();
+
+// What the tables keep (held by the UiState): each table's measured columns, the table being drawn (tables
+// do not nest) and the draw-list splitter they share.
+struct TableWidths {
+  ImGuiID id;
+  std::vector<float> content;  // (columns,) the widest cell content seen so far
+  float height = 0.0f;         // the rows' height last frame (for a sideways-scrolling box)
+};
+struct TableDraw {
+  TableWidths* w = nullptr;
+  std::vector<float> x;     // (columns + 1,) column edges from the table's left
+  std::vector<bool> fixed;  // (columns,) given a width: its text wraps inside it
+  ImVec2 origin;            // the rows' top left
+  float rows_top = 0.0f;
+  float row_y = 0.0f, row_h = 0.0f;
+  int row = -1, cell = -1, next_cell = 0;
+  bool in_row = false, child = false, scroll = false;
+  float pin = -1.0f;     // a sideways-scrolling table: how far it has scrolled (its key column stays put)
+  bool indexed = false;  // rows placed by index (an ImGuiListClipper skips some)
+};
+struct TableState {
+  std::vector<TableWidths> widths;  // by table id
+  TableDraw current;
+  // Channels: 0 row backgrounds and lines, 1 the cells, 2 the pinned key column's background, 3 its cells
+  // (reused by every table).
+  ImDrawListSplitter split;
+};
 
 }  // namespace app

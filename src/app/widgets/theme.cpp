@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "app/widgets/ui_state.hpp"
+
 namespace app {
 namespace {
 
@@ -37,9 +39,6 @@ const Pair kInks[] = {
 };
 static_assert(sizeof kInks / sizeof kInks[0] == static_cast<size_t>(Ink::Count), "one pair per ink");
 
-int g_look = -1;  // the look in use: 1 dark, 0 light, -1 none yet
-bool g_still = false;
-
 // ImGui's own look, with the greyed text darkened on light (ImGui's 0.6 grey reads 2.5:1 there).
 void style_colors(bool dark, ImGuiStyle& style) {
   if (dark) {
@@ -65,7 +64,7 @@ double luminance(const ImVec4& c) {
 
 ImVec4 ink(Ink role) {
   const Pair& p = kInks[static_cast<size_t>(role)];
-  return g_look == 0 ? p.light : p.dark;
+  return ui_state().theme.look == 0 ? p.light : p.dark;
 }
 
 ImU32 ink_u32(Ink role) {
@@ -73,17 +72,17 @@ ImU32 ink_u32(Ink role) {
 }
 
 void apply_theme(bool dark, bool reduced_motion) {
-  if (reduced_motion != g_still) {
-    g_still = reduced_motion;
+  if (reduced_motion != ui_state().theme.still) {
+    ui_state().theme.still = reduced_motion;
     ImGui::GetIO().ConfigInputTextCursorBlink = !reduced_motion;
   }
-  if (g_look == (dark ? 1 : 0)) return;
-  g_look = dark ? 1 : 0;
+  if (ui_state().theme.look == (dark ? 1 : 0)) return;
+  ui_state().theme.look = dark ? 1 : 0;
   style_colors(dark, ImGui::GetStyle());
 }
 
 bool theme_is_dark() {
-  return g_look != 0;
+  return ui_state().theme.look != 0;
 }
 
 double contrast_ratio(const ImVec4& a, const ImVec4& b) {

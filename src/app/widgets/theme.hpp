@@ -38,6 +38,12 @@ ImU32 ink_u32(Ink role);
 void apply_theme(bool dark, bool reduced_motion);
 bool theme_is_dark();
 
+// The look in use (held by the UiState).
+struct ThemeState {
+  int look = -1;       // 1 dark, 0 light, -1 none yet
+  bool still = false;  // reduced motion: the text cursor does not blink
+};
+
 // For the contrast test: WCAG's contrast ratio of two opaque colours (1 to 21), and each text ink of a look
 // with the background it is drawn on.
 double contrast_ratio(const ImVec4& a, const ImVec4& b);

@@ -12,24 +12,20 @@
 #include "app/logic/text.hpp"
 #include "app/platform_io.hpp"
 #include "app/widgets/theme.hpp"
+#include "app/widgets/ui_state.hpp"
 
 namespace app {
-namespace {
-
-bool g_figure = false;              // this frame shows the figure view (view=figure)
-std::string g_scene;                // the scene drawn this frame
-std::vector<const void*> g_locked;  // addresses of this frame's locked settings
-
-}  // namespace
 
 std::vector<std::string>& frame_texts() {
-  static std::vector<std::string> texts;
-  return texts;
+  return ui_state().out.texts;
 }
 
 std::vector<NamedRect>& frame_rects() {
-  static std::vector<NamedRect> rects;
-  return rects;
+  return ui_state().out.rects;
+}
+
+void request_next_frame() {
+  ui_state().out.next_frame = true;
 }
 
 void mark_item(const char* name) {
@@ -64,28 +60,29 @@ bool narrow_screen() {
 }
 
 void set_frame_settings(const Settings& s) {
-  g_figure = figure_view(s);
-  g_scene = s.scene;
-  g_locked.clear();
+  FrameSettings& f = ui_state().frame;
+  f.figure = figure_view(s);
+  f.scene = s.scene;
+  f.locked.clear();
   if (s.lock.empty()) return;  // most frames: no lesson locks anything
   for (const ParamInfo& p : param_table()) {
-    if (locked(s, p.name)) g_locked.push_back(setting_address(s, p.name));
+    if (locked(s, p.name)) f.locked.push_back(setting_address(s, p.name));
   }
 }
 
 bool setting_locked(const void* value) {
-  for (const void* p : g_locked) {
+  for (const void* p : ui_state().frame.locked) {
     if (p != nullptr && p == value) return true;
   }
   return false;
 }
 
 bool control_shown(const void* value) {
-  return !(g_figure && setting_locked(value));
+  return !(ui_state().frame.figure && setting_locked(value));
 }
 
 bool figure_mode() {
-  return g_figure;
+  return ui_state().frame.figure;
 }
 
 LockScope::LockScope(const void* value) : locked_(setting_locked(value)) {
@@ -153,7 +150,7 @@ void draw_paragraph(const std::string& text) {
 
 void paragraph(const std::string& text) {
   // the figure view has no paragraphs; tooltips, errors and notes keep theirs
-  if (g_figure && (ImGui::GetCurrentWindow()->Flags & ImGuiWindowFlags_Tooltip) == 0) return;
+  if (ui_state().frame.figure && (ImGui::GetCurrentWindow()->Flags & ImGuiWindowFlags_Tooltip) == 0) return;
   draw_paragraph(text);
 }
 
@@ -212,13 +209,11 @@ void help_marker(const char* text) {
 }
 
 std::vector<std::string>& frame_messages() {
-  static std::vector<std::string> messages;
-  return messages;
+  return ui_state().out.messages;
 }
 
 std::vector<AnswerEvent>& frame_answers() {
-  static std::vector<AnswerEvent> answers;
-  return answers;
+  return ui_state().out.answers;
 }
 
 void error_box(const std::string& message) {
@@ -239,7 +234,7 @@ bool section(const char* title, const char* hide_name, const std::string& hide_l
   for (const std::string& item : split_list(hide_list, ',')) {
     if (item == hide_name) return false;
   }
-  if (g_figure && !figure_section(g_scene, hide_name)) return false;
+  if (ui_state().frame.figure && !figure_section(ui_state().frame.scene, hide_name)) return false;
   const bool open = ImGui::CollapsingHeader(title, ImGuiTreeNodeFlags_DefaultOpen);
   mark_item((std::string("section/") + hide_name).c_str());
   return open;
@@ -274,9 +269,7 @@ void value_bars(const char* id, const attn::RowVec& v, float limit, float height
 }
 
 gfx::Colormap sequential_colormap(const Settings& s) {
-  gfx::Colormap c = gfx::Colormap::Viridis;
-  gfx::parse_colormap(s.colormap, c);
-  return c;
+  return s.colormap == Palette::Cividis ? gfx::Colormap::Cividis : gfx::Colormap::Viridis;
 }
 
 std::vector<std::string> index_labels(const std::vector<int>& indices) {

@@ -42,6 +42,10 @@ void mark_window(const char* name);
 // Right after BeginChild of a region that scrolls up and down: a wheel that would move it past either end
 // scrolls its parent instead, as a browser chains scrolling (ImGui keeps the wheel in the child).
 void chain_wheel_at_end();
+// A widget or scene that has more to show without any input (a measurement spread over frames, a column
+// that grew) calls this while it draws; the platform then draws the next frame at the display's rate
+// instead of waiting for input (FrameOutput::next_frame).
+void request_next_frame();
 // How wide a tooltip's text may run before it wraps: 30 lines' height, or less on a narrow screen, so
 // the tooltip fits on the screen.
 float tooltip_wrap_width();

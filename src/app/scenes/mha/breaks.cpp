@@ -40,7 +40,8 @@ void narrow_heads_note(const Settings& s, const std::vector<int>& peaks) {
   std::string why;
   if (hi > 2 && s.causal)
     why += " With the causal mask row i ranks only keys 0 to i, so a new key can take the peak as rows grow.";
-  if (hi > 2 && s.positions == "alibi") why += " ALiBi's distance penalty moves the peak with the row.";
+  if (hi > 2 && s.positions == attn::Scheme::Alibi)
+    why += " ALiBi's distance penalty moves the peak with the row.";
   if (lo == hi) {
     text_wrapped("Here dₖ = 1: every head's rows peak on %d different key%s.%s", lo, lo == 1 ? "" : "s",
                  why.c_str());
@@ -102,7 +103,8 @@ bool draw_breaks(const Settings& s, bool offer_example, const std::vector<int>& 
 
 void show_narrowest_heads(Settings& s) {
   s.d_model = 16, s.heads = 16, s.head = -1, s.causal = false;
-  if (s.positions == "rope" || s.positions == "alibi") s.positions = "sinusoidal";
+  if (s.positions == attn::Scheme::Rope || s.positions == attn::Scheme::Alibi)
+    s.positions = attn::Scheme::Sinusoidal;
 }
 
 }  // namespace app::mha

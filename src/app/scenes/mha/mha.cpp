@@ -9,11 +9,13 @@
 #include <tuple>
 
 #include "app/logic/captions.hpp"
+#include "app/logic/json_text.hpp"
 #include "app/logic/memo.hpp"
+#include "app/logic/trained_model.hpp"
 #include "app/scenes/mha/panels.hpp"
 #include "app/scenes/mha/text_view.hpp"
+#include "app/scenes/mha/trained.hpp"
 #include "app/scenes/scenes.hpp"
-#include "app/scenes/train/train.hpp"
 #include "app/widgets/attention_controls.hpp"
 #include "app/widgets/heatmap_view.hpp"
 #include "app/widgets/widgets.hpp"
@@ -48,13 +50,6 @@ struct MhaData {
 using MhaMemo = Memo<MhaData, std::uint64_t, float>;  // the pipeline's version, the font's pixel size
 // The row of the chosen query token in every head (keyed by the pipeline's version and the row).
 using RowMemo = Memo<mha::RowView, std::uint64_t, int>;
-
-nlohmann::json matrix_json(const attn::Mat& m) {
-  nlohmann::json out = nlohmann::json::array();
-  for (Eigen::Index r = 0; r < m.rows(); ++r)
-    out.push_back(std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols()));
-  return out;
-}
 
 MhaData compute(const CachedPipeline& pipe, bool causal) {
   const attn::PipelineResult& r = pipe.result;
@@ -109,14 +104,14 @@ std::vector<std::string> cell_lines(const attn::PipelineResult& r, const attn::P
   return lines;
 }
 
-HeatmapSpec head_spec(const Settings& s, const attn::PipelineResult& r, const attn::PipelineConfig& c,
-                      const MhaData& d, int h, float side) {
+HeatmapSpec head_spec(const mha::MhaState& ms, const Settings& s, const attn::PipelineResult& r,
+                      const attn::PipelineConfig& c, const MhaData& d, int h, float side) {
   HeatmapSpec spec =
       weight_grid_spec("mha/head" + std::to_string(h), r.mha.head[static_cast<size_t>(h)].weights, d.version,
                        d.words, s, side);
   spec.title = "head " + std::to_string(h) + " of " + std::to_string(r.mha.head.size());
   spec.extra_tooltip = [&r, c, h](int i, int j) { return cell_lines(r, c, h, i, j); };
-  const mha::GridWindow w = mha::grid_window(s, static_cast<int>(r.tokens.size()));
+  const mha::GridWindow w = mha::grid_window(ms, s, static_cast<int>(r.tokens.size()));
   spec.row0 = w.row0, spec.col0 = w.col0, spec.shown_rows = w.size, spec.shown_cols = w.size;
   spec.row_label_w = d.label_w;
   return spec;
@@ -191,7 +186,8 @@ float labels_height(const MhaData& d) {
   return line + std::max(line, std::min(kMaxColLabelW, d.label_w)) + 4.0f;
 }
 
-void draw_grid(Settings& s, const attn::PipelineResult& r, const attn::PipelineConfig& c, const MhaData& d) {
+void draw_grid(mha::MhaState& ms, Settings& s, const attn::PipelineResult& r, const attn::PipelineConfig& c,
+               const MhaData& d) {
   const auto heads = static_cast<int>(r.mha.head.size());
   const bool stats = !hidden(s, "stats") && !figure_mode();  // the figure view: the grids alone
   const float line = ImGui::GetTextLineHeightWithSpacing(), spacing = ImGui::GetStyle().ItemSpacing.y;
@@ -203,7 +199,7 @@ void draw_grid(Settings& s, const attn::PipelineResult& r, const attn::PipelineC
   const GridLayout g =
       sized_by_width(s) ? width_layout(heads, avail_w, colorbar_width(), under)
                         : grid_layout(heads, avail_w, grid_height(), colorbar_width(), under, beside, stats);
-  mha::note_grid_side(g.side, false, static_cast<int>(r.tokens.size()));
+  mha::note_grid_side(ms, g.side, false, static_cast<int>(r.tokens.size()));
   for (int h = 0; h < heads; ++h) {
     if (h % g.cols) {
       ImGui::SameLine(0, kGap);
@@ -213,11 +209,11 @@ void draw_grid(Settings& s, const attn::PipelineResult& r, const attn::PipelineC
     ImGui::BeginGroup();
     ImGui::BeginGroup();
     ImGui::Text("head %d", h);
-    HeatmapSpec spec = head_spec(s, r, c, d, h, g.side);
+    HeatmapSpec spec = head_spec(ms, s, r, c, d, h, g.side);
     spec.show_colorbar = h % g.cols == g.cols - 1 || h == heads - 1;
     const HeatmapHover hover = heatmap_view(spec);
     if (hover.clicked) s.head = h;
-    mha::follow_grid_gesture(s, hover, static_cast<int>(r.tokens.size()));
+    mha::follow_grid_gesture(ms, s, hover, static_cast<int>(r.tokens.size()));
     ImGui::EndGroup();
     if (stats && g.stats_beside) {
       ImGui::SameLine(0, 8.0f);
@@ -232,8 +228,8 @@ void draw_grid(Settings& s, const attn::PipelineResult& r, const attn::PipelineC
   }
 }
 
-void draw_enlarged(Settings& s, const attn::PipelineResult& r, const attn::PipelineConfig& c,
-                   const MhaData& d) {
+void draw_enlarged(mha::MhaState& ms, Settings& s, const attn::PipelineResult& r,
+                   const attn::PipelineConfig& c, const MhaData& d) {
   const int h = s.head, heads = static_cast<int>(r.mha.head.size()), t = static_cast<int>(r.tokens.size());
   if (ImGui::Button("Back to all heads")) s.head = -1;
   ImGui::SameLine();
@@ -248,10 +244,10 @@ void draw_enlarged(Settings& s, const attn::PipelineResult& r, const attn::Pipel
   const float room_w = avail - d.label_w - colorbar_width() - 20.0f - (beside ? stats_w : 0.0f);
   const float room_h = sized_by_width(s) ? room_w : grid_height() - labels_height(d) - 2.0f;
   const float side = std::clamp(std::min(room_w, room_h), 200.0f, 760.0f);
-  mha::note_grid_side(side, true, t);
-  const HeatmapHover hover = heatmap_view(head_spec(s, r, c, d, h, side));
+  mha::note_grid_side(ms, side, true, t);
+  const HeatmapHover hover = heatmap_view(head_spec(ms, s, r, c, d, h, side));
   if (hover.clicked) s.head = -1;
-  mha::follow_grid_gesture(s, hover, t);
+  mha::follow_grid_gesture(ms, s, hover, t);
   if (!stats) return;
   if (beside) ImGui::SameLine(0, 24);
   ImGui::BeginGroup();
@@ -264,12 +260,13 @@ void draw_enlarged(Settings& s, const attn::PipelineResult& r, const attn::Pipel
 
 // The heads as grids (one per head, or the enlarged one) or as text (draw_text_view), with the view switch
 // and the find box; returns what the text view showed (nothing for grids).
-std::shared_ptr<const mha::TextViewShown> draw_heads(Settings& s, const attn::PipelineResult& r,
+std::shared_ptr<const mha::TextViewShown> draw_heads(mha::MhaState& ms, Settings& s,
+                                                     const attn::PipelineResult& r,
                                                      const attn::PipelineConfig& c, const MhaData& d,
                                                      const mha::RowView& rows) {
   const auto t = static_cast<int>(r.tokens.size());
-  const bool as_text = heads_as_text(s, t, mha::grid_side(s.head >= 0));
-  mha::draw_view_controls(s, r.tokens, as_text);
+  const bool as_text = heads_as_text(s, t, mha::grid_side(ms, s.head >= 0));
+  mha::draw_view_controls(ms, s, r.tokens, as_text);
   if (as_text) {
     // the whole-text box: what is on screen under the caption, its buttons and title (a fixed height where
     // the page's height follows the content, which would follow the box)
@@ -277,7 +274,7 @@ std::shared_ptr<const mha::TextViewShown> draw_heads(Settings& s, const attn::Pi
         sized_by_width(s)
             ? 400.0f
             : std::clamp(grid_height() - 4.0f * ImGui::GetFrameHeightWithSpacing(), 200.0f, 560.0f);
-    return std::make_shared<const mha::TextViewShown>(mha::draw_text_view(s, rows, d.words, box_h));
+    return std::make_shared<const mha::TextViewShown>(mha::draw_text_view(ms, s, rows, d.words, box_h));
   }
   text_wrapped_disabled(
       "Rows are queries, columns are keys; brighter = more weight (0 to 1, the same scale for "
@@ -290,11 +287,11 @@ std::shared_ptr<const mha::TextViewShown> draw_heads(Settings& s, const attn::Pi
         "the causal mask row i has only i + 1 keys to spread over). Distance: how many tokens away a query "
         "looks on average. First token: the mean weight the queries give token 0.");
   }
-  mha::draw_window_controls(s, t);
+  mha::draw_window_controls(ms, s, t);
   if (s.head >= 0) {
-    draw_enlarged(s, r, c, d);
+    draw_enlarged(ms, s, r, c, d);
   } else {
-    draw_grid(s, r, c, d);
+    draw_grid(ms, s, r, c, d);
   }
   return nullptr;
 }
@@ -302,25 +299,26 @@ std::shared_ptr<const mha::TextViewShown> draw_heads(Settings& s, const attn::Pi
 // state().shown: the sizes, the parameter count and, when the pipeline ran, the tokens, statistics, the
 // chosen row, (up to kMaxShownTokens tokens) every head's weights, the grids' token window [row0, col0,
 // size] and what the text view shows (text_view, when it is drawn; null for grids).
-void report(SceneContext& ctx, double compute_ms, std::shared_ptr<const MhaData> d,
+void report(SceneContext& ctx, mha::MhaState& ms, double compute_ms, std::shared_ptr<const MhaData> d,
             std::shared_ptr<const mha::RowView> row, int enlarged,
             std::shared_ptr<const mha::TextViewShown> text = nullptr) {
-  const Settings s = train_ui::with_model_sizes(ctx.settings);
-  nlohmann::json trained = uses_trained_model(s) ? train_ui::trained_model_json_summary() : nlohmann::json();
-  const mha::GridWindow win = d ? mha::grid_window(s, static_cast<int>(d->tokens.size())) : mha::GridWindow{};
-  ctx.report([s, compute_ms, d, row, enlarged, trained, text, win](nlohmann::json& shown) {
-    const nlohmann::json params = mha::parameters_json(s);
+  const Settings s = with_model_sizes(ctx.settings);
+  nlohmann::json trained = uses_trained_model(s) ? trained_model_json_summary() : nlohmann::json();
+  const mha::GridWindow win =
+      d ? mha::grid_window(ms, s, static_cast<int>(d->tokens.size())) : mha::GridWindow{};
+  const nlohmann::json params = mha::parameters_json(ms, s);
+  ctx.report([s, compute_ms, d, row, enlarged, trained, text, win, params](nlohmann::json& shown) {
     // key by key: nlohmann's nested initializer lists cost the page several times the code
     shown["d_model"] = s.d_model;
     shown["heads"] = s.heads;
     shown["d_k"] = params["d_k"];
-    shown["positions"] = s.positions;
+    shown["positions"] = attn::scheme_name(s.positions);
     shown["causal"] = s.causal;
     shown["seed"] = s.seed;
     shown["parameters"] = params;
     shown["enlarged"] = enlarged;
     shown["compute_ms"] = compute_ms;
-    shown["model"] = s.model;
+    shown["model"] = param_value(s, "model");
     if (uses_trained_model(s)) {
       shown["trained_model"] = trained;
       shown["layer"] = s.layer;
@@ -348,22 +346,30 @@ void draw_breaks_section(Settings& s, const Settings& view, bool trained, const 
     mha::show_narrowest_heads(s);
 }
 
+// mha.cpp's part of the scene's state (MhaState::data).
+struct MhaCaches : SceneState {
+  MhaMemo data_memo;
+  RowMemo row_memo;
+};
+
 }  // namespace
 
 void draw_mha_scene(SceneContext& ctx) {
-  static MhaMemo data_memo;
-  static RowMemo row_memo;
+  mha::MhaState& ms = ctx.state<mha::MhaState>();
+  MhaCaches& caches = state_in<MhaCaches>(ms.data);
+  MhaMemo& data_memo = caches.data_memo;
+  RowMemo& row_memo = caches.row_memo;
   Settings& s = ctx.settings;
   paragraph(heads_intro(uses_trained_model(s)));
-  if (section("Settings", "controls", s.hide) && !train_ui::draw_model_switch(s)) attention_controls(s);
+  if (section("Settings", "controls", s.hide) && !mha::draw_model_switch(ctx, ms)) attention_controls(s);
 
   const bool trained = uses_trained_model(s);
   if (trained && !trained_model()) {
-    train_ui::draw_no_model_note(s);
-    report(ctx, 0.0, nullptr, nullptr, -1);
+    mha::draw_no_model_note(ctx);
+    report(ctx, ms, 0.0, nullptr, nullptr, -1);
     return;
   }
-  const Settings view = train_ui::with_model_sizes(s);  // the trained model's sizes in trained mode
+  const Settings view = with_model_sizes(s);  // the trained model's sizes in trained mode
   const attn::PipelineConfig config = trained ? trained_pipeline_config() : pipeline_config(s);
   const CachedPipeline& pipe =
       trained ? trained_pipeline(s.text, s.layer) : cached_pipeline(s.text, config, kFrameBudgetMs);
@@ -371,14 +377,15 @@ void draw_mha_scene(SceneContext& ctx) {
     ImGui::ProgressBar(pipe.progress(), ImVec2(std::min(400.0f, ImGui::GetContentRegionAvail().x), 0.0f),
                        "computing");
     text_wrapped_disabled("A long text: the heads are computed a few at a time, and the page keeps working.");
-    report(ctx, pipe.compute_ms, nullptr, nullptr, -1);
+    report(ctx, ms, pipe.compute_ms, nullptr, nullptr, -1);
     return;
   }
   if (!pipe.ok()) {
     ctx.fail(pipe.error);
-    if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
+    if (section("Parameters: many heads for the price of one", "params", s.hide))
+      mha::draw_parameters(ms, view);
     draw_breaks_section(s, view, trained, {});
-    report(ctx, pipe.compute_ms, nullptr, nullptr, -1);
+    report(ctx, ms, pipe.compute_ms, nullptr, nullptr, -1);
     return;
   }
   const attn::PipelineResult& r = pipe.result;
@@ -390,14 +397,14 @@ void draw_mha_scene(SceneContext& ctx) {
   row_memo.get({pipe.version, s.row}, [&] { return mha::make_row_view(r, s.row); });
   if (!data_memo.ok() || !row_memo.ok()) {
     ctx.fail(data_memo.ok() ? row_memo.error() : data_memo.error());
-    report(ctx, pipe.compute_ms, nullptr, nullptr, -1);
+    report(ctx, ms, pipe.compute_ms, nullptr, nullptr, -1);
     return;
   }
   const MhaData& data = data_memo.value();
   const mha::RowView& rows = row_memo.value();
   text_wrapped("%d token%s, %d head%s of dₖ = %d, positions: %s%s  (computed in %.1f ms)", t,
-               t == 1 ? "" : "s", heads, heads == 1 ? "" : "s", view.d_model / heads, view.positions.c_str(),
-               view.causal ? ", causal" : "", pipe.compute_ms);
+               t == 1 ? "" : "s", heads, heads == 1 ? "" : "s", view.d_model / heads,
+               attn::scheme_name(view.positions).c_str(), view.causal ? ", causal" : "", pipe.compute_ms);
   text_wrapped_disabled(
       "The steps run one by one, as the lesson writes them: scores = Q Kᵀ / √dₖ, softmax, weights × "
       "V. "
@@ -405,12 +412,13 @@ void draw_mha_scene(SceneContext& ctx) {
       "faster, without keeping the T × T grids shown here.");
 
   const int enlarged = s.head;  // what this frame draws (a click changes s.head for the next frame)
-  std::shared_ptr<const mha::TextViewShown> text = draw_heads(s, r, config, data, rows);
+  std::shared_ptr<const mha::TextViewShown> text = draw_heads(ms, s, r, config, data, rows);
   if (section("Where one token looks", "rows", s.hide))
-    mha::draw_row_view(s, rows, row_memo.version(), data.labels, config.causal, trained);
-  if (section("Parameters: many heads for the price of one", "params", s.hide)) mha::draw_parameters(view);
+    mha::draw_row_view(ms, s, rows, row_memo.version(), data.labels, config.causal, trained);
+  if (section("Parameters: many heads for the price of one", "params", s.hide))
+    mha::draw_parameters(ms, view);
   draw_breaks_section(s, view, trained, data.peak_keys);
-  report(ctx, pipe.compute_ms, data_memo.shared(), row_memo.shared(), enlarged, text);
+  report(ctx, ms, pipe.compute_ms, data_memo.shared(), row_memo.shared(), enlarged, text);
 }
 
 }  // namespace app

@@ -109,18 +109,7 @@ void token_combo(const char* label, int& token, const std::vector<std::string>& 
   ImGui::EndCombo();
 }
 
-// What the parameter panel shows, rebuilt only when d_model or heads change.
-struct ParamData {
-  int d_model = -1, heads = -1;
-  bool ok = false;
-  attn::ParameterCount count{};
-  long long single = -1;         // one full-width head, from count_parameters(d_model, 1)
-  std::string error;             // the core's message when heads do not divide d_model
-  std::vector<int> valid_heads;  // 1..16 that divide d_model
-};
-
-const ParamData& param_data(int d_model, int heads) {
-  static ParamData p;
+const ParamData& param_data(ParamData& p, int d_model, int heads) {
   if (p.d_model == d_model && p.heads == heads) return p;
   p = ParamData{};
   p.d_model = d_model, p.heads = heads;
@@ -188,7 +177,7 @@ std::vector<int> peak_key_counts(const attn::PipelineResult& r) {
   return out;
 }
 
-void draw_row_view(Settings& s, const RowView& view, std::uint64_t version,
+void draw_row_view(const MhaState& ms, Settings& s, const RowView& view, std::uint64_t version,
                    const std::vector<std::string>& labels, bool causal, bool trained) {
   text_wrapped(
       "Pick one query token and compare its row in every head: one line per head, one column "
@@ -213,7 +202,7 @@ void draw_row_view(Settings& s, const RowView& view, std::uint64_t version,
   spec.colormap = sequential_colormap(s);
   spec.auto_range = false;
   spec.lo = 0.0f, spec.hi = 1.0f;
-  const GridWindow w = grid_window(s, t);  // the grids' keys
+  const GridWindow w = grid_window(ms, s, t);  // the grids' keys
   spec.col0 = w.col0, spec.shown_cols = w.size;
   spec.width = std::clamp(static_cast<float>(w.size) * 44.0f, 240.0f, std::max(240.0f, avail - 150.0f));
   spec.height = std::max(48.0f, static_cast<float>(heads) * 24.0f);
@@ -252,8 +241,8 @@ nlohmann::json stats_json(const std::vector<attn::HeadStats>& stats) {
   return out;
 }
 
-nlohmann::json parameters_json(const Settings& s) {
-  const ParamData& p = param_data(s.d_model, s.heads);
+nlohmann::json parameters_json(MhaState& ms, const Settings& s) {
+  const ParamData& p = param_data(ms.params, s.d_model, s.heads);
   nlohmann::json j;  // the counts, or null for what these sizes do not allow
   j["fused"] = p.ok ? nlohmann::json(p.count.fused) : nlohmann::json();
   j["single_head"] = p.ok            ? nlohmann::json(p.count.single_head)
@@ -263,8 +252,8 @@ nlohmann::json parameters_json(const Settings& s) {
   return j;
 }
 
-void draw_parameters(const Settings& s) {
-  const ParamData& p = param_data(s.d_model, s.heads);
+void draw_parameters(MhaState& ms, const Settings& s) {
+  const ParamData& p = param_data(ms.params, s.d_model, s.heads);
   const std::string d = std::to_string(s.d_model), h = std::to_string(s.heads);
   const long long dd = static_cast<long long>(s.d_model) * s.d_model;
   text_wrapped(

@@ -2,16 +2,42 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "app/logic/long_text.hpp"
 #include "app/logic/settings.hpp"
+#include "app/scenes/scenes.hpp"
 #include "app/widgets/heatmap_view.hpp"
 #include "core/pipeline.hpp"
 
 namespace app::mha {
+
+// What the parameter panel shows, rebuilt only when d_model or heads change.
+struct ParamData {
+  int d_model = -1, heads = -1;
+  bool ok = false;
+  attn::ParameterCount count{};
+  long long single = -1;         // one full-width head, from count_parameters(d_model, 1)
+  std::string error;             // the core's message when heads do not divide d_model
+  std::vector<int> valid_heads;  // 1..16 that divide d_model
+};
+
+// What the multi-head scene keeps between frames (the scene table's state of this scene).
+struct MhaState : SceneState {
+  std::unique_ptr<SceneState> data;  // mha.cpp's caches of the pipeline's result
+  float side = 0.0f,
+        enlarged_side = 0.0f;    // the grids' sides as last drawn (0: not yet): all heads, enlarged
+  bool panning = false;          // a drag on a grid goes on
+  TokenWindow pan_start;         // the window when it began
+  bool scroll_to_query = false;  // the find box moved the query: the text view scrolls to it if off screen
+  int drawn_query = -1;          // the query the whole-text box showed last frame
+  std::string needle;            // the find box's text
+  ParamData params;              // the parameter panel's numbers
+  std::string asked_model;       // the model= link last opened (a link is opened once)
+};
 
 // One query token's row from every head, side by side; rebuilt only when the pipeline or the token changes.
 struct RowView {
@@ -26,7 +52,7 @@ RowView make_row_view(const attn::PipelineResult& r, int token);
 // each head looks, what the row leaves for other words, and two heads peaking on different words.
 // labels: (T,) token labels; version: which row view this is (HeatmapSpec::version); causal: the mask is
 // on; trained: the heads are the trained model's.
-void draw_row_view(Settings& s, const RowView& view, std::uint64_t version,
+void draw_row_view(const MhaState& ms, Settings& s, const RowView& view, std::uint64_t version,
                    const std::vector<std::string>& labels, bool causal, bool trained);
 
 // Three short lines under a head's grid: entropy (nats), mean |i - j|, first-token mass.
@@ -39,7 +65,7 @@ nlohmann::json stats_json(const std::vector<attn::HeadStats>& stats);
 
 // Fused multi-head vs one full-width head for s.d_model and s.heads, with the arithmetic written out
 // (numbers from attn::count_parameters, recomputed only when d_model or heads change).
-void draw_parameters(const Settings& s);
+void draw_parameters(MhaState& ms, const Settings& s);
 // (H,): how many different keys the rows of each head peak on (the key of each row's largest weight).
 std::vector<int> peak_key_counts(const attn::PipelineResult& r);
 // "Where heads break": roles emerge, spare heads and shared keys/values, d_k shrinking as heads grow
@@ -54,18 +80,18 @@ void show_narrowest_heads(Settings& s);
 // text when its cells are readable at the side the grids were last drawn, else a readable window around
 // s.row.
 using GridWindow = TokenWindow;
-GridWindow grid_window(const Settings& s, int t);
+GridWindow grid_window(const MhaState& ms, const Settings& s, int t);
 // The side (CSS px) of the heads' grids as last drawn: all heads, or the enlarged one; before the first
 // draw, the largest side those grids take. note_grid_side records it as the grids of a t-token text are
 // drawn, and asks for one more frame when the new side changes their window, so the window follows.
-float grid_side(bool enlarged);
-void note_grid_side(float side, bool enlarged, int t);
+float grid_side(const MhaState& ms, bool enlarged);
+void note_grid_side(MhaState& ms, float side, bool enlarged, int t);
 // "Window: 48 of 220 tokens", Zoom in / Zoom out / Whole text and the two position sliders (writes s.span,
 // s.from, s.key_from); nothing for a short text shown whole.
-void draw_window_controls(Settings& s, int t);
+void draw_window_controls(const MhaState& ms, Settings& s, int t);
 // A grid's Ctrl + wheel (zoom around the hovered cell) and drag (pan by whole cells) applied to s.
-void follow_grid_gesture(Settings& s, const HeatmapHover& g, int t);
+void follow_grid_gesture(MhaState& ms, Settings& s, const HeatmapHover& g, int t);
 // {"fused", "single_head", "d_k"}; fused and d_k are null when the heads do not divide d_model.
-nlohmann::json parameters_json(const Settings& s);
+nlohmann::json parameters_json(MhaState& ms, const Settings& s);
 
 }  // namespace app::mha

@@ -17,9 +17,6 @@ namespace {
 constexpr float kBlockW = 300.0f, kGapX = 3.0f, kGapY = 2.0f, kPad = 2.0f, kBlockGap = 14.0f;
 constexpr int kWideExcerpt = 41, kNarrowExcerpt = 25;  // tokens around the query in each small multiple
 
-bool g_scroll_to_query = false;  // the find box moved the query: the view scrolls to it if it is off screen
-int g_drawn_query = -1;          // the query the whole-text box showed last frame
-
 // Word j's box at (x, y) from the block's top left, its width and height.
 struct WordBox {
   int j;
@@ -105,8 +102,8 @@ float head_title(const RowView& rows, int head, const std::vector<std::string>& 
   return hi > 0.0f ? hi : 1.0f;
 }
 
-void draw_one_head(Settings& s, const RowView& rows, const std::vector<std::string>& words, float box_h,
-                   TextViewShown& shown) {
+void draw_one_head(MhaState& ms, Settings& s, const RowView& rows, const std::vector<std::string>& words,
+                   float box_h, TextViewShown& shown) {
   const int h = s.head, heads = static_cast<int>(rows.top_key.size());
   const auto t = static_cast<int>(words.size());
   if (ImGui::Button("Back to all heads")) s.head = -1;
@@ -117,20 +114,20 @@ void draw_one_head(Settings& s, const RowView& rows, const std::vector<std::stri
   const float hi = head_title(rows, h, words);
   ImGui::BeginChild("mha/text", ImVec2(0.0f, box_h), true);
   chain_wheel_at_end();
-  const bool moved = rows.token != g_drawn_query;
+  const bool moved = rows.token != ms.drawn_query;
   // the query scrolls into view when it is not on screen and changed (the find box, a click, the row view)
   int scroll_to = -1;
-  if (g_scroll_to_query || moved) scroll_to = rows.token;
+  if (ms.scroll_to_query || moved) scroll_to = rows.token;
   draw_words(s, rows, h, {0, t - 1}, ImGui::GetContentRegionAvail().x, hi, words, shown, true, scroll_to);
   ImGui::EndChild();
   mark_item("mha/text");
-  g_scroll_to_query = false;
-  g_drawn_query = rows.token;
+  ms.scroll_to_query = false;
+  ms.drawn_query = rows.token;
   shown.heads.push_back(h);
   shown.hi.push_back(hi);
 }
 
-void draw_all_heads(Settings& s, const RowView& rows, const std::vector<std::string>& words,
+void draw_all_heads(MhaState& ms, Settings& s, const RowView& rows, const std::vector<std::string>& words,
                     TextViewShown& shown) {
   const int heads = static_cast<int>(rows.top_key.size()), t = static_cast<int>(words.size());
   const float avail = ImGui::GetContentRegionAvail().x;
@@ -147,13 +144,13 @@ void draw_all_heads(Settings& s, const RowView& rows, const std::vector<std::str
     if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
     // the find box's match: the page scrolls to the first head's words when they are off screen
     draw_words(s, rows, h, range, width, hi, words, shown, h == 0,
-               h == 0 && g_scroll_to_query ? rows.token : -1);
+               h == 0 && ms.scroll_to_query ? rows.token : -1);
     ImGui::EndGroup();
     shown.heads.push_back(h);
     shown.hi.push_back(hi);
   }
-  g_drawn_query = -1;  // the whole-text box opens on the query
-  g_scroll_to_query = false;
+  ms.drawn_query = -1;  // the whole-text box opens on the query
+  ms.scroll_to_query = false;
 }
 
 }  // namespace
@@ -173,8 +170,8 @@ nlohmann::json text_view_json(const TextViewShown& v) {
   return j;
 }
 
-TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector<std::string>& words,
-                             float box_h) {
+TextViewShown draw_text_view(MhaState& ms, Settings& s, const RowView& rows,
+                             const std::vector<std::string>& words, float box_h) {
   TextViewShown shown;
   shown.query = rows.token;
   text_wrapped_disabled(
@@ -182,15 +179,15 @@ TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector
       "bright (the head's largest weight). Hover a word for its weight; click one to make it the query.",
       words[static_cast<size_t>(rows.token)].c_str(), rows.token);
   if (s.head >= 0) {
-    draw_one_head(s, rows, words, box_h, shown);
+    draw_one_head(ms, s, rows, words, box_h, shown);
   } else {
-    draw_all_heads(s, rows, words, shown);
+    draw_all_heads(ms, s, rows, words, shown);
   }
   return shown;
 }
 
-void draw_view_controls(Settings& s, const std::vector<std::string>& tokens, bool as_text) {
-  static std::string needle;
+void draw_view_controls(MhaState& ms, Settings& s, const std::vector<std::string>& tokens, bool as_text) {
+  std::string& needle = ms.needle;
   const auto t = static_cast<int>(tokens.size());
   // the figure view keeps its height for the grids: the switch only where a long text may need it
   if (control_shown(&s.heads_view) && (t > kWindowFrom || !figure_mode())) {
@@ -215,7 +212,7 @@ void draw_view_controls(Settings& s, const std::vector<std::string>& tokens, boo
   const int found = typed || next ? find_token(tokens, needle, typed ? -1 : s.row) : -1;
   if (found >= 0) {
     s.row = found;
-    g_scroll_to_query = true;
+    ms.scroll_to_query = true;
     if (s.span != 0 && s.span < t)  // a chosen window moves onto the token
       s.from = s.key_from = std::clamp(found - s.span / 2, 0, t - s.span);
   }

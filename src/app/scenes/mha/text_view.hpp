@@ -29,8 +29,8 @@ nlohmann::json text_view_json(const TextViewShown& v);
 // query, side by side (a click on a head's title enlarges it). A click on a word makes it the query (s.row);
 // hovering one shows its weight. rows: row s.row of every head, weights (H, T); words: (T,) token text
 // (token_words); box_h: the whole-text box's height (CSS px).
-TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector<std::string>& words,
-                             float box_h);
+TextViewShown draw_text_view(MhaState& ms, Settings& s, const RowView& rows,
+                             const std::vector<std::string>& words, float box_h);
 
 // "Heads as: grids | text" (writes s.heads_view; as_text: what is shown now) and, for a text longer than
 // kWindowFrom tokens, the find box (each one unless the figure view hides its locked setting; the figure
@@ -38,6 +38,6 @@ TextViewShown draw_text_view(Settings& s, const RowView& rows, const std::vector
 // the first token that contains the word (any case), Enter or Next the next one; it sets s.row, moves a
 // chosen grid window onto it and scrolls the text view to it, or says in place that no token matches. tokens:
 // (T,).
-void draw_view_controls(Settings& s, const std::vector<std::string>& tokens, bool as_text);
+void draw_view_controls(MhaState& ms, Settings& s, const std::vector<std::string>& tokens, bool as_text);
 
 }  // namespace app::mha

@@ -1,23 +1,27 @@
-// The multi-head attention scene's "trained model" mode: the weights switch, the text and layer controls,
-// and what the scene reports about the model it shows (the grids themselves come from trained_pipeline()).
+// The multi-head attention scene's "trained model" mode: the weights switch, the text and layer controls
+// (the grids themselves come from trained_pipeline()).
+#include "app/scenes/mha/trained.hpp"
+
 #include <imgui.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
+#include "app/logic/trained_model.hpp"
 #include "app/platform_io.hpp"
-#include "app/scenes/train/train.hpp"
 #include "app/widgets/widgets.hpp"
 
-namespace app::train_ui {
+namespace app::mha {
 namespace {
 
-void open_train_scene(Settings& s) {
-  Settings next = defaults_for("train");
-  next.text = s.text;
-  next.colormap = s.colormap;
-  next.embed = s.embed;
-  s = next;
+// Asks for the Train scene through the scene switch (the lesson's lock, theme, caption and steps stay),
+// with the typed text.
+void open_train_scene(SceneContext& ctx) {
+  SceneAction a;
+  a.settings = switch_scene(ctx.settings, "train");
+  a.settings.text = ctx.settings.text;
+  ctx.act(std::move(a));
 }
 
 std::string model_line(const TrainedModel& m) {
@@ -42,23 +46,28 @@ std::string model_line(const TrainedModel& m) {
 
 }  // namespace
 
-bool draw_model_switch(Settings& s) {
+bool draw_model_switch(SceneContext& ctx, MhaState& ms) {
+  Settings& s = ctx.settings;
   ImGui::TextUnformatted("weights:");
   ImGui::SameLine();
-  if (ImGui::RadioButton("random (seeded)", s.model == "random")) s.model = "random";
+  if (ImGui::RadioButton("random (seeded)", s.model == ModelChoice::Random))
+    s.model = ModelChoice::Random, s.model_file.clear();
   same_line_if_fits(ImGui::GetFrameHeight(), "trained in the Train scene");
   if (ImGui::RadioButton("trained in the Train scene", uses_trained_model(s)) && !uses_trained_model(s))
-    s.model = "trained";
+    s.model = ModelChoice::Trained, s.model_file.clear();
   help_marker(
       "Random weights show the mechanics. The trained model is the refund router from the Train scene "
       "(or a model file loaded there, or linked with model=path/to/model.json): its heads learned where "
       "to look.");
   if (!uses_trained_model(s)) return false;
   // a linked model file is fetched once per link; model=trained finds the model this tab remembered
-  static std::string asked;
-  if (asked != s.model) {
-    asked = s.model;
-    open_linked_model(s.model);
+  const std::string link = param_value(s, "model");  // "trained" or the model file's path
+  if (ms.asked_model != link) {
+    ms.asked_model = link;
+    SceneAction a;
+    a.kind = SceneAction::Kind::OpenLinkedModel;
+    a.path = link;
+    ctx.act(std::move(a));
   }
   const TrainedModel* m = trained_model();
   if (m) apply_model_sizes(s, *m);  // the settings (and so the URL) say the model's true sizes
@@ -72,57 +81,27 @@ bool draw_model_switch(Settings& s) {
     s.layer = std::clamp(s.layer, 0, m->model.config.layers - 1);
     ImGui::TextDisabled("%s", model_line(*m).c_str());
     ImGui::SameLine();
-    if (ImGui::Button("Open the Train scene")) open_train_scene(s);
+    if (ImGui::Button("Open the Train scene")) open_train_scene(ctx);
   }
   return true;
 }
 
-void draw_no_model_note(Settings& s) {
+void draw_no_model_note(SceneContext& ctx) {
+  const Settings& s = ctx.settings;
   const ModelLoadStatus& load = last_model_load();
-  if (is_model_path(s.model) && !load.progress.empty()) {
+  const bool file = s.model == ModelChoice::File;
+  if (file && !load.progress.empty()) {
     note_box(load.progress);
     if (load.fraction >= 0) ImGui::ProgressBar(load.fraction, ImVec2(-1, 0), "");
-  } else if (is_model_path(s.model) && load.attempt == 0) {
-    note_box("Loading the model file " + s.model + " ...");
-  } else if (is_model_path(s.model) && !load.ok) {
+  } else if (file && load.attempt == 0) {
+    note_box("Loading the model file " + s.model_file + " ...");
+  } else if (file && !load.ok) {
     error_box(load.message);
   }
   note_box(
       "No model has been trained yet. Open the Train scene and press Train (it takes a few seconds), or "
       "load a model file there; then come back to see what its heads learned.");
-  if (ImGui::Button("Open the Train scene")) open_train_scene(s);
+  if (ImGui::Button("Open the Train scene")) open_train_scene(ctx);
 }
 
-void apply_model_sizes(Settings& s, const TrainedModel& m) {
-  const attn::train::ModelConfig& c = m.model.config;
-  s.d_model = c.d_model;
-  s.heads = c.heads;
-  s.positions = attn::scheme_name(c.positions);
-  s.causal = c.causal;
-}
-
-Settings with_model_sizes(const Settings& s) {
-  const TrainedModel* m = trained_model();
-  if (!uses_trained_model(s) || !m) return s;
-  Settings v = s;
-  apply_model_sizes(v, *m);
-  return v;
-}
-
-nlohmann::json trained_model_json_summary() {
-  const TrainedModel* m = trained_model();
-  if (!m) return nullptr;
-  const attn::train::ModelConfig& c = m->model.config;
-  nlohmann::json j;  // key by key: nlohmann's initializer lists cost the page more code
-  j["positions"] = attn::scheme_name(c.positions);
-  j["d_model"] = c.d_model;
-  j["heads"] = c.heads;
-  j["layers"] = c.layers;
-  j["source"] = m->source;
-  j["from_file"] = m->from_file;
-  j["version"] = m->version;
-  j["steps"] = m->info.is_object() && m->info.contains("steps") ? m->info["steps"] : nlohmann::json(nullptr);
-  return j;
-}
-
-}  // namespace app::train_ui
+}  // namespace app::mha

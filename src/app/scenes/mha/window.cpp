@@ -11,8 +11,6 @@
 namespace app::mha {
 namespace {
 
-// The grids' sides as last drawn (0: not yet), all heads and the enlarged head.
-float g_side = 0.0f, g_enlarged_side = 0.0f;
 // Before a first draw: the largest sides mha.cpp's layout gives them.
 constexpr float kFirstSide = 420.0f, kFirstEnlargedSide = 760.0f;
 
@@ -23,10 +21,10 @@ void pin(Settings& s, const GridWindow& w) {
 }
 
 // The window of n tokens around the centre of the current one (n >= t: the whole text).
-void set_span(Settings& s, const GridWindow& w, int n, int t) {
+void set_span(const MhaState& ms, Settings& s, const GridWindow& w, int n, int t) {
   if (n >= t) {
     // the whole text: chosen (span t) where it would otherwise open on a readable window
-    s.span = grid_readable(grid_side(s.head >= 0), t) ? 0 : t, s.from = 0, s.key_from = 0;
+    s.span = grid_readable(grid_side(ms, s.head >= 0), t) ? 0 : t, s.from = 0, s.key_from = 0;
     return;
   }
   s.span = std::max(n, kMinSpan);
@@ -36,13 +34,13 @@ void set_span(Settings& s, const GridWindow& w, int n, int t) {
 
 }  // namespace
 
-float grid_side(bool enlarged) {
-  const float side = enlarged ? g_enlarged_side : g_side;
+float grid_side(const MhaState& ms, bool enlarged) {
+  const float side = enlarged ? ms.enlarged_side : ms.side;
   return side > 0.0f ? side : enlarged ? kFirstEnlargedSide : kFirstSide;
 }
 
-void note_grid_side(float side, bool enlarged, int t) {
-  float& kept = enlarged ? g_enlarged_side : g_side;
+void note_grid_side(MhaState& ms, float side, bool enlarged, int t) {
+  float& kept = enlarged ? ms.enlarged_side : ms.side;
   const bool same_window = std::fabs(kept - side) < 0.5f ||
                            (grid_readable(kept, t) && grid_readable(side, t)) ||  // the whole text either way
                            (!grid_readable(kept, t) && !grid_readable(side, t) &&
@@ -51,12 +49,12 @@ void note_grid_side(float side, bool enlarged, int t) {
   if (!same_window) request_next_frame();  // the window drawn this frame was chosen for the old side
 }
 
-GridWindow grid_window(const Settings& s, int t) {
-  return token_window(s, t, grid_side(s.head >= 0));
+GridWindow grid_window(const MhaState& ms, const Settings& s, int t) {
+  return token_window(s, t, grid_side(ms, s.head >= 0));
 }
 
-void draw_window_controls(Settings& s, int t) {
-  const GridWindow w = grid_window(s, t);
+void draw_window_controls(const MhaState& ms, Settings& s, int t) {
+  const GridWindow w = grid_window(ms, s, t);
   if (t <= kWindowFrom && w.size == t) return;  // short texts: every cell is big enough
   ImGui::AlignTextToFramePadding();
   if (w.size == t) {
@@ -66,12 +64,12 @@ void draw_window_controls(Settings& s, int t) {
   }
   // each button goes on the line while it fits, so a phone wraps the row instead of cutting it
   same_line_if_fits(buttons_width({"Zoom in"}));
-  if (ImGui::Button("Zoom in")) set_span(s, w, w.size == t ? kWindowFrom : w.size / 2, t);
+  if (ImGui::Button("Zoom in")) set_span(ms, s, w, w.size == t ? kWindowFrom : w.size / 2, t);
   ImGui::BeginDisabled(w.size == t);
   same_line_if_fits(buttons_width({"Zoom out"}));
-  if (ImGui::Button("Zoom out")) set_span(s, w, w.size * 2, t);
+  if (ImGui::Button("Zoom out")) set_span(ms, s, w, w.size * 2, t);
   same_line_if_fits(buttons_width({"Whole text"}));
-  if (ImGui::Button("Whole text")) set_span(s, w, t, t);
+  if (ImGui::Button("Whole text")) set_span(ms, s, w, t, t);
   mark_item("mha/whole_text");
   ImGui::EndDisabled();
   help_marker(
@@ -89,14 +87,14 @@ void draw_window_controls(Settings& s, int t) {
   ImGui::EndDisabled();
 }
 
-void follow_grid_gesture(Settings& s, const HeatmapHover& g, int t) {
-  static bool panning = false;  // a drag on a grid goes on
-  static GridWindow start;      // the window when it began
-  const GridWindow w = grid_window(s, t);
+void follow_grid_gesture(MhaState& ms, Settings& s, const HeatmapHover& g, int t) {
+  bool& panning = ms.panning;
+  GridWindow& start = ms.pan_start;
+  const GridWindow w = grid_window(ms, s, t);
   if (g.zoom != 0.0f && g.row >= 0) {  // zoom around the cell under the pointer
     const int n = std::clamp(g.zoom > 0.0f ? w.size / 2 : w.size * 2, kMinSpan, t);
     if (n >= t) {
-      set_span(s, w, t, t);
+      set_span(ms, s, w, t, t);
       return;
     }
     s.span = n;

@@ -24,12 +24,12 @@ const std::array<std::string, 2>& refund_emails() {
   return emails;
 }
 
-attn::Scheme router_scheme(const std::string& positions, std::string& note) {
+attn::Scheme router_scheme(attn::Scheme positions, std::string& note) {
   note.clear();
-  if (positions == "sinusoidal") return attn::Scheme::Sinusoidal;
-  if (positions == "learned") return attn::Scheme::Learned;
-  if (positions == "rope") return attn::Scheme::Rope;
-  if (positions == "alibi") {
+  if (positions == attn::Scheme::Sinusoidal || positions == attn::Scheme::Learned ||
+      positions == attn::Scheme::Rope)
+    return positions;
+  if (positions == attn::Scheme::Alibi) {
     note =
         "ALiBi is not one of the router's schemes (it takes none, sinusoidal, learned or rope), so the "
         "router's second column uses sinusoidal positions. The shuffle test below does use ALiBi.";
@@ -37,19 +37,19 @@ attn::Scheme router_scheme(const std::string& positions, std::string& note) {
   return attn::Scheme::Sinusoidal;
 }
 
-attn::Scheme shuffle_scheme(const std::string& positions) {
-  if (positions == "learned") return attn::Scheme::Learned;
-  if (positions == "rope") return attn::Scheme::Rope;
-  if (positions == "alibi") return attn::Scheme::Alibi;
+attn::Scheme shuffle_scheme(attn::Scheme positions) {
+  if (positions == attn::Scheme::Learned || positions == attn::Scheme::Rope ||
+      positions == attn::Scheme::Alibi)
+    return positions;
   return attn::Scheme::Sinusoidal;
 }
 
 namespace {
 
 // The confidences a trained router without positions (from the Train scene or a file) gives the two refund
-// emails, or {-1, -1} when the current trained model has positions, a causal mask, or is missing.
-std::array<float, 2> trained_blind_confidences() {
-  static Memo<std::array<float, 2>, long long> memo;  // keyed by the trained model's version
+// emails, or {-1, -1} when the current trained model has positions, a causal mask, or is missing. `memo` is
+// keyed by the trained model's version.
+std::array<float, 2> trained_blind_confidences(Memo<std::array<float, 2>, long long>& memo) {
   const TrainedModel* m = trained_model();
   if (!m) return {-1.0f, -1.0f};
   memo.get({m->version}, [m]() -> std::array<float, 2> {
@@ -100,7 +100,7 @@ RouterData compute_router(const Settings& s) {
   r.same_bag = bags[0] == bags[1];
   return r;
 }
-using RouterMemo = Memo<RouterData, int, int, int, int, std::string>;
+using RouterMemo = Memo<RouterData, int, int, int, int, attn::Scheme>;
 
 // "2, 0,1" -> {2, 0, 1}; throws InputError naming the entry it could not read.
 std::vector<int> parse_perm(const std::string& text) {
@@ -158,7 +158,7 @@ ShuffleData compute_shuffle(const Settings& s) {
   }
   return d;
 }
-using ShuffleMemo = Memo<ShuffleData, std::string, std::string, std::string, int, int, int, int>;
+using ShuffleMemo = Memo<ShuffleData, std::string, std::string, attn::Scheme, int, int, int, int>;
 
 // Key by key here and below: nlohmann's nested initializer lists cost the page several times the code.
 nlohmann::json email_json(const attn::SeededRouterResult& r, const std::string& text, attn::Scheme scheme) {
@@ -234,7 +234,7 @@ void draw_controls(Settings& s) {
   ControlSet show;
   show.causal = false;
   attention_controls(s, show);
-  if (s.positions == "learned") {
+  if (s.positions == attn::Scheme::Learned) {
     ImGui::SetNextItemWidth(180);
     slider_int("slots", &s.slots, 1, 4096, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
     help_marker(
@@ -243,11 +243,20 @@ void draw_controls(Settings& s) {
   }
 }
 
+// What the order scene keeps between frames.
+struct OrderState : SceneState {
+  RouterMemo router_memo;
+  ShuffleMemo shuffle_memo;
+  Memo<std::array<float, 2>, long long> blind_memo;  // trained_blind_confidences()
+  int randomised = 0;                                // presses of the shuffle test's Randomise
+};
+
 }  // namespace
 
 void draw_order_scene(SceneContext& ctx) {
-  static RouterMemo router_memo;
-  static ShuffleMemo shuffle_memo;
+  OrderState& st = ctx.state<OrderState>();
+  RouterMemo& router_memo = st.router_memo;
+  ShuffleMemo& shuffle_memo = st.shuffle_memo;
   Settings& s = ctx.settings;
   text_wrapped(
       "Attention on its own reads a sentence as a bag of words: move the words around and each one "
@@ -264,8 +273,9 @@ void draw_order_scene(SceneContext& ctx) {
   const RouterData& router = router_memo.value();
   const ShuffleData& shuffle = shuffle_memo.value();
   const std::uint64_t version = shuffle_memo.version();
-  if (section("The refund pair", "compare", s.hide)) draw_router(router, trained_blind_confidences());
-  if (section("The shuffle test", "shuffle", s.hide)) draw_shuffle(s, shuffle, version);
+  if (section("The refund pair", "compare", s.hide))
+    draw_router(router, trained_blind_confidences(st.blind_memo));
+  if (section("The shuffle test", "shuffle", s.hide)) draw_shuffle(s, shuffle, version, st.randomised);
   if (section("The common mistake: positions attached to words", "mistake", s.hide))
     draw_mistake(shuffle, version);
   const std::string& err = !router.plain.error.empty()        ? router.plain.error

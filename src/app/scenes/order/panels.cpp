@@ -109,6 +109,18 @@ float heatmap_width(int count) {
   return std::clamp((avail - static_cast<float>(count) * 170.0f) / static_cast<float>(count), 120.0f, 320.0f);
 }
 
+// The original output with its rows in the new order (id + "_permuted") beside the output on the shuffled
+// input (id + "_shuffled", titled `title`), each half the width: equal grids mean the order was not seen.
+// expected, shuffled: (T, D).
+void permuted_and_shuffled(const std::string& id, const char* title, const attn::Mat& expected,
+                           const attn::Mat& shuffled, const ShuffleData& d, std::uint64_t version) {
+  const float w2 = heatmap_width(2);
+  output_heatmap((id + "_permuted").c_str(), "original output, rows reordered", expected, d.shuffled_labels,
+                 d, version, w2, &d.perm);
+  same_line_if_fits(ImGui::GetItemRectSize().x);  // beside the last one, or under it
+  output_heatmap((id + "_shuffled").c_str(), title, shuffled, d.shuffled_labels, d, version, w2, &d.perm);
+}
+
 void check_line(const attn::ShuffleCheck& c) {
   ImGui::Text("max difference: %.3g", static_cast<double>(c.max_diff));
   same_line_if_fits(ImGui::CalcTextSize("allclose: false").x);
@@ -127,8 +139,7 @@ bool inside_attention(attn::Scheme s) {
   return s == attn::Scheme::Rope || s == attn::Scheme::Alibi;
 }
 
-void draw_perm_controls(Settings& s, const ShuffleData& d) {
-  static int counter = 0;
+void draw_perm_controls(Settings& s, const ShuffleData& d, int& counter) {
   ImGui::SetNextItemWidth(260);
   text_field("permutation", "empty: random from the seed", s.perm);
   help_marker(
@@ -167,7 +178,7 @@ void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind)
       "the tokens, runs multi-head attention, averages the token vectors and picks one of two "
       "labels. Its weights come from the seed: it is untrained.");
   if (!r.note.empty()) text_wrapped_colored(kBad, "%s", r.note.c_str());
-  if (r.positions == "none") {
+  if (r.positions == attn::Scheme::None) {
     text_wrapped_disabled("(positions is none: the second column shows sinusoidal positions)");
   }
   if (!r.plain.error.empty()) {
@@ -215,12 +226,12 @@ void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind)
       scheme.c_str(), how, r.positioned.difference);
 }
 
-void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version) {
+void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version, int& randomised) {
   text_wrapped(
       "Shuffle the tokens of the text and run the same attention layer again (d_model %d, %d head%s, "
       "seed %d).",
       s.d_model, s.heads, s.heads == 1 ? "" : "s", s.seed);
-  draw_perm_controls(s, d);
+  draw_perm_controls(s, d, randomised);
   if (!d.error.empty()) {
     error_box(d.error);
     return;
@@ -278,12 +289,8 @@ void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version) {
         scheme.c_str(), then);
   }
   check_line(st.slots.check);
-  const float w2 = heatmap_width(2);
-  output_heatmap("order/slots_permuted", "original output, rows reordered", st.slots.expected,
-                 d.shuffled_labels, d, version, w2, &d.perm);
-  same_line_if_fits(ImGui::GetItemRectSize().x);  // beside the last one, or under it
-  output_heatmap("order/slots_shuffled", "output on the shuffled tokens", st.slots.shuffled,
-                 d.shuffled_labels, d, version, w2, &d.perm);
+  permuted_and_shuffled("order/slots", "output on the shuffled tokens", st.slots.expected, st.slots.shuffled,
+                        d, version);
 }
 
 void draw_mistake(const ShuffleData& d, std::uint64_t version) {
@@ -318,12 +325,8 @@ void draw_mistake(const ShuffleData& d, std::uint64_t version) {
   } else {
     text_wrapped("Here the output is not the original one, reordered.");
   }
-  const float w2 = heatmap_width(2);
-  output_heatmap("order/words_permuted", "original output, rows reordered", st.words.expected,
-                 d.shuffled_labels, d, version, w2, &d.perm);
-  same_line_if_fits(ImGui::GetItemRectSize().x);  // beside the last one, or under it
-  output_heatmap("order/words_shuffled", "output, positions attached to words", st.words.shuffled,
-                 d.shuffled_labels, d, version, w2, &d.perm);
+  permuted_and_shuffled("order/words", "output, positions attached to words", st.words.expected,
+                        st.words.shuffled, d, version);
 }
 
 }  // namespace app

@@ -25,7 +25,7 @@ struct RouterColumn {
 
 // The refund pair without positions and with the chosen scheme (from d_model, heads, seed, slots, positions).
 struct RouterData {
-  std::string positions;  // the settings' scheme name, as asked for
+  attn::Scheme positions = attn::Scheme::None;  // the settings' scheme, as asked for
   int seed = 0;
   std::string note;  // why the chosen scheme was replaced (ALiBi is no router scheme)
   RouterColumn plain, positioned;
@@ -46,15 +46,16 @@ struct ShuffleData {
 
 // The router's scheme for Settings.positions: sinusoidal, learned or rope as chosen, else sinusoidal
 // (with a note in `note` for alibi).
-attn::Scheme router_scheme(const std::string& positions, std::string& note);
+attn::Scheme router_scheme(attn::Scheme positions, std::string& note);
 // The shuffle test's scheme: the chosen one, or sinusoidal when it is "none".
-attn::Scheme shuffle_scheme(const std::string& positions);
+attn::Scheme shuffle_scheme(attn::Scheme positions);
 
 // The refund pair. trained_blind: the confidences a trained router without positions gives the two emails
 // (negative when there is none).
 void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind);
-// `version`: the shuffle data's Memo version (keys the heatmaps).
-void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version);
+// `version`: the shuffle data's Memo version (keys the heatmaps); `randomised`: how often Randomise was
+// pressed (each press seeds a new order; kept by the scene).
+void draw_shuffle(Settings& s, const ShuffleData& d, std::uint64_t version, int& randomised);
 void draw_mistake(const ShuffleData& d, std::uint64_t version);
 
 }  // namespace app

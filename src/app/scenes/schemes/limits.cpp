@@ -132,11 +132,16 @@ void fill_limits(nlohmann::json& shown, const LimitsData& l, int slots, int leng
   shown["limits"]["past_end_error"] = l.past_end;
 }
 
+// draw_limits' state: the long email's numbers, from SchemesData::version and the length.
+struct LimitsState : SceneState {
+  Memo<LimitsData, std::uint64_t, int> memo;
+};
+
 }  // namespace
 
 void draw_limits(Settings& s, const std::shared_ptr<const SchemesData>& kept, bool open, SceneContext& ctx) {
   const SchemesData& d = *kept;
-  static Memo<LimitsData, std::uint64_t, int> memo;  // SchemesData::version, length
+  Memo<LimitsData, std::uint64_t, int>& memo = state_in<LimitsState>(ctx.state<SchemesState>().limits).memo;
   if (open) {
     text_wrapped(
         "A learned table has one vector per slot and nothing past the last one. Arjun's router "

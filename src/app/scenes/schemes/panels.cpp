@@ -278,11 +278,16 @@ void moved_key_line(const RopeData& r, int d_k) {
                             "gaps.");
 }
 
+// draw_rope's state.
+struct RopeState : SceneState {
+  RopeMemo memo;
+};
+
 }  // namespace
 
 void draw_rope(Settings& s, const std::shared_ptr<const SchemesData>& kept, bool open, SceneContext& ctx) {
   const SchemesData& d = *kept;
-  static RopeMemo memo;
+  RopeMemo& memo = state_in<RopeState>(ctx.state<SchemesState>().rope).memo;
   memo.get({d.version, s.pos, s.pos2}, [&] { return compute_rope(d, s.pos, s.pos2); });
   if (!memo.ok()) return error_box(memo.error());
   const std::shared_ptr<const RopeData> rope = memo.shared();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/logic/memo.hpp"
 #include "app/logic/settings.hpp"
 #include "app/scenes/scenes.hpp"
 #include "core/analysis.hpp"
@@ -44,6 +45,13 @@ struct SchemesData {
   std::string probe_error;
   double base = 10000.0;
   attn::HeadStats even{};  // even attention over the keys each row may see (the entropy baseline)
+};
+
+// What the schemes scene keeps between frames: its data (from text, d_model, heads, the shown head, slots,
+// seed, causal) and its panels' states.
+struct SchemesState : SceneState {
+  Memo<SchemesData, std::string, int, int, int, int, int, bool> memo;
+  std::unique_ptr<SceneState> rope, limits;  // draw_rope's and draw_limits'
 };
 
 // The shown head: s.head clamped to 0 .. heads-1 (-1 means head 0).

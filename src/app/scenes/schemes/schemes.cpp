@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "app/logic/captions.hpp"
+#include "app/logic/json_text.hpp"
 #include "app/logic/memo.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/scenes/schemes/panels.hpp"
@@ -24,8 +25,7 @@ using schemes::SchemeView;
 // Full weight grids go into state() only up to this many tokens (heatmaps() has them all).
 constexpr int kMaxShownTokens = 64;
 
-// text, d_model, heads, the shown head, slots, seed, causal
-using SchemesMemo = Memo<SchemesData, std::string, int, int, int, int, int, bool>;
+using SchemesMemo = decltype(schemes::SchemesState::memo);
 
 // The RoPE probe from the RoPE run: its inputs are the bare embeddings (RoPE adds nothing to them).
 void take_probe(SchemesData& d, const attn::PipelineResult& r, const attn::PipelineConfig& c) {
@@ -177,14 +177,6 @@ void draw_grids(const Settings& s, const SchemesData& d) {
   }
 }
 
-nlohmann::json matrix_json(const attn::Mat& m) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (Eigen::Index r = 0; r < m.rows(); ++r) {
-    rows.push_back(std::vector<float>(m.row(r).data(), m.row(r).data() + m.cols()));
-  }
-  return rows;
-}
-
 nlohmann::json schemes_json(const SchemesData& d) {
   nlohmann::json out = nlohmann::json::object();
   const bool small = static_cast<int>(d.tokens.size()) <= kMaxShownTokens;
@@ -218,7 +210,7 @@ int schemes::shown_head(const Settings& s) {
 }
 
 void draw_schemes_scene(SceneContext& ctx) {
-  static SchemesMemo memo;
+  SchemesMemo& memo = ctx.state<schemes::SchemesState>().memo;
   Settings& s = ctx.settings;
   intro();
   if (section("Settings", "controls", s.hide)) draw_controls(s);

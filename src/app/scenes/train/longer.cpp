@@ -59,10 +59,15 @@ void measure_one(LongerData& d, const TrainedModel& m) {
   }
 }
 
+// draw_longer's state (PanelState::longer).
+struct LongerState : SceneState {
+  LongerData d;
+};
+
 }  // namespace
 
-void draw_longer(const TrainedModel& m, bool training, nlohmann::json& shown) {
-  static LongerData d;
+void draw_longer(PanelState& ps, const TrainedModel& m, bool training, nlohmann::json& shown) {
+  LongerData& d = state_in<LongerState>(ps.longer).d;
   const int longest = longest_training_email();
   text_wrapped(
       "Every training email is at most %d tokens long. Here the held-out emails get neutral filler words in "
@@ -90,7 +95,8 @@ void draw_longer(const TrainedModel& m, bool training, nlohmann::json& shown) {
         ImGui::TextDisabled("measuring ...");
         continue;
       }
-      nlohmann::json item = {{"extra_tokens", kExtra[i]}};
+      nlohmann::json item;
+      item["extra_tokens"] = kExtra[i];
       if (!run.error.empty()) {
         table_cell();
         table_cell();

@@ -37,7 +37,7 @@ std::string percent(float x) {
 }
 
 // One email through the trained model, keyed by the model's version and the text.
-using PredictionMemo = Memo<attn::train::TextPrediction, long long, std::string>;
+using PredictionMemo = PanelState::PredictionMemo;
 
 const PredictionMemo& predict(PredictionMemo& memo, const TrainedModel& m, const std::string& text) {
   return memo.get({m.version, text}, [&] { return attn::train::predict_text(m.model, m.vocab, text); });
@@ -177,13 +177,15 @@ void draw_curves(const Session& ses) {
   ImGui::PopStyleColor();
 }
 
-std::string draw_prediction(Settings& s, const TrainedModel& m, nlohmann::json& shown) {
-  static PredictionMemo memo;
+std::string draw_prediction(PanelState& ps, Settings& s, const TrainedModel& m, nlohmann::json& shown) {
+  PredictionMemo& memo = ps.prediction;
   ImGui::SetNextItemWidth(-80);
   text_field("email", "type any email, e.g. Refund the candles, not the hamper.", s.text);
   if (!predict(memo, m, s.text).ok()) {
     error_box(memo.error());
-    shown["prediction"] = {{"text", s.text}, {"error", memo.error()}};
+    nlohmann::json& j = shown["prediction"];  // key by key: initializer lists cost the page more code
+    j["text"] = s.text;
+    j["error"] = memo.error();
     return memo.error();
   }
   const attn::train::TextPrediction& tp = memo.value();
@@ -199,15 +201,19 @@ std::string draw_prediction(Settings& s, const TrainedModel& m, nlohmann::json& 
   text_wrapped("refund the: %s   (confidence %.3f)", label_name(m, p.label).c_str(),
                static_cast<double>(p.confidence));
   probability_bars(m, p);
-  shown["prediction"] = {
-      {"text", s.text},         {"tokens", tp.tokens},        {"label", label_name(m, p.label)},
-      {"label_index", p.label}, {"confidence", p.confidence}, {"probabilities", p.probabilities}};
+  nlohmann::json& j = shown["prediction"];
+  j["text"] = s.text;
+  j["tokens"] = tp.tokens;
+  j["label"] = label_name(m, p.label);
+  j["label_index"] = p.label;
+  j["confidence"] = p.confidence;
+  j["probabilities"] = p.probabilities;
   return "";
 }
 
-void draw_pair(const TrainedModel& m, nlohmann::json& shown) {
+void draw_pair(PanelState& ps, const TrainedModel& m, nlohmann::json& shown) {
   static const std::vector<attn::train::Example> pair = refund_pair();
-  static PredictionMemo a, b;
+  PredictionMemo &a = ps.pair_a, &b = ps.pair_b;
   if (!predict(a, m, pair[0].text).ok() || !predict(b, m, pair[1].text).ok()) {
     error_box(a.ok() ? b.error() : a.error());
     return;
@@ -265,10 +271,9 @@ void draw_pair(const TrainedModel& m, nlohmann::json& shown) {
   shown["pair_difference"] = diff;
 }
 
-bool draw_model_file(const TrainedModel* m) {
-  bool loaded = false;
-  static std::string path = "model.json", status;
-  static bool status_ok = true;
+void draw_model_file(SceneContext& ctx, PanelState& ps, const TrainedModel* m) {
+  std::string &path = ps.path, &status = ps.open.text;
+  bool& status_ok = ps.open.ok;
   const bool browser = files_are_picked();
   if (!browser) {
     ImGui::SetNextItemWidth(260);
@@ -291,19 +296,17 @@ bool draw_model_file(const TrainedModel* m) {
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button(browser ? "Open a model file..." : "Open")) {
-    const OpenedFile f = open_model_file(path);
-    status_ok = f.error.empty();
-    status = f.pending ? "choose a model file in the browser's dialog" : f.error;
-    if (!f.pending && f.error.empty()) {
-      load_trained_model(f.text, path);  // reported below
-      loaded = true;
-      m = trained_model();  // the model shown before may be gone
-    }
+    // the app opens it after the frame: a loaded model is reported below from the next frame on
+    SceneAction open;
+    open.kind = SceneAction::Kind::OpenModelFile;
+    open.path = path;
+    open.status = &ps.open;
+    ctx.act(std::move(open));
   }
   help_marker(
       "A model file holds the model's settings, its vocabulary, labels and every weight (JSON). The same "
       "file opens in the browser, the desktop app and attention_cli.");
-  static long long seen_attempt = 0;
+  long long& seen_attempt = ps.seen_attempt;
   const ModelLoadStatus& load = last_model_load();
   if (load.attempt != seen_attempt) {
     seen_attempt = load.attempt;
@@ -319,7 +322,6 @@ bool draw_model_file(const TrainedModel* m) {
     text_wrapped("This model was loaded from %s. %s", m->source.c_str(), info_line(m->info).c_str());
     text_wrapped_disabled("Train or Reset starts a new model with these settings.");
   }
-  return loaded;
 }
 
 }  // namespace app::train_ui

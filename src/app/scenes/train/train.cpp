@@ -20,7 +20,6 @@ namespace {
 
 using namespace train_ui;
 
-const char* const kTrainSchemes[] = {"none", "sinusoidal", "learned", "rope"};
 constexpr int kMaxTrainWidth = 128;  // wider models take more than a frame per training step
 
 // Half the frame interval measured while not training (60 Hz assumed until measured), in
@@ -48,7 +47,7 @@ class FramePacer {
   std::chrono::steady_clock::time_point last_{};
 };
 
-struct SceneState {
+struct TrainState : SceneState {
   Session session;
   FramePacer pacer;
   double budget_ms = 0.0;
@@ -56,28 +55,30 @@ struct SceneState {
   long long adopted_version = 0;  // the last model file whose config was copied into the settings
   int last_frame = -10;           // ImGui frame of the last draw (a gap: the scene was re-entered)
   std::string text;               // the last typed email, restored when the scene is re-entered
+  PanelState panels;
 };
 
 void apply_key(Settings& s, const SessionKey& k) {
-  s.positions = k.positions, s.d_model = k.d_model, s.heads = k.heads, s.layers = k.layers, s.seed = k.seed;
+  s.positions = attn::parse_scheme(k.positions, attn::pipeline_schemes());
+  s.d_model = k.d_model, s.heads = k.heads, s.layers = k.layers, s.seed = k.seed;
 }
 
 // A model file was loaded (here or through the JavaScript API): show its settings and drop the trainer.
-void adopt_loaded_model(Settings& s, SceneState& st) {
+void adopt_loaded_model(Settings& s, TrainState& st) {
   const TrainedModel* m = trained_model();
   if (!m || !m->from_file || m->version <= st.adopted_version) return;
   st.adopted_version = m->version;
   const attn::train::ModelConfig& c = m->model.config;
   apply_key(s, {attn::scheme_name(c.positions), c.d_model, c.heads, std::clamp(c.layers, 1, 4),
                 static_cast<int>(std::min<std::uint64_t>(c.seed, INT_MAX))});
-  s.train = "pause";
+  s.train = Training::Pause;
   st.session.detach(session_key(s));
   st.error.clear();
 }
 
 // Coming back from another scene through the menu (which resets the settings to the defaults) keeps the
 // model that was trained: its settings are put back.
-void restore_on_reentry(Settings& s, SceneState& st) {
+void restore_on_reentry(Settings& s, TrainState& st) {
   const int frame = ImGui::GetFrameCount();
   const bool entered = frame != st.last_frame + 1;
   st.last_frame = frame;
@@ -89,12 +90,12 @@ void restore_on_reentry(Settings& s, SceneState& st) {
 }
 
 // Builds a new session when asked (train=reset), when the settings changed, or to train after a file.
-void sync_session(Settings& s, SceneState& st) {
+void sync_session(Settings& s, TrainState& st) {
   const SessionKey key = session_key(s);
-  const bool reset = s.train == "reset";
-  if (reset) s.train = "pause";
+  const bool reset = s.train == Training::Reset;
+  if (reset) s.train = Training::Pause;
   const bool fresh =
-      st.session.key() != key || (s.train == "run" && !st.session.has_trainer() && st.error.empty());
+      st.session.key() != key || (s.train == Training::Run && !st.session.has_trainer() && st.error.empty());
   if (!reset && !fresh) return;
   st.error.clear();
   try {
@@ -107,15 +108,15 @@ void sync_session(Settings& s, SceneState& st) {
   } catch (const attn::InputError& e) {
     st.error = e.what();
     st.session.detach(key);
-    s.train = "pause";
+    s.train = Training::Pause;
   }
 }
 
 void draw_controls(Settings& s) {
   ImGui::SetNextItemWidth(130);
-  if (begin_combo("positions", s.positions.c_str())) {
-    for (const char* name : kTrainSchemes) {
-      if (ImGui::Selectable(name, s.positions == name)) s.positions = name;
+  if (begin_combo("positions", attn::scheme_name(s.positions).c_str())) {
+    for (const attn::Scheme scheme : attn::train::trainable_schemes()) {
+      if (ImGui::Selectable(attn::scheme_name(scheme).c_str(), s.positions == scheme)) s.positions = scheme;
     }
     ImGui::EndCombo();
   }
@@ -144,17 +145,17 @@ void draw_controls(Settings& s) {
 }
 
 void draw_buttons(Settings& s, const Session& ses) {
-  const bool running = s.train == "run";
+  const bool running = s.train == Training::Run;
   const bool more = ses.target_reached() || ses.steps() > 0;
   ImGui::BeginDisabled(running);
-  if (ImGui::Button(more ? "Continue training" : "Train")) s.train = "run";
+  if (ImGui::Button(more ? "Continue training" : "Train")) s.train = Training::Run;
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(!running);
-  if (ImGui::Button("Pause")) s.train = "pause";
+  if (ImGui::Button("Pause")) s.train = Training::Pause;
   ImGui::EndDisabled();
   ImGui::SameLine();
-  if (ImGui::Button("Reset")) s.train = "reset";
+  if (ImGui::Button("Reset")) s.train = Training::Reset;
   same_line_if_fits(ImGui::CalcTextSize("not trained yet: press Train").x);
   if (ses.steps() > 0) {
     text_wrapped("step %d   %.0f steps/s   loss %.4f   %.1f s%s", ses.steps(), ses.steps_per_second(),
@@ -172,25 +173,29 @@ void draw_buttons(Settings& s, const Session& ses) {
   }
 }
 
-void look_inside_button(Settings& s, const TrainedModel* shown_model) {
+// Asks for the multi-head scene with the model shown (through the scene switch, after the frame).
+void look_inside_button(SceneContext& ctx, const TrainedModel* shown_model) {
+  const Settings& s = ctx.settings;
   const TrainedModel* shared = trained_model();
   const bool ok = shown_model && shared && shared->version == shown_model->version;
   ImGui::BeginDisabled(!ok);
   const bool look = ImGui::Button("Look inside in the multi-head scene");
   mark_item("train/look_inside");
   if (look) {
-    Settings next = switch_scene(s, "mha");
+    SceneAction open;
+    Settings& next = open.settings;
+    next = switch_scene(s, "mha");
     // a linked model file stays linked; a model trained here is remembered for this tab (a reload of the
     // link finds it)
     if (shared->from_file && is_model_path(shared->source)) {
-      next.model = shared->source;
+      next.model = ModelChoice::File, next.model_file = shared->source;
     } else {
-      next.model = "trained";
-      remember_trained_model(trained_model_file_text());
+      next.model = ModelChoice::Trained;
+      open.remember_trained = true;
     }
     apply_model_sizes(next, *shared);
     next.text = s.text;
-    s = next;
+    ctx.act(std::move(open));
   }
   ImGui::EndDisabled();
   help_marker(
@@ -216,14 +221,14 @@ nlohmann::json metrics_json(const Session& ses, const TrainedModel* m) {
 
 // The scene's numbers for state().shown, added to what the panels put into j. Built while drawing (a few
 // dozen values): they read the trained model, which a model file can replace between frames.
-void report(nlohmann::json& j, const Settings& s, const SceneState& st, const TrainedModel* m) {
+void report(nlohmann::json& j, const Settings& s, const TrainState& st, const TrainedModel* m) {
   const Session& ses = st.session;
-  j["positions"] = s.positions;
+  j["positions"] = attn::scheme_name(s.positions);
   j["d_model"] = s.d_model;
   j["heads"] = s.heads;
   j["layers"] = s.layers;
   j["seed"] = s.seed;
-  j["running"] = s.train == "run";
+  j["running"] = s.train == Training::Run;
   // a loaded model: the steps its file says it was trained for, as the file wrote the number (never cast)
   const bool file_steps = !ses.has_trainer() && m && m->info.is_object() && m->info.contains("steps") &&
                           m->info["steps"].is_number_integer();
@@ -247,7 +252,7 @@ void report(nlohmann::json& j, const Settings& s, const SceneState& st, const Tr
 }  // namespace
 
 void draw_train_scene(SceneContext& ctx) {
-  static SceneState st;
+  TrainState& st = ctx.state<TrainState>();
   Settings& s = ctx.settings;
   text_wrapped(
       "Train the refund router here, in seconds, on this machine: a small transformer reads support emails "
@@ -263,10 +268,10 @@ void draw_train_scene(SceneContext& ctx) {
   if (!st.error.empty()) {
     ctx.fail(st.error);
   }
-  const bool training = s.train == "run" || ses.evaluating();
+  const bool training = s.train == Training::Run || ses.evaluating();
   st.budget_ms = st.pacer.budget_ms(training);
-  if (ses.tick(st.budget_ms, s.train == "run", s.max_steps) != Stop::None) s.train = "pause";
-  if (s.train == "pause") ses.evaluate_now();
+  if (ses.tick(st.budget_ms, s.train == Training::Run, s.max_steps) != Stop::None) s.train = Training::Pause;
+  if (s.train == Training::Pause) ses.evaluate_now();
   if (training || ses.evaluating()) request_next_frame();  // steps and evaluations go on without input
   if (!ses.error().empty()) {
     ctx.fail(ses.error());
@@ -279,18 +284,15 @@ void draw_train_scene(SceneContext& ctx) {
   if (ses.has_trainer() && section("Learning curves", "curves", s.hide)) draw_curves(ses);
   nlohmann::json shown = nlohmann::json::object();
   if (m && section("Try an email", "predict", s.hide)) {
-    const std::string e = draw_prediction(s, *m, shown);
+    const std::string e = draw_prediction(st.panels, s, *m, shown);
     if (!e.empty()) ctx.error = e;
   }
   if (m && section("The refund pair: an email and its order-flipped twin", "pair", s.hide))
-    draw_pair(*m, shown);
-  if (m && section("Longer emails than in training", "longer", s.hide)) draw_longer(*m, training, shown);
-  look_inside_button(s, m);
-  if (section("Model file", "file", s.hide) && draw_model_file(m)) {
-    m = nullptr;  // replaced: the next frame adopts the loaded model and shows it
-    request_next_frame();
-    shown.erase("prediction"), shown.erase("pair"), shown.erase("longer");
-  }
+    draw_pair(st.panels, *m, shown);
+  if (m && section("Longer emails than in training", "longer", s.hide))
+    draw_longer(st.panels, *m, training, shown);
+  look_inside_button(ctx, m);
+  if (section("Model file", "file", s.hide)) draw_model_file(ctx, st.panels, m);
   st.text = s.text;
   report(shown, s, st, m);
   ctx.report([j = std::move(shown)](nlohmann::json& out) { out.update(j); });

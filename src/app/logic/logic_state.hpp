@@ -1,0 +1,24 @@
+// What the app's logic keeps between frames (the version counter, the pipeline cache, the trained model),
+// in one struct the App owns; the logic's functions reach it through logic_state().
+#pragma once
+
+#include <cstdint>
+
+#include "app/logic/pipeline_cache.hpp"
+#include "app/logic/trained_model.hpp"
+
+namespace app {
+
+struct LogicState {
+  std::uint64_t last_version = 0;  // the last number next_version() handed out
+  PipelineStore pipelines;         // cached_pipeline()'s results and the weights they share
+  TrainedModelStore trained;       // the trained model, its load status and its attention
+};
+
+// The state in use: the one given to use_logic_state(), else one of the logic's own (tests and tools
+// that have no App).
+LogicState& logic_state();
+// Makes `s` the state the logic uses (the App's, while it lives); nullptr: the logic's own again.
+void use_logic_state(LogicState* s);
+
+}  // namespace app
