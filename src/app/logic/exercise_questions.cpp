@@ -165,7 +165,7 @@ Question shuffle_question() {
     const attn::PipelineResult a = attn::run_pipeline(tokens, c), b = attn::run_pipeline(shuffled, c);
     return attn::compare_shuffled(a.mha.output, b.mha.output, perm);
   };
-  const attn::ShuffleCheck none = check(attn::Scheme::None), sin = check(attn::Scheme::Sinusoidal);
+  const attn::ShuffleCheck none = check(attn::Scheme::None), sin = check(attn::kLessonScheme);
   Question q;
   q.id = "shuffle_positions";
   q.kind = AnswerKind::Choice;
@@ -221,7 +221,7 @@ Question learned_question() {
     q.answer = 2;
     outcome = format("The core stops: \"%s\".", e.what());
   }
-  c.positions = attn::Scheme::Sinusoidal;
+  c.positions = attn::kLessonScheme;
   const bool sin_ok = attn::additive_positions(c, s.length).rows() == s.length;
   q.hint =
       "A learned table is a list of vectors, one per slot, trained like any other weight. Where would a "
@@ -247,7 +247,7 @@ Question refund_question() {
     const attn::SeededRouter router(c);
     return std::array<attn::SeededRouterResult, 2>{router.classify(kEmails[0]), router.classify(kEmails[1])};
   };
-  const auto plain = run(attn::Scheme::None), placed = run(attn::Scheme::Sinusoidal);
+  const auto plain = run(attn::Scheme::None), placed = run(attn::kLessonScheme);
   const double diff =
       std::fabs(static_cast<double>(plain[0].confidence) - static_cast<double>(plain[1].confidence));
   const bool same = plain[0].label == plain[1].label && diff <= 1e-5;
