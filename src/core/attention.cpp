@@ -125,18 +125,17 @@ TransformerConfig attention_layer_config(int d_model, int heads, const Attention
   return c;
 }
 
-int require_attention_inputs(const Mat& x, const MhaWeights& w, const AttentionOptions& opt) {
+std::vector<int> require_attention_inputs(const Mat& x, const MhaWeights& w, const AttentionOptions& opt) {
   // x: (T, D); w_qkv: (D, 3D); w_o: (D, D)
   require_tokens(x);
   const auto d = static_cast<int>(x.cols());
-  const int d_k = head_dim(d, w.heads);
+  head_dim(d, w.heads);
   require_shape(w.w_qkv, d, 3 * d, "w_qkv");
   require_shape(w.w_o, d, d, "w_o");
   require_finite(w.w_qkv, "w_qkv");
   require_finite(w.w_o, "w_o");
   if (scheme_def(opt.positions).rotation) require_base(opt.rope_base);
-  positions_for(opt, x.rows());
-  return d_k;
+  return positions_for(opt, x.rows());
 }
 
 void require_finite_heads(const LayerCapture& capture, bool causal) {
@@ -162,8 +161,7 @@ MhaResult take_heads(LayerCapture& capture) {
 
 MhaSteps::MhaSteps(const Mat& x, const MhaWeights& w, const AttentionOptions& opt, int step_rows,
                    const std::vector<char>* heads_off) {
-  require_attention_inputs(x, w, opt);
-  positions_ = positions_for(opt, x.rows());
+  positions_ = require_attention_inputs(x, w, opt);
   config_ = attention_layer_config(static_cast<int>(x.cols()), w.heads, opt);
   layer_ = std::make_unique<LayerSteps<float>>(config_, w, x, capture_, &positions_, nullptr, heads_off,
                                                step_rows);

@@ -56,8 +56,8 @@ struct MhaResult {
 MhaResult multi_head(const Mat& x, const MhaWeights& w, const AttentionOptions& opt,
                      const std::vector<char>* heads_off = nullptr);
 
-// Throws InputError unless x (T, D) and w fit (what multi_head checks); returns d_k.
-int require_attention_inputs(const Mat& x, const MhaWeights& w, const AttentionOptions& opt);
+// Throws InputError unless x (T, D) and w fit (what multi_head checks); returns the T tokens' positions.
+std::vector<int> require_attention_inputs(const Mat& x, const MhaWeights& w, const AttentionOptions& opt);
 // Throws InputError when a head's unmasked scores or the attention output (concat W_O) are not finite.
 void require_finite_heads(const LayerCapture& capture, bool causal);
 // A layer's capture -> output (T, D) = its attention, concat, and H heads (moved out of the capture).

@@ -45,7 +45,7 @@ EncoderResult encoder_block(const Mat& x, const EncoderWeights& w, const Attenti
                        ": w1 must be (D, F), b1 (F), w2 (F, D), b2 (D)"});
   }
   for (const auto* m : {&w.w1, &w.w2}) require_finite(*m, "the feed-forward weights");
-  require_attention_inputs(x, w.attention, opt);
+  const std::vector<int> positions = require_attention_inputs(x, w.attention, opt);  // (T,)
   for (const RowVec* v : {&w.ln1_gain, &w.ln1_bias, &w.ln2_gain, &w.ln2_bias}) {
     if (v->size() != d)
       throw_input_error({"LayerNorm gain and bias need ", d, " entries, one per dimension"});
@@ -55,8 +55,6 @@ EncoderResult encoder_block(const Mat& x, const EncoderWeights& w, const Attenti
   c.norm = Norm::PostLayerNorm;
   c.d_ff = w.d_ff();
   const LayerWeightsT<float> layer = w.layer();
-  const std::vector<int> positions =
-      opt.position_ids.empty() ? range_positions(static_cast<int>(x.rows())) : opt.position_ids;
   LayerCapture L;
   layer_forward(c, layer, x, L, &positions);
   require_finite_heads(L, opt.causal);
