@@ -93,7 +93,7 @@ App::App(const std::string& query)
   state_->logic.trained.load = before.trained.load;
   use_logic_state(&state_->logic);
   use_ui_state(&state_->ui);
-  state_->scenes.resize(scene_entries().size());
+  state_->scenes.resize(scene_draws().size());
   std::vector<std::string> parsed;
   settings_ = parse_query(query, parsed);
   for (const std::string& n : parsed) add_note(notes_, notes_dropped_, n);
@@ -192,7 +192,7 @@ void App::frame() {
   const int scene = scene_index(settings_.scene);
   if (scene >= 0) {
     SceneContext ctx{settings_, fills, error, state_->scenes[static_cast<size_t>(scene)], actions};
-    scene_entries()[static_cast<size_t>(scene)].draw(ctx);
+    scene_draws()[static_cast<size_t>(scene)](ctx);
   }
   mark_window("scene/view");  // what the scene shows, and how far what it laid out reaches
   const ImVec2 at = ImGui::GetWindowPos(), reach = ImGui::GetCurrentWindow()->DC.CursorMaxPos;

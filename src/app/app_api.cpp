@@ -107,15 +107,11 @@ std::string App::export_csv_json(const std::string& id) const {
   return json_text(j);
 }
 
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FrameStats, cpu_ms, frame_ms, interval_ms, input_pending, draw_calls,
+                                   vertices, frame)
+
 std::string App::frame_stats_json() const {
-  json j;
-  j["cpu_ms"] = stats_.cpu_ms;
-  j["frame_ms"] = stats_.frame_ms;
-  j["interval_ms"] = stats_.interval_ms;
-  j["input_pending"] = stats_.input_pending;
-  j["draw_calls"] = stats_.draw_calls;
-  j["vertices"] = stats_.vertices;
-  j["frame"] = stats_.frame;
+  json j = stats_;
   j["computing"] = computing_;
   j["recomputes"] = versions_issued();
   j["uploads"] = gfx::renderer_stats().uploads;

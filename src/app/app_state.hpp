@@ -14,7 +14,7 @@ namespace app {
 struct AppState {
   LogicState logic;
   UiState ui;
-  std::vector<std::unique_ptr<SceneState>> scenes;  // (scene_entries().size(),) made on a scene's first draw
+  std::vector<std::unique_ptr<SceneState>> scenes;  // (scene_draws().size(),) made on a scene's first draw
 };
 
 }  // namespace app

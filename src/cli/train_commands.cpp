@@ -42,21 +42,14 @@ double seconds_since(Clock::time_point t0) {
   return std::round(std::chrono::duration<double>(Clock::now() - t0).count() * 1e6) / 1e6;
 }
 
+// The model's config as its file holds it, with the run's training options.
 json config_json(const train::ModelConfig& c, const TrainOptions& o) {
-  return {{"positions", scheme_name(c.positions)},
-          {"d_model", c.d_model},
-          {"heads", c.heads},
-          {"layers", c.layers},
-          {"d_ff", c.d_ff},
-          {"vocab", c.vocab},
-          {"classes", c.classes},
-          {"max_len", c.max_len},
-          {"causal", c.causal},
-          {"seed", c.seed},
-          {"steps", o.steps},
-          {"batch", o.batch},
-          {"learning_rate", o.lr},
-          {"eval_every", o.eval_every}};
+  json j = model_io::config_json(c);
+  j["steps"] = o.steps;
+  j["batch"] = o.batch;
+  j["learning_rate"] = o.lr;
+  j["eval_every"] = o.eval_every;
+  return j;
 }
 
 // Accuracy on the held-out emails with `extra` filler tokens in front; a learned table too short for

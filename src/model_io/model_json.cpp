@@ -104,6 +104,8 @@ constexpr IntField kIntFields[] = {{"d_model", &ModelConfig::d_model}, {"heads",
                                    {"vocab", &ModelConfig::vocab},     {"classes", &ModelConfig::classes},
                                    {"max_len", &ModelConfig::max_len}};
 
+}  // namespace
+
 json config_json(const ModelConfig& c) {
   json j(json::value_t::object);
   for (const IntField& f : kIntFields) j[f.key] = c.*f.member;
@@ -112,8 +114,6 @@ json config_json(const ModelConfig& c) {
   j["causal"] = c.causal;
   return j;
 }
-
-}  // namespace
 
 ModelConfig config_from_json(const json& j) {
   if (!j.is_object()) bad({"\"config\" must be an object, not ", j.type_name()});

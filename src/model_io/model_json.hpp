@@ -33,6 +33,9 @@ struct LoadedModel {
   nlohmann::json training_info;     // the file's "training" object, or null when it has none
 };
 
+// A model file's "config" object: every field of ModelConfig, the scheme by its name.
+nlohmann::json config_json(const train::ModelConfig& c);
+
 // The model as a JSON document. Throws InputError when the vocab or labels do not fit the model's config
 // (vocab.size() != config.vocab, labels.size() != config.classes) or a weight is NaN or infinite.
 // training_info must be null (left out) or an object.

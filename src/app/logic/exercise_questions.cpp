@@ -7,6 +7,7 @@
 
 #include "app/logic/captions.hpp"
 #include "app/logic/exercises.hpp"
+#include "app/logic/pipeline_cache.hpp"
 #include "app/logic/settings.hpp"
 #include "app/logic/text.hpp"
 #include "core/attention.hpp"
@@ -25,15 +26,14 @@ Settings linked_settings(const std::string& query) {
   return parse_query(query, notes);
 }
 
-attn::PipelineConfig config_of(const Settings& s, attn::Scheme scheme) {
-  attn::PipelineConfig c;
-  c.d_model = s.d_model;
-  c.heads = s.heads;
-  c.positions = scheme;
-  c.causal = false;
-  c.seed = static_cast<std::uint64_t>(s.seed);
-  c.learned_slots = s.slots;
-  return c;
+// A question with its id and kind, and the link to the scene it is about (URL query and label).
+Question question(const char* id, AnswerKind kind, std::string link_query, std::string link_label) {
+  Question q;
+  q.id = id;
+  q.kind = kind;
+  q.link_query = std::move(link_query);
+  q.link_label = std::move(link_label);
+  return q;
 }
 
 const char* const kEmails[2] = {"Refund the delivery fee, not the cake.",
@@ -44,8 +44,9 @@ const char* const kEmails[2] = {"Refund the delivery fee, not the cake.",
 Question clock_question() {
   const attn::Sinusoidal clock(4);
   const ClockExercise ex = clock_exercise(clock);
-  Question q;
-  q.id = "clock44";
+  Question q =
+      question("clock44", AnswerKind::Number, format("scene=clock&d_model=4&pos=%d&pos2=0", ex.answer),
+               format("Open the clock at positions %d and 0", ex.answer));
   q.prompt = "A 4-number sinusoidal clock (d_model 4) has a fast hand and a slow hand. " + ex.prompt;
   q.answer = ex.answer;
   q.hint = ex.hint;
@@ -58,15 +59,13 @@ Question clock_question() {
         "closer.",
         given, h[0].distance, static_cast<double>(given) / h[0].wavelength);
   };
-  q.link_query = format("scene=clock&d_model=4&pos=%d&pos2=0", ex.answer);
-  q.link_label = format("Open the clock at positions %d and 0", ex.answer);
   return q;
 }
 
 Question head_dim_question() {
   const int dk = attn::head_dim(768, 12);
-  Question q;
-  q.id = "head_dim";
+  Question q = question("head_dim", AnswerKind::Number, "scene=mha&d_model=768&heads=12",
+                        "Open multi-head attention at 768 wide with 12 heads");
   q.prompt =
       "A model 768 numbers wide with 12 heads (the size of BERT-base and GPT-2 small): how many numbers does "
       "each head's query have per token?";
@@ -84,8 +83,6 @@ Question head_dim_question() {
       return "Multiplying makes each head wider than the model; the heads split d_model.";
     return "";
   };
-  q.link_query = "scene=mha&d_model=768&heads=12";
-  q.link_label = "Open multi-head attention at 768 wide with 12 heads";
   return q;
 }
 
@@ -93,8 +90,8 @@ Question parameters_question() {
   const int d = 512, heads = 8;
   const attn::ParameterCount pc = attn::count_parameters(d, heads);
   const long long qkv = 3LL * heads * d * pc.d_k, wo = 1LL * d * d;
-  Question q;
-  q.id = "parameters";
+  Question q = question("parameters", AnswerKind::Number, "scene=mha&d_model=512&heads=8",
+                        "Open the parameter accounting at 512 wide with 8 heads");
   q.prompt =
       "How many weights does one multi-head attention layer have at d_model 512 with 8 heads? Count W_Q, W_K "
       "and W_V of every head and the output matrix W_O (no biases).";
@@ -117,17 +114,14 @@ Question parameters_question() {
     if (given == pc.fused / 8) return "That is one eighth; the question asks for the whole layer.";
     return "";
   };
-  q.link_query = "scene=mha&d_model=512&heads=8";
-  q.link_label = "Open the parameter accounting at 512 wide with 8 heads";
   return q;
 }
 
 Question invalid_heads_question() {
   const int d = 512;
   const int options[] = {4, 6, 8, 16};
-  Question q;
-  q.id = "invalid_heads";
-  q.kind = AnswerKind::Choice;
+  Question q = question("invalid_heads", AnswerKind::Choice, "scene=mha&d_model=512&heads=6",
+                        "See the error in multi-head attention at 512 with 6 heads");
   q.prompt = "A model is 512 numbers wide. Which of these head counts cannot be used?";
   q.answer = -1;
   std::string valid, refused;
@@ -147,8 +141,6 @@ Question invalid_heads_question() {
   }
   q.hint = "Each head gets d_model / heads numbers. Which division does not come out whole?";
   q.why = "The core refuses " + refused + ". The others split evenly: " + valid + ".";
-  q.link_query = "scene=mha&d_model=512&heads=6";
-  q.link_label = "See the error in multi-head attention at 512 with 6 heads";
   return q;
 }
 
@@ -161,14 +153,13 @@ Question shuffle_question() {
   std::vector<std::string> shuffled;
   for (int p : perm) shuffled.push_back(tokens[static_cast<size_t>(p)]);
   auto check = [&](attn::Scheme scheme) {
-    const attn::PipelineConfig c = config_of(s, scheme);
+    const attn::PipelineConfig c = pipeline_config(s, scheme);
     const attn::PipelineResult a = attn::run_pipeline(tokens, c), b = attn::run_pipeline(shuffled, c);
     return attn::compare_shuffled(a.mha.output, b.mha.output, perm);
   };
   const attn::ShuffleCheck none = check(attn::Scheme::None), sin = check(attn::kLessonScheme);
-  Question q;
-  q.id = "shuffle_positions";
-  q.kind = AnswerKind::Choice;
+  Question q = question("shuffle_positions", AnswerKind::Choice, link,
+                        "Run the shuffle test in the order-blindness scene");
   q.prompt = format(
       "The shuffle test on \"%s\": shuffle the tokens, then add the same sinusoidal position table as before "
       "(positions belong to slots, not to words). Is the attention output still the original output in the "
@@ -189,18 +180,15 @@ Question shuffle_question() {
                          : " Each word now picks up the clock reading of its new slot, so its query, key "
                            "and value change, and the blends with them: order is visible.");
   q.choice_notes = {numbers, numbers};
-  q.link_query = link;
-  q.link_label = "Run the shuffle test in the order-blindness scene";
   return q;
 }
 
 Question learned_question() {
   const std::string link = "scene=schemes&slots=128&length=400";
   const Settings s = linked_settings(link);
-  attn::PipelineConfig c = config_of(s, attn::Scheme::Learned);
-  Question q;
-  q.id = "learned_limit";
-  q.kind = AnswerKind::Choice;
+  attn::PipelineConfig c = pipeline_config(s, attn::Scheme::Learned);
+  Question q = question("learned_limit", AnswerKind::Choice, link,
+                        "See the table run out in the position schemes scene");
   q.prompt = format(
       "A model uses a learned position table with %d slots (positions 0 to %d). A %d-token "
       "complaint arrives. What happens?",
@@ -232,8 +220,6 @@ Question learned_question() {
                                  s.length)
                         : std::string());
   for (size_t i = 0; i < q.choices.size(); ++i) q.choice_notes.push_back(outcome);
-  q.link_query = link;
-  q.link_label = "See the table run out in the position schemes scene";
   return q;
 }
 
@@ -251,9 +237,8 @@ Question refund_question() {
   const double diff =
       std::fabs(static_cast<double>(plain[0].confidence) - static_cast<double>(plain[1].confidence));
   const bool same = plain[0].label == plain[1].label && diff <= 1e-5;
-  Question q;
-  q.id = "refund_pair";
-  q.kind = AnswerKind::Choice;
+  Question q = question("refund_pair", AnswerKind::Choice, link,
+                        "Compare the two emails in the order-blindness scene");
   q.prompt = format(
       "The router without positions reads \"%s\" and \"%s\". Do the two emails get the same label "
       "with the same confidence?",
@@ -275,8 +260,6 @@ Question refund_question() {
                         "tokens cannot tell which word came first."
                       : "");
   q.choice_notes = {numbers, numbers};
-  q.link_query = link;
-  q.link_label = "Compare the two emails in the order-blindness scene";
   return q;
 }
 
@@ -289,8 +272,8 @@ Question rope_question() {
     const float d = std::fabs(attn::rope_score(qv, kv, p, 2) - target);
     if (d < best_d) best = p, best_d = d;
   }
-  Question q;
-  q.id = "rope_gap";
+  Question q = question("rope_gap", AnswerKind::Number, "scene=schemes&pos=10&pos2=7",
+                        "Move the RoPE sliders in the position schemes scene");
   q.prompt =
       "With RoPE, a query at position 10 meets a key at position 7. Now the key sits at position 2: at which "
       "query position (0 to 49) is the score the same as before?";
@@ -308,8 +291,6 @@ Question rope_question() {
     return format("At (%lld, 2) the gap is %lld and the score is %.4f, not %.4f.", given, given - 2,
                   static_cast<double>(sc), static_cast<double>(target));
   };
-  q.link_query = "scene=schemes&pos=10&pos2=7";
-  q.link_label = "Move the RoPE sliders in the position schemes scene";
   return q;
 }
 

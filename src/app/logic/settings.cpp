@@ -134,11 +134,16 @@ Settings switch_scene(const Settings& from, const std::string& id) {
   return s;
 }
 
-bool is_scene(const std::string& id) {
-  for (const SceneInfo& s : scene_table()) {
-    if (id == s.id) return true;
+int scene_index(const std::string& id) {
+  const std::vector<SceneInfo>& scenes = scene_table();
+  for (size_t i = 0; i < scenes.size(); ++i) {
+    if (id == scenes[i].id) return static_cast<int>(i);
   }
-  return false;
+  return -1;
+}
+
+bool is_scene(const std::string& id) {
+  return scene_index(id) >= 0;
 }
 
 bool apply_param(Settings& s, const std::string& name, const std::string& value, std::string& note) {

@@ -110,6 +110,8 @@ struct SceneInfo {
   const char* instruction;
 };
 const std::vector<SceneInfo>& scene_table();
+// id -> its place in scene_table(), or -1 for an unknown id.
+int scene_index(const std::string& id);
 bool is_scene(const std::string& id);
 // Whether v names a model file for model=: ends in .json, at most 500 bytes, no control characters, and
 // relative or http(s) (the page fetches it only from its own site).

@@ -188,20 +188,6 @@ const CachedPipeline& trained_pipeline(const std::string& text, int layer) {
   return store.too_large;
 }
 
-attn::PipelineConfig trained_pipeline_config() {
-  attn::PipelineConfig c;
-  const TrainedModel* m = trained_model();
-  if (!m) return c;
-  const attn::train::ModelConfig& mc = m->model.config;
-  c.d_model = mc.d_model;
-  c.heads = mc.heads;
-  c.positions = mc.positions;
-  c.causal = mc.causal;
-  c.seed = mc.seed;
-  c.learned_slots = mc.max_len;
-  return c;
-}
-
 void apply_model_sizes(Settings& s, const TrainedModel& m) {
   const attn::train::ModelConfig& c = m.model.config;
   s.d_model = c.d_model;

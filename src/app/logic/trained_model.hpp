@@ -65,8 +65,6 @@ const ModelLoadStatus& last_model_load();
 // every head of layer `layer`, and their head_stats. Recomputed only when the text, layer or model
 // changes. Fills an error (InputError's message) for unusable text or when there is no model.
 const CachedPipeline& trained_pipeline(const std::string& text, int layer);
-// The model's sizes and scheme in the pipeline's terms (seed and slots from its config).
-attn::PipelineConfig trained_pipeline_config();
 
 // Sets s's d_model, heads, positions and causal to the model's own.
 void apply_model_sizes(Settings& s, const TrainedModel& m);

@@ -272,12 +272,9 @@ void draw_clock_scene(SceneContext& ctx) {
   // The intro above the settings speaks of this frame's clock; a change made below recomputes before use.
   memo.get({s.d_model, s.base, s.pos, s.pos2}, [&] { return compute(s); });
   if (memo.ok()) paragraph(memo.value().intro);
-  if (section("Settings", "controls", s.hide)) draw_controls(s);
+  if (ctx.settings_open()) draw_controls(s);
   memo.get({s.d_model, s.base, s.pos, s.pos2}, [&] { return compute(s); });
-  if (!memo.ok()) {
-    ctx.fail(memo.error());
-    return;
-  }
+  if (!ctx.ready(memo)) return;
   const ClockData& data = memo.value();
   if (section("Hands", "dials", s.hide)) {
     ImGui::TextColored(ink(Ink::Blue), "blue: position %d", s.pos);

@@ -158,15 +158,9 @@ Tile draw_tile(const Step& st, const EncoderData& d, std::uint64_t version, cons
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + L.slot);
   text_wrapped("%s (%d × %d)", st.title, static_cast<int>(m.rows()), static_cast<int>(m.cols()));
   ImGui::SetCursorScreenPos(ImVec2(pos.x, pos.y + L.title_h));
-  HeatmapSpec spec;
-  spec.id = std::string("encoder/") + st.key;
-  spec.values = &m;
-  spec.version = version;
-  spec.row_labels = &d.labels;
-  spec.col_labels = m.cols() == d.r.d_ff ? &d.ff_dims : &d.model_dims;
-  spec.row_title = "token";
-  spec.col_title = "dimension";
-  spec.colormap = st.non_negative ? sequential_colormap(s) : gfx::Colormap::Diverging;
+  HeatmapSpec spec = heatmap_spec(std::string("encoder/") + st.key, m, version, {&d.labels, "token"},
+                                  {m.cols() == d.r.d_ff ? &d.ff_dims : &d.model_dims, "dimension"},
+                                  st.non_negative ? sequential_colormap(s) : gfx::Colormap::Diverging);
   spec.width = L.image_w;
   spec.height = L.image_h;
   spec.extra_tooltip = tooltip_for(st.key, d);
@@ -346,7 +340,7 @@ void draw_encoder_scene(SceneContext& ctx) {
       "before a LayerNorm. The skip path is also the road the gradients take back through the block in "
       "training, so deep stacks still learn. The output has the input's shape, so blocks stack: the original "
       "transformer's encoder is six of these in a row. Hover any cell for its exact value.");
-  if (section("Settings", "controls", s.hide)) attention_controls(s);
+  if (ctx.settings_open()) attention_controls(s);
   if (!update(memo, s).ok()) {
     ctx.fail(memo.error());
     ctx.report([error = memo.error(), d_model = s.d_model, heads = s.heads](nlohmann::json& shown) {

@@ -88,13 +88,8 @@ void draw_naive(Settings& s, const TableData& t, std::uint64_t version) {
         "500-token email would carry 499 and drown them out.",
         last);
   }
-  HeatmapSpec raw;
-  raw.id = "positions/raw";
-  raw.values = &t.raw;
-  raw.version = version;
-  raw.row_title = "position";
-  raw.col_title = "value";
-  raw.colormap = sequential_colormap(s);
+  HeatmapSpec raw = heatmap_spec("positions/raw", t.raw, version, {nullptr, "position"}, {nullptr, "value"},
+                                 sequential_colormap(s));
   raw.width = 40;
   raw.height = 160;
   heatmap_view(raw);
@@ -154,23 +149,14 @@ void draw_positions_scene(SceneContext& ctx) {
         "from %.3f to %.3f over positions 0 to %d. Bounded, unlike the raw position number below.",
         static_cast<double>(memo.value().lo), static_cast<double>(memo.value().hi), s.count - 1);
   }
-  if (section("Settings", "controls", s.hide)) draw_controls(s);
+  if (ctx.settings_open()) draw_controls(s);
   memo.get({s.d_model, s.count, s.base, s.length}, [&] { return compute(s); });
-  if (!memo.ok()) {
-    ctx.fail(memo.error());
-    return;
-  }
+  if (!ctx.ready(memo)) return;
   const TableData& data = memo.value();
   const float side = std::max(200.0f, std::min(420.0f, ImGui::GetContentRegionAvail().x * 0.4f));
-  HeatmapSpec table;
-  table.id = "positions/table";
-  table.values = &data.table;
-  table.version = memo.version();
-  table.row_labels = &data.pos_labels;
-  table.col_labels = &data.dim_labels;
-  table.row_title = "position";
-  table.col_title = "dimension";
-  table.colormap = gfx::Colormap::Diverging;
+  HeatmapSpec table =
+      heatmap_spec("positions/table", data.table, memo.version(), {&data.pos_labels, "position"},
+                   {&data.dim_labels, "dimension"}, gfx::Colormap::Diverging);
   table.width = side;
   table.height = side;
   ImGui::BeginGroup();
@@ -183,16 +169,10 @@ void draw_positions_scene(SceneContext& ctx) {
     ImGui::BeginGroup();
     ImGui::Text("Similarity PE · PE (%d × %d)", static_cast<int>(data.sim.rows()),
                 static_cast<int>(data.sim.cols()));
-    HeatmapSpec sim;
-    sim.id = "positions/similarity";
-    sim.values = &data.sim;
-    sim.version = memo.version();
-    sim.row_labels = &data.sim_labels;
-    sim.col_labels = &data.sim_labels;
     if (s.count > kMaxSimilarity) ImGui::TextDisabled("(the first %d positions)", kMaxSimilarity);
-    sim.row_title = "position";
-    sim.col_title = "position";
-    sim.colormap = gfx::Colormap::Diverging;
+    const HeatmapAxis sim_side{&data.sim_labels, "position"};
+    HeatmapSpec sim = heatmap_spec("positions/similarity", data.sim, memo.version(), sim_side, sim_side,
+                                   gfx::Colormap::Diverging);
     sim.width = side;
     sim.height = side;
     heatmap_view(sim);

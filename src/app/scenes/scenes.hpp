@@ -73,6 +73,16 @@ struct SceneContext {
   void report(ShownFill fill) { fills.push_back(std::move(fill)); }
   // Shows `message` in place (error_box) and reports it as the scene's error in state().
   void fail(const std::string& message);
+  // The scene's "Settings" section (widgets' section(), kept open or shut as settings.hide says): true when
+  // open.
+  bool settings_open();
+  // True when `memo` holds its value; otherwise fails with the memo's error (the scene then stops drawing).
+  template <class M>
+  bool ready(const M& memo) {
+    if (memo.ok()) return true;
+    fail(memo.error());
+    return false;
+  }
   // Asks the app to do `a` after the frame.
   void act(SceneAction a) { actions.push_back(std::move(a)); }
   // Asks for scene `id` through the scene switch (switch_scene: its defaults, the page's settings kept).
@@ -91,13 +101,8 @@ struct SceneContext {
 
 using SceneDraw = void (*)(SceneContext&);
 
-// The scene table: every scene of app/logic/scene_list.hpp with its title and draw function, in menu order.
-struct SceneEntry {
-  const char* id;
-  const char* title;
-  SceneDraw draw;
-};
-const std::vector<SceneEntry>& scene_entries();
+// The draw function of every scene of app/logic/scene_list.hpp, in the order of scene_table() (scene_index).
+const std::vector<SceneDraw>& scene_draws();
 
 void draw_start_scene(SceneContext& ctx);
 void draw_clock_scene(SceneContext& ctx);
@@ -109,10 +114,5 @@ void draw_schemes_scene(SceneContext& ctx);
 void draw_encoder_scene(SceneContext& ctx);
 void draw_train_scene(SceneContext& ctx);
 void draw_exercises_scene(SceneContext& ctx);
-
-// id -> draw function, or nullptr for an unknown id.
-SceneDraw find_scene(const std::string& id);
-// id -> its place in scene_entries(), or -1 for an unknown id.
-int scene_index(const std::string& id);
 
 }  // namespace app

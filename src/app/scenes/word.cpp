@@ -111,15 +111,9 @@ void draw_word_scene(SceneContext& ctx) {
         "place gives the same starting vector. Move one to see them part.",
         s.pos);
   }
-  if (!update(memo, s).ok()) {
-    ctx.fail(memo.error());
-    return;
-  }
-  if (section("Settings", "controls", s.hide)) draw_controls(s, memo.value());
-  if (!update(memo, s).ok()) {  // the controls may have changed the settings
-    ctx.fail(memo.error());
-    return;
-  }
+  if (!ctx.ready(update(memo, s))) return;
+  if (ctx.settings_open()) draw_controls(s, memo.value());
+  if (!ctx.ready(update(memo, s))) return;  // the controls may have changed the settings
   const WordData& data = memo.value();
   draw_column("first", s.pos, data, 0);
   same_line_if_fits(ImGui::GetItemRectSize().x);  // the second column beside the first, or under it

@@ -61,18 +61,9 @@ bool attention_controls(Settings& s, const ControlSet& show) {
 
 HeatmapSpec weight_grid_spec(const std::string& id, const attn::Mat& weights, std::uint64_t version,
                              const std::vector<std::string>& labels, const Settings& s, float side) {
-  HeatmapSpec spec;
-  spec.id = id;
-  spec.values = &weights;
-  spec.version = version;
-  spec.row_labels = &labels;
-  spec.col_labels = &labels;
-  spec.row_title = "query";
-  spec.col_title = "key";
-  spec.colormap = sequential_colormap(s);
-  spec.auto_range = false;
-  spec.lo = 0.0f;
-  spec.hi = 1.0f;
+  HeatmapSpec spec =
+      heatmap_spec(id, weights, version, {&labels, "query"}, {&labels, "key"}, sequential_colormap(s));
+  spec.fix_range(0.0f, 1.0f);
   spec.width = side;
   spec.height = side;
   return spec;

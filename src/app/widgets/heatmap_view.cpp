@@ -165,6 +165,20 @@ const Fitted& fitted(const HeatmapSpec& spec, int row0, int col0, int rows, int 
 
 }  // namespace
 
+HeatmapSpec heatmap_spec(std::string id, const attn::Mat& values, std::uint64_t version, HeatmapAxis rows,
+                         HeatmapAxis cols, gfx::Colormap colormap) {
+  HeatmapSpec spec;
+  spec.id = std::move(id);
+  spec.values = &values;
+  spec.version = version;
+  spec.row_labels = rows.labels;
+  spec.row_title = rows.title;
+  spec.col_labels = cols.labels;
+  spec.col_title = cols.title;
+  spec.colormap = colormap;
+  return spec;
+}
+
 HeatmapHover heatmap_view(const HeatmapSpec& spec) {
   HeatmapHover hover;
   if (spec.values == nullptr || spec.values->size() == 0) {

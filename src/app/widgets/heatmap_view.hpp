@@ -42,7 +42,25 @@ struct HeatmapSpec {
   // The row labels' column is at least this wide: a grid whose window moves keeps its place (the labels of
   // the whole matrix decide it). Depends on the labels, so the version covers it.
   float row_label_w = 0.0f;
+
+  // Colours over [lo, hi] instead of the values' own range.
+  void fix_range(float low, float high) {
+    auto_range = false;
+    lo = low;
+    hi = high;
+  }
 };
+
+// One side of a heatmap: its labels (nullptr: indices) and its title.
+struct HeatmapAxis {
+  const std::vector<std::string>* labels = nullptr;
+  const char* title = "";
+};
+
+// What most heatmaps set: `values` (rows, cols) as the cache at `version` computed them, under `id`, with
+// its row and column sides and colormap; the size and the extras keep their defaults.
+HeatmapSpec heatmap_spec(std::string id, const attn::Mat& values, std::uint64_t version, HeatmapAxis rows,
+                         HeatmapAxis cols, gfx::Colormap colormap);
 
 // Column labels longer than this (CSS pixels) are cut with ".."; turned upright, the band above the image
 // is as tall as the longest one.

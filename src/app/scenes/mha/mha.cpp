@@ -361,7 +361,7 @@ void draw_mha_scene(SceneContext& ctx) {
   RowMemo& row_memo = caches.row_memo;
   Settings& s = ctx.settings;
   paragraph(heads_intro(uses_trained_model(s)));
-  if (section("Settings", "controls", s.hide) && !mha::draw_model_switch(ctx, ms)) attention_controls(s);
+  if (ctx.settings_open() && !mha::draw_model_switch(ctx, ms)) attention_controls(s);
 
   const bool trained = uses_trained_model(s);
   if (trained && !trained_model()) {
@@ -370,7 +370,8 @@ void draw_mha_scene(SceneContext& ctx) {
     return;
   }
   const Settings view = with_model_sizes(s);  // the trained model's sizes in trained mode
-  const attn::PipelineConfig config = trained ? trained_pipeline_config() : pipeline_config(s);
+  // the cells' tooltips read the scheme, width and mask of what is shown
+  const attn::PipelineConfig config = trained ? pipeline_config(view, view.positions) : pipeline_config(s);
   const CachedPipeline& pipe =
       trained ? trained_pipeline(s.text, s.layer) : cached_pipeline(s.text, config, kFrameBudgetMs);
   if (pipe.pending()) {
@@ -395,8 +396,7 @@ void draw_mha_scene(SceneContext& ctx) {
   if (s.head >= heads) s.head = -1;
   data_memo.get({pipe.version, ImGui::GetFont()->FontSize}, [&] { return compute(pipe, config.causal); });
   row_memo.get({pipe.version, s.row}, [&] { return mha::make_row_view(r, s.row); });
-  if (!data_memo.ok() || !row_memo.ok()) {
-    ctx.fail(data_memo.ok() ? row_memo.error() : data_memo.error());
+  if (!ctx.ready(data_memo) || !ctx.ready(row_memo)) {
     report(ctx, ms, pipe.compute_ms, nullptr, nullptr, -1);
     return;
   }

@@ -188,20 +188,12 @@ void draw_row_view(const MhaState& ms, Settings& s, const RowView& view, std::ui
       "picture, so you can see whether the heads agree.");
   const auto t = static_cast<int>(labels.size()), heads = static_cast<int>(view.top_key.size());
   const float avail = ImGui::GetContentRegionAvail().x;
-  HeatmapSpec spec;
-  spec.id = "mha/rows";
-  spec.values = &view.weights;
-  spec.version = version;
-  spec.row_labels = &view.head_labels;
-  spec.col_labels = &labels;
-  spec.row_title = "head";
-  spec.col_title = "key";
+  HeatmapSpec spec = heatmap_spec("mha/rows", view.weights, version, {&view.head_labels, "head"},
+                                  {&labels, "key"}, sequential_colormap(s));
   const std::string query_line =
       "query '" + labels[static_cast<size_t>(view.token)] + "' (" + std::to_string(view.token) + ")";
   spec.extra_tooltip = [&query_line](int, int) { return std::vector<std::string>{query_line}; };
-  spec.colormap = sequential_colormap(s);
-  spec.auto_range = false;
-  spec.lo = 0.0f, spec.hi = 1.0f;
+  spec.fix_range(0.0f, 1.0f);
   const GridWindow w = grid_window(ms, s, t);  // the grids' keys
   spec.col0 = w.col0, spec.shown_cols = w.size;
   spec.width = std::clamp(static_cast<float>(w.size) * 44.0f, 240.0f, std::max(240.0f, avail - 150.0f));

@@ -156,13 +156,7 @@ void draw_all_heads(MhaState& ms, Settings& s, const RowView& rows, const std::v
 }  // namespace
 
 nlohmann::json text_view_json(const TextViewShown& v) {
-  nlohmann::json j;  // key by key: initializer lists cost the page more code
-  j["query"] = v.query;
-  j["heads"] = v.heads;
-  j["hi"] = v.hi;
-  j["tokens"] = v.tokens;
-  j["weights"] = v.weights;
-  j["boxes"] = v.boxes;
+  nlohmann::json j = v;
   j["first"] = v.tokens.empty() ? -1 : v.tokens.front();
   j["last"] = v.tokens.empty() ? -1 : v.tokens.back();
   j["hover"] =

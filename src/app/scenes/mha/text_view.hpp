@@ -22,6 +22,8 @@ struct TextViewShown {
   std::vector<std::array<float, 4>> boxes;  // (n,) their boxes on the canvas: x, y, w, h (CSS px)
   int hover_head = -1, hover_token = -1;    // the word under the pointer, or -1
 };
+// The fields that state() shows as they are (text_view_json adds the rest).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TextViewShown, query, heads, hi, tokens, weights, boxes)
 nlohmann::json text_view_json(const TextViewShown& v);
 
 // The heads as text, under a line saying what the shading means: with s.head >= 0 that head's whole text

@@ -255,24 +255,19 @@ struct OrderState : SceneState {
 
 void draw_order_scene(SceneContext& ctx) {
   OrderState& st = ctx.state<OrderState>();
-  RouterMemo& router_memo = st.router_memo;
-  ShuffleMemo& shuffle_memo = st.shuffle_memo;
   Settings& s = ctx.settings;
   text_wrapped(
       "Attention on its own reads a sentence as a bag of words: move the words around and each one "
       "still gets the same blend, only in a different row. Positions are what let order through.");
-  if (section("Settings", "controls", s.hide)) draw_controls(s);
-  router_memo.get({s.d_model, s.heads, s.seed, s.slots, s.positions}, [&] { return compute_router(s); });
-  shuffle_memo.get({s.text, s.perm, s.positions, s.d_model, s.heads, s.seed, s.slots},
-                   [&] { return compute_shuffle(s); });
+  if (ctx.settings_open()) draw_controls(s);
+  st.router_memo.get({s.d_model, s.heads, s.seed, s.slots, s.positions}, [&] { return compute_router(s); });
+  st.shuffle_memo.get({s.text, s.perm, s.positions, s.d_model, s.heads, s.seed, s.slots},
+                      [&] { return compute_shuffle(s); });
   // Errors stay inside the data (shown in place); only running out of memory fails a whole computation.
-  if (!router_memo.ok() || !shuffle_memo.ok()) {
-    ctx.fail(router_memo.ok() ? shuffle_memo.error() : router_memo.error());
-    return;
-  }
-  const RouterData& router = router_memo.value();
-  const ShuffleData& shuffle = shuffle_memo.value();
-  const std::uint64_t version = shuffle_memo.version();
+  if (!ctx.ready(st.router_memo) || !ctx.ready(st.shuffle_memo)) return;
+  const RouterData& router = st.router_memo.value();
+  const ShuffleData& shuffle = st.shuffle_memo.value();
+  const std::uint64_t version = st.shuffle_memo.version();
   if (section("The refund pair", "compare", s.hide))
     draw_router(router, trained_blind_confidences(st.blind_memo));
   if (section("The shuffle test", "shuffle", s.hide)) draw_shuffle(s, shuffle, version, st.randomised);
@@ -282,7 +277,7 @@ void draw_order_scene(SceneContext& ctx) {
                            : !router.positioned.error.empty() ? router.positioned.error
                                                               : shuffle.error;
   if (!err.empty()) ctx.error = err;
-  ctx.report([s = Settings(s), r = router_memo.shared(), d = shuffle_memo.shared()](nlohmann::json& j) {
+  ctx.report([s = Settings(s), r = st.router_memo.shared(), d = st.shuffle_memo.shared()](nlohmann::json& j) {
     fill(j, s, *r, *d);
   });
 }

@@ -76,18 +76,9 @@ void output_heatmap(const char* id, const char* title, const attn::Mat& m,
                     float width, const std::vector<int>* perm = nullptr) {
   ImGui::BeginGroup();
   ImGui::TextUnformatted(title);
-  HeatmapSpec spec;
-  spec.id = id;
-  spec.values = &m;
-  spec.version = version;
-  spec.row_labels = &rows;
-  spec.col_labels = &d.dim_labels;
-  spec.row_title = perm ? "slot (new order)" : "token";
-  spec.col_title = "dimension";
-  spec.colormap = gfx::Colormap::Diverging;
-  spec.auto_range = false;
-  spec.lo = -d.range;
-  spec.hi = d.range;
+  HeatmapSpec spec = heatmap_spec(id, m, version, {&rows, perm ? "slot (new order)" : "token"},
+                                  {&d.dim_labels, "dimension"}, gfx::Colormap::Diverging);
+  spec.fix_range(-d.range, d.range);
   spec.width = width;
   const float ratio = static_cast<float>(m.rows()) / static_cast<float>(std::max<Eigen::Index>(1, m.cols()));
   const float label_rows = static_cast<float>(m.rows()) * ImGui::GetTextLineHeight();  // every token labelled

@@ -60,15 +60,9 @@ void offset_chart(const char* id, const char* title, const attn::Mat& rows,
 
 void offset_heatmap(const Settings& s, const SchemesData& d, const char* what, const attn::Mat& m,
                     bool scores, float width) {
-  HeatmapSpec spec;
-  spec.id = std::string("schemes/") + what;
-  spec.values = &m;
-  spec.version = d.version;
-  spec.row_labels = &d.scheme_names;
-  spec.col_labels = &d.offset_labels;
-  spec.row_title = "scheme";
-  spec.col_title = "offset i - j";
-  spec.colormap = scores ? gfx::Colormap::Diverging : sequential_colormap(s);
+  HeatmapSpec spec = heatmap_spec(std::string("schemes/") + what, m, d.version, {&d.scheme_names, "scheme"},
+                                  {&d.offset_labels, "offset i - j"},
+                                  scores ? gfx::Colormap::Diverging : sequential_colormap(s));
   spec.width = width;
   spec.height = 5.0f * 22.0f;
   heatmap_view(spec);

@@ -213,14 +213,11 @@ void draw_schemes_scene(SceneContext& ctx) {
   SchemesMemo& memo = ctx.state<schemes::SchemesState>().memo;
   Settings& s = ctx.settings;
   intro();
-  if (section("Settings", "controls", s.hide)) draw_controls(s);
+  if (ctx.settings_open()) draw_controls(s);
   // Each scheme's error stays in its view; only running out of memory fails the whole computation.
   memo.get({s.text, s.d_model, s.heads, schemes::shown_head(s), s.slots, s.seed, s.causal},
            [&] { return compute(s); });
-  if (!memo.ok()) {
-    ctx.fail(memo.error());
-    return;
-  }
+  if (!ctx.ready(memo)) return;
   const std::shared_ptr<const SchemesData> kept = memo.shared();
   const SchemesData& data = *kept;
   ctx.report([kept, d_model = s.d_model, heads = s.heads](nlohmann::json& shown) {
