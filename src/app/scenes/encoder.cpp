@@ -22,6 +22,14 @@
 namespace app {
 namespace {
 
+// What the scene says first, above its settings.
+constexpr const char* kIntro =
+    "One encoder block, as in the lesson notes: attention lets tokens share information, a feed-forward "
+    "layer then works on each token alone, and after each of the two a skip path adds the step's input back "
+    "before a LayerNorm. The skip path is also the road the gradients take back through the block in "
+    "training, so deep stacks still learn. The output has the input's shape, so blocks stack: the original "
+    "transformer's encoder is six of these in a row. Hover any cell for its exact value.";
+
 // [SECTION] data: one encoder block for the current settings, recomputed only when they change
 
 struct EncoderData {
@@ -333,13 +341,7 @@ void fill(nlohmann::json& shown, const Settings& s, const EncoderData& d) {
 void draw_encoder_scene(SceneContext& ctx) {
   EncoderMemo& memo = ctx.kept<EncoderMemo>();
   Settings& s = ctx.settings;
-  text_wrapped(
-      "One encoder block, as in the lesson notes: attention lets tokens share information, a feed-forward "
-      "layer then works on each token alone, and after each of the two a skip path adds the step's input "
-      "back "
-      "before a LayerNorm. The skip path is also the road the gradients take back through the block in "
-      "training, so deep stacks still learn. The output has the input's shape, so blocks stack: the original "
-      "transformer's encoder is six of these in a row. Hover any cell for its exact value.");
+  text_wrapped("%s", kIntro);
   if (ctx.settings_open()) attention_controls(s);
   if (!update(memo, s).ok()) {
     ctx.fail(memo.error());

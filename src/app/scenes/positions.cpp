@@ -17,6 +17,11 @@
 namespace app {
 namespace {
 
+// What the scene says first, above its settings.
+constexpr const char* kIntro =
+    "The whole clock at once: one row per position, one column per dimension. Left columns are "
+    "the fast hands, right columns the slow ones.";
+
 // The similarity matrix is (P, P): it shows at most this many positions to stay fast.
 constexpr int kMaxSimilarity = 256;
 
@@ -139,9 +144,7 @@ void draw_soft(const Settings& s, const TableData& t) {
 void draw_positions_scene(SceneContext& ctx) {
   TableMemo& memo = ctx.kept<TableMemo>();
   Settings& s = ctx.settings;
-  text_wrapped(
-      "The whole clock at once: one row per position, one column per dimension. Left columns are "
-      "the fast hands, right columns the slow ones.");
+  text_wrapped("%s", kIntro);
   const bool ready = memo.get({s.d_model, s.count, s.base, s.length}, [&] { return compute(s); }).ok();
   if (ready) {
     text_wrapped(

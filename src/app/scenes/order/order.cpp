@@ -46,6 +46,11 @@ attn::Scheme shuffle_scheme(attn::Scheme positions) {
 
 namespace {
 
+// What the scene says first, above its settings.
+constexpr const char* kIntro =
+    "Attention on its own reads a sentence as a bag of words: move the words around and each one "
+    "still gets the same blend, only in a different row. Positions are what let order through.";
+
 // The confidences a trained router without positions (from the Train scene or a file) gives the two refund
 // emails, or {-1, -1} when the current trained model has positions, a causal mask, or is missing. `memo` is
 // keyed by the trained model's version.
@@ -256,9 +261,7 @@ struct OrderState : SceneState {
 void draw_order_scene(SceneContext& ctx) {
   OrderState& st = ctx.state<OrderState>();
   Settings& s = ctx.settings;
-  text_wrapped(
-      "Attention on its own reads a sentence as a bag of words: move the words around and each one "
-      "still gets the same blend, only in a different row. Positions are what let order through.");
+  text_wrapped("%s", kIntro);
   if (ctx.settings_open()) draw_controls(s);
   st.router_memo.get({s.d_model, s.heads, s.seed, s.slots, s.positions}, [&] { return compute_router(s); });
   st.shuffle_memo.get({s.text, s.perm, s.positions, s.d_model, s.heads, s.seed, s.slots},

@@ -18,6 +18,13 @@
 namespace app {
 namespace {
 
+// What the scene says first, above its settings.
+constexpr const char* kIntro =
+    "Train the refund router here, in seconds, on this machine: a small transformer reads support emails "
+    "such as \"Refund the cake, not the balloons.\" and learns which item to refund. Every held-out "
+    "email has an order-flipped twin with the same words. Without positions the model sees a bag of words, "
+    "so the twins get identical outputs however long it trains; with positions it learns the difference.";
+
 using namespace train_ui;
 
 constexpr int kMaxTrainWidth = 128;  // wider models take more than a frame per training step
@@ -254,11 +261,7 @@ void report(nlohmann::json& j, const Settings& s, const TrainState& st, const Tr
 void draw_train_scene(SceneContext& ctx) {
   TrainState& st = ctx.state<TrainState>();
   Settings& s = ctx.settings;
-  text_wrapped(
-      "Train the refund router here, in seconds, on this machine: a small transformer reads support emails "
-      "such as \"Refund the cake, not the balloons.\" and learns which item to refund. Every held-out "
-      "email has an order-flipped twin with the same words. Without positions the model sees a bag of words, "
-      "so the twins get identical outputs however long it trains; with positions it learns the difference.");
+  text_wrapped("%s", kIntro);
   restore_on_reentry(s, st);
   adopt_loaded_model(s, st);
   if (section("Model and training", "controls", s.hide)) draw_controls(s);
