@@ -37,8 +37,7 @@ std::string start_imgui(SDL_Window* window, SDL_GLContext gl, float pixel_ratio,
   return error.empty() ? gfx::init_renderer() : error;
 }
 
-void build_frame(app::App& app, bool hide_pointer) {
-  static bool error_logged = false;
+void build_frame(app::App& app, bool hide_pointer, bool& error_logged) {
   ImGui_ImplSDL2_NewFrame();
   if (hide_pointer) ImGui::GetIO().AddMousePosEvent(-FLT_MAX, -FLT_MAX);
   ImGui::NewFrame();

@@ -22,8 +22,9 @@ std::string start_imgui(SDL_Window* window, SDL_GLContext gl, float pixel_ratio,
                         gfx::HeatmapRenderer& heatmaps);
 
 // Builds one frame of `app` between ImGui's NewFrame and Render. `hide_pointer`: the mouse is treated as
-// absent (scripted runs). A failing frame is logged once to stderr and recovered, so the app keeps going.
-void build_frame(app::App& app, bool hide_pointer);
+// absent (scripted runs). A failing frame is logged to stderr (once: `error_logged`, kept by the main
+// loop) and recovered, so the app keeps going.
+void build_frame(app::App& app, bool hide_pointer, bool& error_logged);
 
 // Whether ImGui holds input events for later frames (it trickles fast key and click sequences over
 // several frames): the platform keeps drawing until they are used.

@@ -151,6 +151,7 @@ int main(int argc, char** argv) {
   int status = 0;
   {
     app::App the_app(opt.url);
+    bool frame_error_logged = false;  // a failed frame has been written to stderr
     // Draws frames until the window closes, or `frames` have been drawn (0: no limit), or, with `until_idle`,
     // the app wants no next frame after at least 3; the screenshot is taken of the last one.
     auto run = [&](long long frames, bool until_idle) {
@@ -168,7 +169,7 @@ int main(int argc, char** argv) {
         if (frames > 0 && frame >= frames) quit = true;  // this is the last frame
 
         // Scripted runs ignore the pointer (under Xvfb it rests mid-screen), so screenshots are repeatable.
-        platform::build_frame(the_app, opt.frames > 0);
+        platform::build_frame(the_app, opt.frames > 0, frame_error_logged);
         // CPU time of the frame up to here (events, scenes, heatmap uploads, layout), as in the browser.
         const double cpu_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

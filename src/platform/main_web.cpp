@@ -44,6 +44,7 @@ struct WebState {
   double font_ratio = 0.0;   // the ratio the font atlas was built for
   float font_scale = 1.0f;   // the text size (font_scale=) it was built for
   bool ready_sent = false;
+  bool frame_error_logged = false;  // a failed frame has been written to the console
   bool context_lost = false;     // between webglcontextlost and webglcontextrestored: no GL calls
   bool restore_pending = false;  // the context is back: recreate every GL object before the next frame
   int restores = 0;              // contexts restored so far (state().webgl.restores)
@@ -138,7 +139,7 @@ bool draw_one_frame() {
   // Code points typed, set() or loaded since the last frame join the atlas before this frame uses them.
   if (platform::font_update()) platform::imgui_renderer_font_changed();
 
-  platform::build_frame(*g.app, false);
+  platform::build_frame(*g.app, false, g.frame_error_logged);
   platform::sync_text_fields();  // the page's <input> elements follow the fields this frame drew
   // CPU time: events, scenes, heatmap uploads, ImGui layout. The final draw submission below is left
   // out: with a software GL (SwiftShader) it mostly waits for the previous frame, which is noise.
