@@ -92,19 +92,17 @@ test('lesson text: every caption matches its numbers, and every lesson point is 
     assert.ok(s.shown.rotation_check < 1e-5, `rotating the readings by k x speed: ${s.shown.rotation_check}`);
     assertSays(s, 'is it close to position 0\'s too?', 'exercise 1 in full');
 
-    await setAndWait(page, { scene: 'word' });
-    s = await state(page);
-    assertSays(s, 'Adding keeps the width at d_model = 4', 'add, not append');
-
-    await setAndWait(page, { scene: 'encoder' });
-    s = await state(page);
-    assertSays(s, 'six of these', 'the stacked encoder');
-    assertSays(s, 'road the gradients take back', 'the skip path');
-    assertSays(s, 'LayerNorm standardises each row', 'LayerNorm');
-
-    await setAndWait(page, { scene: 'exercises' });
-    s = await state(page);
-    assertSays(s, 'is it close to position 0\'s too?', 'exercise 1 in the exercises scene');
+    // scenes whose paragraphs alone are checked: each scene, then its [part, what] pairs
+    for (const [scene, says] of [
+      ['word', [['Adding keeps the width at d_model = 4', 'add, not append']]],
+      ['encoder', [['six of these', 'the stacked encoder'], ['road the gradients take back', 'the skip path'],
+                   ['LayerNorm standardises each row', 'LayerNorm']]],
+      ['exercises', [['is it close to position 0\'s too?', 'exercise 1 in the exercises scene']]],
+    ]) {
+      await setAndWait(page, { scene });
+      s = await state(page);
+      for (const [part, what] of says) assertSays(s, part, what);
+    }
   });
 });
 

@@ -23,6 +23,29 @@ const adapters = {
   webkit: () => import('./webkit.mjs'),
 };
 
+// The engine over a Playwright or Puppeteer `browser`, whose pages share evaluate, keyboard.type,
+// mouse.click and close; newPage() opens one at the viewport, differ(page) gives its goto, waitForFunction and
+// screenshot in the driver's terms. open(url) goes to url when given.
+export function puppetEngine({ name, version, browser, newPage, differ }) {
+  return {
+    name,
+    version,
+    async open(url) {
+      const page = await newPage();
+      const driven = {
+        evaluate: (fn, arg) => page.evaluate(fn, arg),
+        type: (text) => page.keyboard.type(text),
+        click: (x, y) => page.mouse.click(x, y),
+        close: () => page.close(),
+        ...differ(page),
+      };
+      if (url) await driven.goto(url);
+      return driven;
+    },
+    close: () => browser.close(),
+  };
+}
+
 export async function launch(engine, viewport = VIEWPORT) {
   if (!adapters[engine]) throw new Error(`unknown engine '${engine}' (one of ${ENGINES.join(', ')})`);
   if (engine !== 'chromium' && !process.env.DISPLAY) {

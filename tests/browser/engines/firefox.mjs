@@ -1,6 +1,7 @@
 // The driver's Firefox adapter: Debian's Firefox ESR through puppeteer-core over WebDriver BiDi, headful
 // (headless Firefox has no WebGL 2 here) on the display it is given, with Mesa's software GL.
 import puppeteer from 'puppeteer-core';
+import { puppetEngine } from './driver.mjs';
 
 export const FIREFOX = process.env.FIREFOX || '/usr/bin/firefox-esr';
 
@@ -10,24 +11,19 @@ export async function launchEngine(viewport) {
     env: { ...process.env, LIBGL_ALWAYS_SOFTWARE: '1' },
     protocolTimeout: 600000,
   });
-  return {
+  return puppetEngine({
     name: 'firefox',
     version: await browser.version(),
-    async open(url) {
+    browser,
+    newPage: async () => {
       const page = await browser.newPage();
       await page.setViewport(viewport);
-      const driven = {
-        goto: (to) => page.goto(to, { waitUntil: 'load', timeout: 120000 }),
-        evaluate: (fn, arg) => page.evaluate(fn, arg),
-        waitForFunction: (fn, arg, { timeout = 30000 } = {}) => page.waitForFunction(fn, { timeout, polling: 'raf' }, arg),
-        screenshot: async () => Buffer.from(await page.screenshot({ type: 'png' })),
-        type: (text) => page.keyboard.type(text),
-        click: (x, y) => page.mouse.click(x, y),
-        close: () => page.close(),
-      };
-      if (url) await driven.goto(url);
-      return driven;
+      return page;
     },
-    close: () => browser.close(),
-  };
+    differ: (page) => ({
+      goto: (to) => page.goto(to, { waitUntil: 'load', timeout: 120000 }),
+      waitForFunction: (fn, arg, { timeout = 30000 } = {}) => page.waitForFunction(fn, { timeout, polling: 'raf' }, arg),
+      screenshot: async () => Buffer.from(await page.screenshot({ type: 'png' })),
+    }),
+  });
 }
