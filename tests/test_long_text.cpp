@@ -60,9 +60,9 @@ TEST(HeadsView, AutoShowsTextWhenAGridIsUnreadable) {
   EXPECT_FALSE(app::heads_as_text(s, 8, 300.0f));
   EXPECT_FALSE(app::heads_as_text(s, 100, 300.0f));
   EXPECT_TRUE(app::heads_as_text(s, 101, 300.0f));
-  s.heads_view = "grid";
+  s.heads_view = app::HeadsView::Grid;
   EXPECT_FALSE(app::heads_as_text(s, 1024, 56.0f));
-  s.heads_view = "text";
+  s.heads_view = app::HeadsView::Text;
   EXPECT_TRUE(app::heads_as_text(s, 8, 300.0f));
 }
 
@@ -70,13 +70,13 @@ TEST(HeadsView, IsAUrlSettingLeftOutOfLinksWhenAuto) {
   std::vector<std::string> notes;
   app::Settings s = app::parse_query("scene=mha&heads_view=text", notes);
   EXPECT_TRUE(notes.empty());
-  EXPECT_EQ(s.heads_view, "text");
+  EXPECT_EQ(s.heads_view, app::HeadsView::Text);
   EXPECT_NE(app::to_query(s).find("heads_view=text"), std::string::npos);
-  s.heads_view = "auto";
+  s.heads_view = app::HeadsView::Auto;
   EXPECT_EQ(app::to_query(s).find("heads_view"), std::string::npos);
   std::string note;
   EXPECT_FALSE(app::apply_param(s, "heads_view", "figure", note));
-  EXPECT_EQ(s.heads_view, "auto");
+  EXPECT_EQ(s.heads_view, app::HeadsView::Auto);
 }
 
 TEST(TokensAround, CountTokensWithTheRowNearTheMiddle) {

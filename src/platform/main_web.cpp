@@ -45,9 +45,9 @@ struct WebState {
   float font_scale = 1.0f;   // the text size (font_scale=) it was built for
   bool ready_sent = false;
   bool frame_error_logged = false;  // a failed frame has been written to the console
-  bool context_lost = false;     // between webglcontextlost and webglcontextrestored: no GL calls
-  bool restore_pending = false;  // the context is back: recreate every GL object before the next frame
-  int restores = 0;              // contexts restored so far (state().webgl.restores)
+  bool context_lost = false;        // between webglcontextlost and webglcontextrestored: no GL calls
+  bool restore_pending = false;     // the context is back: recreate every GL object before the next frame
+  int restores = 0;                 // contexts restored so far (state().webgl.restores)
   // Frames on demand: a frame is drawn when something asks for one, never otherwise.
   bool frame_scheduled = false;  // a requestAnimationFrame callback is pending
   bool visible = true;           // the canvas is on screen (web/shell.js watches it)

@@ -39,7 +39,7 @@ TokenWindow token_window(const Settings& s, int t, float side) {
 }
 
 bool heads_as_text(const Settings& s, int t, float side) {
-  if (s.heads_view != "auto") return s.heads_view == "text";
+  if (s.heads_view != HeadsView::Auto) return s.heads_view == HeadsView::Text;
   return side > 0.0f && !grid_readable(side, t);
 }
 

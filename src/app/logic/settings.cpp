@@ -45,6 +45,17 @@ const std::vector<Word<Palette>>& words(Palette) {
   return w;
 }
 
+const std::vector<Word<PageView>>& words(PageView) {
+  static const std::vector<Word<PageView>> w = {{PageView::Page, "page"}, {PageView::Figure, "figure"}};
+  return w;
+}
+
+const std::vector<Word<HeadsView>>& words(HeadsView) {
+  static const std::vector<Word<HeadsView>> w = {
+      {HeadsView::Auto, "auto"}, {HeadsView::Grid, "grid"}, {HeadsView::Text, "text"}};
+  return w;
+}
+
 bool Settings::operator==(const Settings& o) const {
   for (const Param& p : params()) {
     if (p.write(p, *this) != p.write(p, o)) return false;
@@ -102,7 +113,7 @@ bool is_model_path(const std::string& v) {
 }
 
 bool figure_view(const Settings& s) {
-  return s.view == "figure";
+  return s.view == PageView::Figure;
 }
 
 bool figure_section(const std::string& scene, const std::string& name) {
@@ -255,7 +266,6 @@ const void* setting_address(const Settings& s, const std::string& name) {
   if (!p) return nullptr;
   if (p->int_member) return &(s.*p->int_member);
   if (p->bool_member) return &(s.*p->bool_member);
-  if (p->string_member) return &(s.*p->string_member);
   if (name == "scene") return &s.scene;
   if (name == "base") return &s.base;
   if (name == "emb") return &s.emb;
@@ -266,6 +276,8 @@ const void* setting_address(const Settings& s, const std::string& name) {
   if (name == "train") return &s.train;
   if (name == "colormap") return &s.colormap;
   if (name == "theme") return &s.theme;
+  if (name == "view") return &s.view;
+  if (name == "heads_view") return &s.heads_view;
   if (name == "font_scale") return &s.font_scale;
   return nullptr;  // hide, lock, caption, steps: no control edits them
 }

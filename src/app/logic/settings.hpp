@@ -19,6 +19,11 @@ enum class ModelChoice { Random, Trained, File };
 enum class Theme { Dark, Light, Auto };
 // colormap=: the heatmaps' sequential colours.
 enum class Palette { Viridis, Cividis };
+// view=: the whole page, or the figure and its unlocked controls only.
+enum class PageView { Page, Figure };
+// heads_view=: the multi-head scene's heads as grids, as text, or chosen by the scene (text when a grid is
+// too small).
+enum class HeadsView { Auto, Grid, Text };
 
 // Each value's URL word, in the README's order (a model file has no word: its path is its text).
 template <class E>
@@ -30,6 +35,8 @@ const std::vector<Word<Training>>& words(Training);
 const std::vector<Word<ModelChoice>>& words(ModelChoice);
 const std::vector<Word<Theme>>& words(Theme);
 const std::vector<Word<Palette>>& words(Palette);
+const std::vector<Word<PageView>>& words(PageView);
+const std::vector<Word<HeadsView>>& words(HeadsView);
 // e's word ("" when it has none).
 template <class E>
 std::string word_of(E e) {
@@ -62,21 +69,21 @@ struct Settings {
   int seed = 7;
   Palette colormap = Palette::Viridis;
   bool embed = false;
-  std::string view = "page";             // page | figure (the figure and its unlocked controls only)
-  std::string hide;                      // comma-separated panel names to hide
-  std::string emb = "0.5,0.2,-0.1,0.3";  // the word scene's editable embedding
-  int length = 300;                      // text length for the naive position schemes
-  int answer = 0;                        // the learner's answer to a scene's exercise (0: none yet)
-  int head = -1;                         // the enlarged (mha) or shown (schemes) head; -1: none / head 0
-  int row = 0;                           // the query token of the row view
-  int span = 0;                          // mha grids: tokens in the window shown (0: the whole text)
-  int from = 0, key_from = 0;            // mha grids: the window's first query and first key
-  std::string heads_view = "auto";       // mha: heads as grid | text | auto (text when a grid is too small)
-  std::string perm;                      // the shuffle test's permutation, e.g. "2,0,1"; empty: from seed
-  int slots = 128;                       // slots of a learned position table
-  int layers = 1;                        // attention layers of the trained router (train scene)
-  Training train = Training::Pause;      // train scene: run | pause | reset (an action: starts over, paused)
-  int max_steps = 3000;                  // train scene: training stops at this step count
+  PageView view = PageView::Page;
+  std::string hide;                        // comma-separated panel names to hide
+  std::string emb = "0.5,0.2,-0.1,0.3";    // the word scene's editable embedding
+  int length = 300;                        // text length for the naive position schemes
+  int answer = 0;                          // the learner's answer to a scene's exercise (0: none yet)
+  int head = -1;                           // the enlarged (mha) or shown (schemes) head; -1: none / head 0
+  int row = 0;                             // the query token of the row view
+  int span = 0;                            // mha grids: tokens in the window shown (0: the whole text)
+  int from = 0, key_from = 0;              // mha grids: the window's first query and first key
+  HeadsView heads_view = HeadsView::Auto;  // mha
+  std::string perm;                        // the shuffle test's permutation, e.g. "2,0,1"; empty: from seed
+  int slots = 128;                         // slots of a learned position table
+  int layers = 1;                          // attention layers of the trained router (train scene)
+  Training train = Training::Pause;  // train scene: run | pause | reset (an action: starts over, paused)
+  int max_steps = 3000;              // train scene: training stops at this step count
   ModelChoice model = ModelChoice::Random;  // mha scene: random (seeded) weights, trained, or a model file
   std::string model_file;                   // model == File: the model file's path (else empty)
   int layer = 0;                            // mha scene, trained model: whose layer's heads are shown

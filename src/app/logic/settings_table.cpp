@@ -90,17 +90,6 @@ Param bool_param(ParamInfo info, bool Settings::*m) {
   return p;
 }
 
-// A setting held in string member m that takes one of `allowed`'s "a|b|c" words (the allowed text).
-Param enum_param(ParamInfo info, std::string Settings::*m) {
-  Param p{info,
-          [](const Param& q, Settings& s, const std::string& v) {
-            return one_of(v, q.info.allowed) ? (s.*q.string_member = v, true) : false;
-          },
-          [](const Param& q, const Settings& s) { return s.*q.string_member; }};
-  p.string_member = m;
-  return p;
-}
-
 // A setting held in enum member M, read and written as its words (settings.hpp).
 template <class E, E Settings::*M>
 Param word_param(ParamInfo info) {
@@ -136,6 +125,8 @@ const std::vector<Param>& params() {
       word_choices<ModelChoice>() + "|a model file's path (.json, on the page's own site)";
   static const std::string colormap_allowed = word_choices<Palette>();
   static const std::string theme_allowed = word_choices<Theme>();
+  static const std::string view_allowed = word_choices<PageView>();
+  static const std::string heads_view_allowed = word_choices<HeadsView>();
   static const std::vector<Param> table = {
       {{"scene", scenes_allowed.c_str(), "*"},
        [](const Param&, Settings& s, const std::string& v) {
@@ -188,7 +179,7 @@ const std::vector<Param>& params() {
                 &Settings::span, 0, 1024),
       int_param({"from", "0 to 1023", "mha"}, &Settings::from, 0, 1023),
       int_param({"key_from", "0 to 1023", "mha"}, &Settings::key_from, 0, 1023),
-      enum_param({"heads_view", "auto|grid|text", "mha"}, &Settings::heads_view),
+      word_param<HeadsView, &Settings::heads_view>({"heads_view", heads_view_allowed.c_str(), "mha"}),
       {{"perm", "empty (random from seed) or a permutation such as 2,0,1", "order"},
        [](const Param&, Settings& s, const std::string& v) {
          int n = 0;
@@ -218,7 +209,7 @@ const std::vector<Param>& params() {
       int_param({"answer", "0 to 100000", "clock"}, &Settings::answer, 0, 100000),
       word_param<Palette, &Settings::colormap>({"colormap", colormap_allowed.c_str(), "*"}),
       bool_param({"embed", "0|1", "*"}, &Settings::embed),
-      enum_param({"view", "page|figure", "*"}, &Settings::view),
+      word_param<PageView, &Settings::view>({"view", view_allowed.c_str(), "*"}),
       {{"hide",
         "comma-separated panel names: "
         "controls,dials,readings,compare,exercise,naive,similarity,notes,stats,rows,params,shuffle,mistake,"

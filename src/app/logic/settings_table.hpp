@@ -18,7 +18,6 @@ struct Param {
   int Settings::*int_member = nullptr;
   long long lo = 0, hi = 0;
   bool Settings::*bool_member = nullptr;
-  std::string Settings::*string_member = nullptr;
 };
 
 // Every URL parameter, in the README's order.

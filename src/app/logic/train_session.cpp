@@ -66,7 +66,7 @@ float ratio(int a, int b) {
 }  // namespace
 
 SessionKey session_key(const Settings& s) {
-  return {attn::scheme_name(s.positions), s.d_model, s.heads, s.layers, s.seed};
+  return {s.positions, s.d_model, s.heads, s.layers, s.seed};
 }
 
 const attn::train::Dataset& refund_data() {
@@ -77,12 +77,14 @@ const attn::train::Dataset& refund_data() {
 void Session::reset(const SessionKey& key) {
   *this = Session{};
   key_ = key;
+  keyed_ = true;
   attn::train::ModelConfig mc;
   mc.d_model = key.d_model;
   mc.heads = key.heads;
   mc.layers = key.layers;
   mc.seed = static_cast<std::uint64_t>(key.seed);
-  mc.positions = attn::parse_scheme(key.positions, attn::train::trainable_schemes());
+  // checked by name, so a scheme the router cannot train is refused in the CLI's words
+  mc.positions = attn::parse_scheme(attn::scheme_name(key.positions), attn::train::trainable_schemes());
   trainer_ = std::make_unique<attn::train::Trainer>(mc, attn::train::TrainConfig{}, refund_data());
   start_eval(true);
 }
@@ -90,6 +92,7 @@ void Session::reset(const SessionKey& key) {
 void Session::detach(const SessionKey& key) {
   *this = Session{};
   key_ = key;
+  keyed_ = true;
 }
 
 void Session::start_eval(bool scheduled) {
@@ -208,7 +211,7 @@ Stop Session::tick(double budget_ms, bool run, int max_steps) {
 nlohmann::json Session::info() const {
   nlohmann::json j;  // key by key: nlohmann's initializer lists cost the page more code
   j["trained_by"] = "attention_demo Train scene";
-  j["positions"] = key_.positions;
+  j["positions"] = attn::scheme_name(key_.positions);
   j["d_model"] = key_.d_model;
   j["heads"] = key_.heads;
   j["layers"] = key_.layers;

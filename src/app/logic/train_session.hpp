@@ -26,7 +26,7 @@ inline constexpr double kBudgetShare = 0.5, kMinBudgetMs = 4.0, kMaxBudgetMs = 2
 
 // What a model is built from; a change starts a new training run.
 struct SessionKey {
-  std::string positions;
+  attn::Scheme positions = attn::kLessonScheme;
   int d_model = 0, heads = 0, layers = 0, seed = 0;
   bool operator==(const SessionKey& o) const {
     return positions == o.positions && d_model == o.d_model && heads == o.heads && layers == o.layers &&
@@ -66,6 +66,7 @@ class Session {
 
   bool has_trainer() const { return trainer_ != nullptr; }
   const SessionKey& key() const { return key_; }
+  bool keyed() const { return keyed_; }  // reset() or detach() has given it a key
   int steps() const { return trainer_ ? trainer_->steps() : 0; }
   float last_loss() const { return trainer_ ? trainer_->last_loss() : 0.0f; }
   const attn::train::Metrics& metrics() const { return metrics_; }
@@ -100,6 +101,7 @@ class Session {
   void track_time(bool running);
 
   SessionKey key_;
+  bool keyed_ = false;
   std::unique_ptr<attn::train::Trainer> trainer_;
   attn::train::Metrics metrics_{};
   int metrics_step_ = -1, train_step_ = -1, held_ = 0, target_step_ = -1;

@@ -189,9 +189,9 @@ void draw_view_controls(MhaState& ms, Settings& s, const std::vector<std::string
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Heads as");
     ImGui::SameLine();
-    if (ImGui::RadioButton("grids##heads_view", !as_text)) s.heads_view = "grid";
+    if (ImGui::RadioButton("grids##heads_view", !as_text)) s.heads_view = HeadsView::Grid;
     ImGui::SameLine();
-    if (ImGui::RadioButton("text##heads_view", as_text)) s.heads_view = "text";
+    if (ImGui::RadioButton("text##heads_view", as_text)) s.heads_view = HeadsView::Text;
     mark_item("mha/heads_view");  // (the ids differ from the text box's "text")
     same_line_if_fits(200.0f);
   }

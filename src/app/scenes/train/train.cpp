@@ -66,7 +66,7 @@ struct TrainState : SceneState {
 };
 
 void apply_key(Settings& s, const SessionKey& k) {
-  s.positions = attn::parse_scheme(k.positions, attn::pipeline_schemes());
+  s.positions = k.positions;
   s.d_model = k.d_model, s.heads = k.heads, s.layers = k.layers, s.seed = k.seed;
 }
 
@@ -76,7 +76,7 @@ void adopt_loaded_model(Settings& s, TrainState& st) {
   if (!m || !m->from_file || m->version <= st.adopted_version) return;
   st.adopted_version = m->version;
   const attn::train::ModelConfig& c = m->model.config;
-  apply_key(s, {attn::scheme_name(c.positions), c.d_model, c.heads, std::clamp(c.layers, 1, 4),
+  apply_key(s, {c.positions, c.d_model, c.heads, std::clamp(c.layers, 1, 4),
                 static_cast<int>(std::min<std::uint64_t>(c.seed, INT_MAX))});
   s.train = Training::Pause;
   st.session.detach(session_key(s));
@@ -89,7 +89,7 @@ void restore_on_reentry(Settings& s, TrainState& st) {
   const int frame = ImGui::GetFrameCount();
   const bool entered = frame != st.last_frame + 1;
   st.last_frame = frame;
-  if (!entered || st.session.key().positions.empty()) return;
+  if (!entered || !st.session.keyed()) return;
   const Settings d = defaults_for("train");
   if (session_key(s) != session_key(d)) return;  // the settings were chosen (a link, set()): they win
   apply_key(s, st.session.key());
