@@ -16,13 +16,18 @@ std::string text_of(int n) {
   return s;
 }
 
+// The scenes' pipeline at (d_model, heads) with `positions`; the rest at PipelineConfig's defaults.
+attn::PipelineConfig config(int d_model, int heads, attn::Scheme positions) {
+  attn::PipelineConfig c;
+  c.d_model = d_model, c.heads = heads, c.positions = positions;
+  return c;
+}
+
 // args: tokens, d_model, heads. One recompute = what a scene does when a setting changes.
 void BM_Recompute(benchmark::State& state) {
   const std::string text = text_of(static_cast<int>(state.range(0)));
-  attn::PipelineConfig c;
-  c.d_model = static_cast<int>(state.range(1));
-  c.heads = static_cast<int>(state.range(2));
-  c.positions = attn::Scheme::Sinusoidal;
+  const attn::PipelineConfig c =
+      config(static_cast<int>(state.range(1)), static_cast<int>(state.range(2)), attn::Scheme::Sinusoidal);
   for (auto _ : state) benchmark::DoNotOptimize(attn::run_pipeline(text, c));
   state.SetLabel(std::to_string(state.range(0)) + " tokens, d_model " + std::to_string(state.range(1)) +
                  ", " + std::to_string(state.range(2)) + " heads");
@@ -36,10 +41,7 @@ BENCHMARK(BM_Recompute)
 // What the app does when the text changes: the weights (same d_model, heads, seed) are reused.
 void BM_RecomputeText(benchmark::State& state) {
   const std::string text = text_of(static_cast<int>(state.range(0)));
-  attn::PipelineConfig c;
-  c.d_model = 768;
-  c.heads = 12;
-  c.positions = attn::Scheme::Sinusoidal;
+  const attn::PipelineConfig c = config(768, 12, attn::Scheme::Sinusoidal);
   const attn::MhaWeights w = attn::scene_weights(c);
   for (auto _ : state) benchmark::DoNotOptimize(attn::run_pipeline(text, c, &w));
 }
@@ -48,10 +50,7 @@ BENCHMARK(BM_RecomputeText)->Arg(128)->Arg(512)->Unit(benchmark::kMillisecond);
 // The same with RoPE: the rotation of q and k per head on top.
 void BM_RecomputeRope(benchmark::State& state) {
   const std::string text = text_of(static_cast<int>(state.range(0)));
-  attn::PipelineConfig c;
-  c.d_model = 768;
-  c.heads = 12;
-  c.positions = attn::Scheme::Rope;
+  const attn::PipelineConfig c = config(768, 12, attn::Scheme::Rope);
   for (auto _ : state) benchmark::DoNotOptimize(attn::run_pipeline(text, c));
 }
 BENCHMARK(BM_RecomputeRope)->Arg(512)->Unit(benchmark::kMillisecond);

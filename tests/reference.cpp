@@ -61,6 +61,14 @@ std::vector<int> iota(int count) {
   return p;
 }
 
+RandomPositions random_positions(SplitMix64& g, int max_width, int max_count) {
+  RandomPositions r;
+  r.width = 1 + static_cast<int>(g.next() % static_cast<std::uint64_t>(max_width));
+  r.count = 1 + static_cast<int>(g.next() % static_cast<std::uint64_t>(max_count));
+  for (int i = 0; i < r.count; ++i) r.positions.push_back(static_cast<int>(g.next() % 1024));
+  return r;
+}
+
 MatD permute_rows(const MatD& m, const std::vector<int>& perm) {
   MatD out(static_cast<Eigen::Index>(perm.size()), m.cols());
   for (size_t i = 0; i < perm.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = m.row(perm[i]);

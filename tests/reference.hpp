@@ -34,6 +34,13 @@ MatD random_matrix(int rows, int cols, std::uint64_t seed, double scale = 1.0);
 attn::MhaWeights random_mha_weights(int d, int heads, std::uint64_t seed);
 // 0, 1, ..., count - 1
 std::vector<int> iota(int count);
+// A random width and list of positions drawn from g in this order: width in 1 .. max_width, count in
+// 1 .. max_count, then `count` positions in 0 .. 1023 (each a draw modulo its range, plus 1 for the sizes).
+struct RandomPositions {
+  int width, count;
+  std::vector<int> positions;
+};
+RandomPositions random_positions(SplitMix64& g, int max_width, int max_count);
 // Rows of m reordered: result row i = m row perm[i].
 MatD permute_rows(const MatD& m, const std::vector<int>& perm);
 

@@ -12,10 +12,9 @@
 #include "core/analysis.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
-#include "core/pipeline.hpp"
 #include "core/positions.hpp"
-#include "core/row_stats.hpp"
 #include "core/seeded_router.hpp"
+#include "layer_norm_caption.hpp"
 
 namespace {
 
@@ -166,16 +165,10 @@ TEST(Captions, LessonConfidenceIsNamedAsAnIllustration) {
 
 TEST(Captions, LayerNormStandardisesEachRow) {
   // the encoder scene's defaults through the core; the caption carries its moments
-  const app::Settings s = app::defaults_for("encoder");
-  attn::PipelineConfig c;
-  c.d_model = s.d_model, c.heads = s.heads, c.positions = attn::Scheme::Sinusoidal;
-  c.seed = static_cast<std::uint64_t>(s.seed);
-  const attn::EncoderPipelineResult r = attn::run_encoder_pipeline(s.text, c, 4 * c.d_model);
-  const attn::Mat mo = attn::row_moments(r.block.norm1);  // (T, 2)
+  const fx::LayerNormCaption lc = fx::encoder_layer_norm_caption();
+  const attn::Mat& mo = lc.moments;  // (T, 2)
   EXPECT_NEAR(mo(0, 1), 1.0f, 1e-4f) << "LayerNorm gives each row variance 1 (minus epsilon)";
-  const std::string caption =
-      app::layer_norm_check(r.tokens[0], mo(0, 0), mo(0, 1), static_cast<int>(mo.rows()),
-                            mo.col(0).cwiseAbs().maxCoeff(), mo.col(1).minCoeff(), mo.col(1).maxCoeff());
+  const std::string& caption = lc.text;
   EXPECT_TRUE(has(caption, "standardises each row")) << caption;
   EXPECT_TRUE(has(caption, app::format("variance %.6f", static_cast<double>(mo(0, 1))))) << caption;
   EXPECT_TRUE(has(caption, app::format("all %d rows", static_cast<int>(mo.rows())))) << caption;

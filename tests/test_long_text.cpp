@@ -80,18 +80,16 @@ TEST(HeadsView, IsAUrlSettingLeftOutOfLinksWhenAuto) {
 }
 
 TEST(TokensAround, CountTokensWithTheRowNearTheMiddle) {
-  const app::TokenRange mid = app::tokens_around(207, 100, 41);
-  EXPECT_EQ(mid.first, 80);
-  EXPECT_EQ(mid.last, 120);
-  const app::TokenRange start = app::tokens_around(207, 3, 41);
-  EXPECT_EQ(start.first, 0);
-  EXPECT_EQ(start.last, 40);
-  const app::TokenRange end = app::tokens_around(207, 206, 41);
-  EXPECT_EQ(end.last, 206);
-  EXPECT_EQ(end.first, 166);
-  const app::TokenRange all = app::tokens_around(8, 5, 41);
-  EXPECT_EQ(all.first, 0);
-  EXPECT_EQ(all.last, 7);
+  // 41 tokens of a text of t around `row`: in the middle, cut at the start, cut at the end, the whole text
+  struct Case {
+    int t, row, first, last;
+  };
+  for (const Case& c :
+       {Case{207, 100, 80, 120}, Case{207, 3, 0, 40}, Case{207, 206, 166, 206}, Case{8, 5, 0, 7}}) {
+    const app::TokenRange r = app::tokens_around(c.t, c.row, 41);
+    EXPECT_EQ(r.first, c.first) << c.t << " tokens, row " << c.row;
+    EXPECT_EQ(r.last, c.last) << c.t << " tokens, row " << c.row;
+  }
 }
 
 TEST(FindToken, FirstContainingTokenAnyCaseThenTheNextGoingRound) {

@@ -8,9 +8,11 @@
 #include <fstream>
 #include <functional>
 #include <string>
+#include <tuple>
 
 #include "core/error.hpp"
 #include "core/train/trainer.hpp"
+#include "fixtures.hpp"
 #include "model_io/model_json.hpp"
 
 namespace {
@@ -21,28 +23,17 @@ using nlohmann::json;
 namespace mio = attn::model_io;
 namespace tr = attn::train;
 
-// A model trained for a few steps (so its weights are no longer the seeded start), with its vocab and labels.
-struct Trained {
-  tr::Model model;
-  tr::Vocab vocab;
-  std::vector<std::string> labels;
-};
+using fx::Trained;
 
+// A router trained for `steps` steps from seed 11.
 Trained train_a_little(Scheme positions, int layers, int d_ff, int steps) {
-  tr::ModelConfig mc;
-  mc.d_model = 16;
-  mc.heads = 4;
-  mc.layers = layers;
-  mc.d_ff = d_ff;
-  mc.positions = positions;
-  mc.max_len = 40;
-  mc.seed = 11;
-  tr::TrainConfig tc;
-  tc.batch = 8;
-  const tr::Dataset data = tr::make_refund_dataset();
-  tr::Trainer t(mc, tc, data);
-  t.train(steps);
-  return {t.model(), t.vocab(), data.label_names()};
+  return fx::train_a_little(positions, layers, d_ff, steps, 11);
+}
+
+// Every field of a config, in declaration order, for comparing two configs in one assertion.
+auto config_fields(const tr::ModelConfig& c) {
+  return std::tie(c.d_model, c.heads, c.layers, c.d_ff, c.vocab, c.classes, c.max_len, c.positions, c.seed,
+                  c.causal);
 }
 
 void expect_bit_identical(const tr::Model& a, const tr::Model& b) {
@@ -68,16 +59,7 @@ TEST(ModelIo, RoundTripIsBitIdenticalForEveryScheme) {
     const mio::LoadedModel back = mio::model_from_json(text);
 
     const tr::ModelConfig &a = t.model.config, &b = back.model.config;
-    EXPECT_EQ(a.d_model, b.d_model);
-    EXPECT_EQ(a.heads, b.heads);
-    EXPECT_EQ(a.layers, b.layers);
-    EXPECT_EQ(a.d_ff, b.d_ff);
-    EXPECT_EQ(a.vocab, b.vocab);
-    EXPECT_EQ(a.classes, b.classes);
-    EXPECT_EQ(a.max_len, b.max_len);
-    EXPECT_EQ(a.positions, b.positions);
-    EXPECT_EQ(a.seed, b.seed);
-    EXPECT_EQ(a.causal, b.causal);
+    EXPECT_EQ(config_fields(a), config_fields(b));
     EXPECT_EQ(back.vocab.words, t.vocab.words);
     EXPECT_EQ(back.labels, t.labels);
     EXPECT_EQ(back.training_info, info);

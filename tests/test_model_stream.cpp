@@ -9,14 +9,13 @@
 
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
-#include "core/train/trainer.hpp"
+#include "fixtures.hpp"
 #include "model_io/model_json.hpp"
 
 namespace {
 
 using attn::InputError;
 namespace mio = attn::model_io;
-namespace tr = attn::train;
 
 // `head`, then `repeat` over and over (forever when `forever`), in chunks of at most `chunk` bytes; counts
 // what it handed out.
@@ -45,19 +44,10 @@ class GeneratedSource : public mio::ByteSource {
   std::size_t chunk_, pos_ = 0, handed_ = 0;
 };
 
+// A learned-table router trained for 3 steps from seed 3, saved.
 std::string trained_file() {
-  tr::ModelConfig mc;
-  mc.d_model = 16;
-  mc.heads = 4;
-  mc.positions = attn::Scheme::Learned;
-  mc.max_len = 40;
-  mc.seed = 3;
-  tr::TrainConfig tc;
-  tc.batch = 8;
-  const tr::Dataset data = tr::make_refund_dataset();
-  tr::Trainer t(mc, tc, data);
-  t.train(3);
-  return mio::model_to_json(t.model(), t.vocab(), data.label_names(), {{"steps", 3}});
+  const fx::Trained t = fx::train_a_little(attn::Scheme::Learned, 1, 0, 3, 3);
+  return mio::model_to_json(t.model, t.vocab, t.labels, {{"steps", 3}});
 }
 
 // The message of the InputError `read` throws ("" when it throws none).

@@ -6,6 +6,7 @@
 #include "core/pipeline.hpp"
 #include "core/rng.hpp"
 #include "core/tokenizer.hpp"
+#include "fixtures.hpp"
 #include "reference.hpp"
 
 namespace {
@@ -14,10 +15,7 @@ const char* kEmail = "Refund my eggless cake, it was cold.";
 
 TEST(Pipeline, EqualsTheLayerComposedByHand) {
   for (attn::Scheme scheme : attn::pipeline_schemes()) {
-    attn::PipelineConfig c;
-    c.d_model = 16;
-    c.heads = 4;
-    c.positions = scheme;
+    attn::PipelineConfig c = fx::pipeline_config(16, 4, scheme);
     c.causal = scheme == attn::Scheme::Alibi;
     const attn::PipelineResult r = attn::run_pipeline(kEmail, c);
     ASSERT_EQ(r.tokens.size(), 9u);
@@ -44,10 +42,7 @@ TEST(Pipeline, EqualsTheLayerComposedByHand) {
 TEST(Pipeline, StepsAdvanceTheProgressAndGiveTheSameResult) {
   std::string text;
   for (int i = 0; i < 200; ++i) text += i % 3 ? "cake " : "refund ";
-  attn::PipelineConfig c;
-  c.d_model = 16;
-  c.heads = 4;
-  c.positions = attn::Scheme::Sinusoidal;
+  const attn::PipelineConfig c = fx::pipeline_config(16, 4, attn::Scheme::Sinusoidal);
   attn::PipelineSteps steps(text, c, nullptr, attn::kStepRows);
   float last = steps.progress();
   EXPECT_EQ(last, 0.0f);
@@ -82,21 +77,14 @@ TEST(Pipeline, CutsLongTextAndRejectsBadInput) {
   c = attn::PipelineConfig{};
   c.positions = attn::Scheme::Learned;
   c.learned_slots = 4;
-  try {
-    attn::run_pipeline(kEmail, c);
-    FAIL() << "a 9-token text must not fit a 4-slot learned table";
-  } catch (const attn::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("4 slots"), std::string::npos) << e.what();
-  }
+  ASSERT_TRUE(fx::throws_input_error_saying([&] { attn::run_pipeline(kEmail, c); }, "4 slots"))
+      << "a 9-token text must not fit a 4-slot learned table";
   c.positions = attn::Scheme::Raw;
   EXPECT_THROW(attn::run_pipeline(kEmail, c), attn::InputError);
 }
 
 TEST(Pipeline, EncoderTwinUsesTheSameInputs) {
-  attn::PipelineConfig c;
-  c.d_model = 8;
-  c.heads = 2;
-  c.positions = attn::Scheme::Sinusoidal;
+  const attn::PipelineConfig c = fx::pipeline_config(8, 2, attn::Scheme::Sinusoidal);
   const attn::EncoderPipelineResult e = attn::run_encoder_pipeline(kEmail, c, 32);
   const attn::PipelineResult p = attn::run_pipeline(kEmail, c);
   EXPECT_TRUE(ref::allclose(e.block.input, p.inputs, 0, 0));

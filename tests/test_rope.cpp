@@ -67,10 +67,7 @@ TEST(Rope, PositionZeroIsTheIdentity) {
 TEST(Rope, MatchesTheFloat64Reference) {
   ref::SplitMix64 g{77};
   for (int trial = 0; trial < 10; ++trial) {
-    const int d = 1 + static_cast<int>(g.next() % 33);
-    const int t = 1 + static_cast<int>(g.next() % 12);
-    std::vector<int> pos;
-    for (int i = 0; i < t; ++i) pos.push_back(static_cast<int>(g.next() % 1024));
+    const auto [d, t, pos] = ref::random_positions(g, 33, 12);
     const double base = trial % 2 ? 10000.0 : 1000.0;
     const ref::MatD m = ref::random_matrix(t, d, g.next());
     SCOPED_TRACE("d " + std::to_string(d) + ", T " + std::to_string(t) + ", base " + std::to_string(base));

@@ -9,6 +9,7 @@
 #include "core/analysis.hpp"
 #include "core/error.hpp"
 #include "core/scheme_probe.hpp"
+#include "fixtures.hpp"
 #include "reference.hpp"
 
 namespace {
@@ -16,12 +17,7 @@ namespace {
 const char* const kEmail = "Refund my eggless cake, it was cold.";
 
 attn::PipelineConfig config(attn::Scheme scheme) {
-  attn::PipelineConfig c;
-  c.d_model = 16;
-  c.heads = 4;
-  c.positions = scheme;
-  c.seed = 11;
-  return c;
+  return fx::pipeline_config(16, 4, scheme, 11);
 }
 
 // Scores rebuilt in float64 from q and k: optional RoPE rotation (the reference's), then q k^T / sqrt(d_k).
@@ -92,12 +88,9 @@ TEST(SchemeProbe, RepeatTokensRejectsNothingToRepeatAndBadLengths) {
 TEST(SchemeProbe, The400TokenEmailRunsPastA128SlotLearnedTableOnlyForLearned) {
   const std::vector<std::string> email = attn::repeat_tokens({"Refund", "my", "cake", "."}, 400);
   attn::PipelineConfig c = config(attn::Scheme::Learned);
-  try {
-    attn::run_pipeline(email, c);
-    FAIL() << "a 128-slot table accepted 400 tokens";
-  } catch (const attn::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("position 128 is past the end"), std::string::npos) << e.what();
-  }
+  ASSERT_TRUE(
+      fx::throws_input_error_saying([&] { attn::run_pipeline(email, c); }, "position 128 is past the end"))
+      << "a 128-slot table and 400 tokens";
   c.positions = attn::Scheme::Sinusoidal;
   EXPECT_EQ(attn::run_pipeline(email, c).tokens.size(), 400u);
   c.positions = attn::Scheme::Rope;

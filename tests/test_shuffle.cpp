@@ -11,6 +11,7 @@
 #include "core/rng.hpp"
 #include "core/shuffle.hpp"
 #include "core/tokenizer.hpp"
+#include "fixtures.hpp"
 #include "reference.hpp"
 
 namespace {
@@ -19,12 +20,7 @@ const std::vector<std::string> kTokens = attn::tokenize("Refund my eggless cake,
 const std::vector<int> kPerm = {2, 0, 1, 4, 3, 8, 5, 7, 6};
 
 attn::PipelineConfig config(attn::Scheme s) {
-  attn::PipelineConfig c;
-  c.d_model = 16;
-  c.heads = 4;
-  c.positions = s;
-  c.seed = 11;
-  return c;
+  return fx::pipeline_config(16, 4, s, 11);
 }
 
 // The reference layer with the pipeline's seeded weights: x (T, D) -> output (T, D).

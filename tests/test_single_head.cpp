@@ -21,6 +21,27 @@ std::string name(const Case& c) {
          std::to_string(c.tokens) + (c.causal ? ", causal, " : ", ") + attn::scheme_name(c.scheme);
 }
 
+// Queries, keys and values (T, d_k) in float64, each from random_matrix: q from seed, k from seed + 1, v from
+// seed + 2.
+struct Qkv {
+  ref::MatD q, k, v;
+};
+Qkv random_qkv(int tokens, int d_k, std::uint64_t seed) {
+  return {ref::random_matrix(tokens, d_k, seed), ref::random_matrix(tokens, d_k, seed + 1),
+          ref::random_matrix(tokens, d_k, seed + 2)};
+}
+
+// attn::attend on the float copies of q, k, v (T, d_k) and ref::attend on q, k, v themselves, as head
+// `head` of `heads`: each gives output (T, d_k), scores and weights (T, T).
+struct Attended {
+  attn::HeadResult got;
+  ref::Head want;
+};
+Attended attend_both(const Qkv& in, const attn::AttentionOptions& opt, int head = 0, int heads = 1) {
+  return {attn::attend(ref::to_float(in.q), ref::to_float(in.k), ref::to_float(in.v), opt, head, heads),
+          ref::attend(in.q, in.k, in.v, opt, head, heads)};
+}
+
 }  // namespace
 
 TEST(SingleHead, MatchesTheReferenceOnRandomShapes) {
@@ -51,27 +72,22 @@ TEST(SingleHead, MatchesTheReferenceOnRandomShapes) {
 }
 
 TEST(Attend, RopeWithExplicitPositionIdsAndCustomBase) {
-  const ref::MatD q = ref::random_matrix(5, 8, 1), k = ref::random_matrix(5, 8, 2),
-                  v = ref::random_matrix(5, 8, 3);
   attn::AttentionOptions opt;
   opt.positions = attn::Scheme::Rope;
   opt.rope_base = 300.0;
   opt.position_ids = {40, 3, 17, 900, 41};
-  const attn::HeadResult got = attn::attend(ref::to_float(q), ref::to_float(k), ref::to_float(v), opt);
-  const ref::Head want = ref::attend(q, k, v, opt, 0, 1);
-  EXPECT_ALLCLOSE(got.scores, want.scores);
-  EXPECT_ALLCLOSE(got.output, want.output);
+  const Attended r = attend_both(random_qkv(5, 8, 1), opt);
+  EXPECT_ALLCLOSE(r.got.scores, r.want.scores);
+  EXPECT_ALLCLOSE(r.got.output, r.want.output);
 }
 
 TEST(Attend, AlibiUsesTheSlopeOfTheRequestedHead) {
-  const ref::MatD q = ref::random_matrix(6, 4, 4), k = ref::random_matrix(6, 4, 5),
-                  v = ref::random_matrix(6, 4, 6);
+  const Qkv in = random_qkv(6, 4, 4);
   attn::AttentionOptions opt;
   opt.positions = attn::Scheme::Alibi;
   for (int h = 0; h < 4; ++h) {
-    const attn::HeadResult got =
-        attn::attend(ref::to_float(q), ref::to_float(k), ref::to_float(v), opt, h, 4);
-    EXPECT_ALLCLOSE(got.scores, ref::attend(q, k, v, opt, h, 4).scores) << "head " << h;
+    const Attended r = attend_both(in, opt, h, 4);
+    EXPECT_ALLCLOSE(r.got.scores, r.want.scores) << "head " << h;
   }
 }
 

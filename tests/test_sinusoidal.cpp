@@ -91,10 +91,7 @@ TEST(Sinusoidal, EveryEntryStaysWithinMinusOneAndOne) {
 TEST(Sinusoidal, RandomWidthsAndPositionsMatchTheReference) {
   ref::SplitMix64 g{2024};
   for (int trial = 0; trial < 12; ++trial) {
-    const int d = 1 + static_cast<int>(g.next() % 96);
-    const int p = 1 + static_cast<int>(g.next() % 40);
-    std::vector<int> pos;
-    for (int i = 0; i < p; ++i) pos.push_back(static_cast<int>(g.next() % 1024));
+    const auto [d, p, pos] = ref::random_positions(g, 96, 40);
     SCOPED_TRACE("d_model " + std::to_string(d) + ", " + std::to_string(p) + " positions");
     EXPECT_ALLCLOSE(attn::Sinusoidal(d).table(pos), ref::sinusoidal(pos, d));
   }

@@ -8,6 +8,7 @@
 #include "core/train/data.hpp"
 #include "core/train/model.hpp"
 #include "core/train/vocab.hpp"
+#include "fixtures.hpp"
 
 namespace {
 
@@ -18,14 +19,10 @@ double product(double m, double k, double n) {
   return 2 * m * k * n;
 }
 
+// The router's default scheme at the given shape, 11 token ids, 3 classes.
 tr::ModelConfig config(int d_model, int heads, int layers, int d_ff) {
-  tr::ModelConfig c;
-  c.d_model = d_model;
-  c.heads = heads;
-  c.layers = layers;
-  c.d_ff = d_ff;
-  c.vocab = 11;
-  c.classes = 3;
+  tr::ModelConfig c = fx::router_config(d_model, heads, layers, d_ff);
+  c.vocab = 11, c.classes = 3;
   return c;
 }
 

@@ -10,6 +10,7 @@
 #include "core/ops.hpp"
 #include "core/rng.hpp"
 #include "core/train/model.hpp"
+#include "fixtures.hpp"
 
 namespace {
 
@@ -31,8 +32,9 @@ MatD random(int rows, int cols, std::uint64_t seed, double scale = 1.0) {
   return rng.normal_matrix(rows, cols, static_cast<float>(scale)).cast<double>();
 }
 
-// Worst relative error |a - n| / max(|a|, |n|, floor) over every entry of `m`, where n is the central
-// difference of loss() when that entry moves by +-kStep and a is the analytic gradient.
+// Worst relative error |a - n| / max(|a|, |n|, floor) over every finite entry of `m`, where n is the central
+// difference of loss() when that entry moves by +-step and a is the analytic gradient. An infinite entry (a
+// masked score) cannot move and is passed over.
 struct Check {
   double worst = 0;
   std::string where;
@@ -44,6 +46,7 @@ void compare(MatD& m, const MatD& analytic, const std::function<double()>& loss,
   ASSERT_EQ(m.rows(), analytic.rows()) << name;
   ASSERT_EQ(m.cols(), analytic.cols()) << name;
   for (Eigen::Index i = 0; i < m.size(); ++i) {
+    if (!std::isfinite(m.data()[i])) continue;
     const double keep = m.data()[i];
     m.data()[i] = keep + step;
     const double up = loss();
@@ -110,27 +113,7 @@ TEST(TrainGradients, SoftmaxRowsWithMaskedEntries) {
     return weighted(ww, r);
   };
   Check c;
-  // only the finite entries can move
-  MatD finite = s;
-  for (Eigen::Index i = 0; i < s.size(); ++i) {
-    if (!std::isfinite(s.data()[i])) finite.data()[i] = 0;
-  }
-  for (Eigen::Index i = 0; i < s.size(); ++i) {
-    if (!std::isfinite(s.data()[i])) continue;
-    const double keep = s.data()[i];
-    s.data()[i] = keep + kStep;
-    const double up = loss();
-    s.data()[i] = keep - kStep;
-    const double down = loss();
-    s.data()[i] = keep;
-    const double numeric = (up - down) / (2 * kStep), a = ds.data()[i];
-    const double err = std::abs(a - numeric) / std::max({std::abs(a), std::abs(numeric), 1e-7});
-    ++c.entries;
-    if (err > c.worst) {
-      c.worst = err;
-      c.where = "scores[" + std::to_string(i) + "]";
-    }
-  }
+  compare(s, ds, loss, "scores", c);  // only the finite entries can move
   report("softmax rows (with -inf entries)", c);
 }
 
@@ -217,17 +200,8 @@ TEST(TrainGradients, SoftmaxCrossEntropy) {
 
 // The whole model: every tensor of every layer, for one scheme and shape.
 void check_model(Scheme positions, int layers, int d_ff, bool causal) {
-  tr::ModelConfig c;
-  c.d_model = 8;
-  c.heads = 2;
-  c.layers = layers;
-  c.d_ff = d_ff;
-  c.vocab = 9;
-  c.classes = 4;
-  c.max_len = 8;
-  c.positions = positions;
-  c.causal = causal;
-  c.seed = 5;
+  tr::ModelConfig c = fx::router_config(8, 2, layers, d_ff, positions);
+  c.vocab = 9, c.classes = 4, c.max_len = 8, c.causal = causal, c.seed = 5;
   tr::ModelT<double> model(c);
   // Move the LayerNorm gains and biases and the classifier bias off 1 and 0 so their gradients are generic.
   for (auto& [name, m] : model.params.named_tensors()) {
@@ -280,13 +254,8 @@ TEST(TrainGradients, ModelCausal) {
 
 // The float model's gradient is the double one rounded: the same code, templated on the scalar.
 TEST(TrainGradients, FloatBackwardMatchesDouble) {
-  tr::ModelConfig c;
-  c.d_model = 16;
-  c.heads = 4;
-  c.d_ff = 8;
-  c.vocab = 12;
-  c.classes = 3;
-  c.positions = Scheme::Rope;
+  tr::ModelConfig c = fx::router_config(16, 4, 1, 8, Scheme::Rope);
+  c.vocab = 12, c.classes = 3;
   tr::Model mf(c);
   tr::ModelT<double> md(c, mf.params.cast<double>());
   const std::vector<int> ids = {1, 2, 3, 4, 5, 6, 7, 11, 0};

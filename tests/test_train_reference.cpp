@@ -13,6 +13,7 @@
 #include "core/train/data.hpp"
 #include "core/train/model.hpp"
 #include "core/train/vocab.hpp"
+#include "fixtures.hpp"
 #include "reference.hpp"
 
 namespace {
@@ -241,15 +242,8 @@ std::vector<std::pair<std::string, std::vector<int>>> emails() {
 }
 
 void check_scheme(attn::Scheme positions, int layers, int d_ff, bool causal) {
-  tr::ModelConfig c;
-  c.d_model = 16;
-  c.heads = 4;
-  c.layers = layers;
-  c.d_ff = d_ff;
-  c.max_len = 48;
-  c.positions = positions;
-  c.causal = causal;
-  c.seed = 3;
+  tr::ModelConfig c = fx::router_config(16, 4, layers, d_ff, positions);
+  c.max_len = 48, c.causal = causal, c.seed = 3;
   const tr::Model m = model_for(c);
   Worst worst;
   int count = 0;

@@ -10,6 +10,7 @@
 #include "core/encoder.hpp"
 #include "core/model/transformer.hpp"
 #include "core/train/model.hpp"
+#include "fixtures.hpp"
 #include "reference.hpp"
 
 namespace {
@@ -98,14 +99,8 @@ TEST(Transformer, TwoLayersAreTheEncoderBlockTwice) {
 
 TEST(Transformer, TheRouterWithAHeadOffIsTheRouterWithoutItsRows) {
   namespace tr = attn::train;
-  tr::ModelConfig c;
-  c.d_model = 16;
-  c.heads = 4;
-  c.layers = 2;
-  c.d_ff = 8;
-  c.vocab = 10;
-  c.classes = 2;
-  c.positions = attn::Scheme::Rope;
+  tr::ModelConfig c = fx::router_config(16, 4, 2, 8, attn::Scheme::Rope);
+  c.vocab = 10, c.classes = 2;
   const tr::Model m(c);
   attn::HeadSwitch off;
   off.off = {{}, {0, 0, 1, 0}};  // layer 1, head 2

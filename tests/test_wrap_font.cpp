@@ -8,14 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "app/logic/captions.hpp"
 #include "app/logic/clock_text.hpp"
 #include "app/logic/exercises.hpp"
-#include "app/logic/settings.hpp"
 #include "app/logic/text.hpp"
-#include "core/pipeline.hpp"
-#include "core/row_stats.hpp"
+#include "core/clock.hpp"
 #include "font.hpp"
+#include "layer_norm_caption.hpp"
 
 namespace {
 
@@ -52,15 +50,7 @@ std::vector<std::string> long_texts() {
           app::rotation_sentence(clock, hands[0], 44, 0, 44, 1e-8)})
       out.push_back(t);
   }
-  const app::Settings s = app::defaults_for("encoder");
-  attn::PipelineConfig c;
-  c.d_model = s.d_model, c.heads = s.heads, c.positions = attn::Scheme::Sinusoidal;
-  c.seed = static_cast<std::uint64_t>(s.seed);
-  const attn::EncoderPipelineResult r = attn::run_encoder_pipeline(s.text, c, 4 * c.d_model);
-  const attn::Mat mo = attn::row_moments(r.block.norm1);  // (T, 2)
-  out.push_back(app::layer_norm_check(r.tokens[0], mo(0, 0), mo(0, 1), static_cast<int>(mo.rows()),
-                                      mo.col(0).cwiseAbs().maxCoeff(), mo.col(1).minCoeff(),
-                                      mo.col(1).maxCoeff()));
+  out.push_back(fx::encoder_layer_norm_caption().text);
   return out;
 }
 

@@ -9,6 +9,8 @@ import json
 import math
 import sys
 
+from verdict import verdict
+
 ATOL = 1e-6
 RTOL = 1e-5
 
@@ -62,13 +64,7 @@ def main():
     print(f"compared {exact_count} exact values (all must be bit-identical) and {close_count} floats "
           f"(atol {ATOL:g} + rtol {RTOL:g})")
     print(f"largest float difference: {worst[0]:.3g} at {worst[2]} (native {worst[3]!r}, wasm {worst[4]!r})")
-    if failures:
-        print(f"FAIL: {len(failures)} mismatches; first ones:")
-        for line in failures[:10]:
-            print("  " + line)
-        return 1
-    print("OK: the wasm core matches the native core")
-    return 0
+    return verdict(failures, "mismatches", "OK: the wasm core matches the native core")
 
 
 if __name__ == "__main__":

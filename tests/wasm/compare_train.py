@@ -13,6 +13,8 @@ import math
 import os
 import sys
 
+from verdict import verdict
+
 WEIGHT_TOL = 1e-3  # after N Adam steps, float rounding (libm exp/log) may drift a little
 PROB_TOL = 1e-3    # native vs wasm training: probabilities of the two trained models
 CROSS_TOL = 1e-5   # the same model file predicted by both builds: only forward-pass rounding differs
@@ -89,13 +91,8 @@ def main():
               f"within {p2:.3g}")
         if nc["training"]["steps"] != was["steps"] or wc["training"]["steps"] != nat["steps"]:
             failures.append(f"{s}: training info lost in the model file")
-    if failures:
-        print(f"FAIL: {len(failures)} problems; first ones:")
-        for line in failures[:10]:
-            print("  " + line)
-        return 1
-    print("OK: the same seed trains to the same weights in wasm, and model files load across builds")
-    return 0
+    return verdict(failures, "problems",
+                   "OK: the same seed trains to the same weights in wasm, and model files load across builds")
 
 
 if __name__ == "__main__":
