@@ -24,7 +24,7 @@ bool has(const std::string& text, const std::string& part) {
 
 float offset_error(int d_model) {
   return attn::offset_dependence_error(
-      attn::similarity(attn::Sinusoidal(d_model).table(attn::range_positions(100))));
+      attn::similarity(attn::PositionClock(d_model).table(attn::range_positions(100))));
 }
 
 // Independent float64: the largest |S(i, i + k) - S(0, k)| over positions 0..n-1, where S is the dot

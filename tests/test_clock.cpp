@@ -12,7 +12,7 @@
 namespace {
 
 TEST(Clock, LessonExerciseFindsPosition44) {
-  const attn::Sinusoidal clock(4);
+  const attn::PositionClock clock(4);
   // brute force in double, independent of the core: the fast hand turns 1 rad per token
   int best = 1;
   double best_d = 1e9;
@@ -25,7 +25,7 @@ TEST(Clock, LessonExerciseFindsPosition44) {
 }
 
 TEST(Clock, Position44FastHandRepeatsSlowHandDiffers) {
-  const auto hands = attn::compare_positions(attn::Sinusoidal(4), 0, 44);
+  const auto hands = attn::compare_positions(attn::PositionClock(4), 0, 44);
   ASSERT_EQ(hands.size(), 2u);
   EXPECT_LT(hands[0].distance, 0.05);
   EXPECT_GT(hands[1].distance, 0.4);
@@ -38,7 +38,7 @@ TEST(Clock, Position44FastHandRepeatsSlowHandDiffers) {
 TEST(Clock, PhaseDifferenceIsWrapped) {
   for (int a : {0, 3, 100, 999}) {
     for (int b : {0, 7, 250, 1500}) {
-      for (const auto& h : attn::compare_positions(attn::Sinusoidal(16), a, b)) {
+      for (const auto& h : attn::compare_positions(attn::PositionClock(16), a, b)) {
         EXPECT_GT(h.phase_diff, -M_PI - 1e-12);
         EXPECT_LE(h.phase_diff, M_PI + 1e-12);
         EXPECT_NEAR(std::remainder((b - a) * h.speed - h.phase_diff, 2.0 * M_PI), 0.0, 1e-9);
@@ -48,7 +48,7 @@ TEST(Clock, PhaseDifferenceIsWrapped) {
 }
 
 TEST(Clock, SimilarityDependsOnlyOnOffset) {
-  const attn::Mat table = attn::Sinusoidal(64).table(attn::range_positions(80));
+  const attn::Mat table = attn::PositionClock(64).table(attn::range_positions(80));
   const attn::Mat sim = attn::similarity(table);
   const ref::MatD want =
       ref::matmul(ref::sinusoidal(ref::iota(80), 64), ref::sinusoidal(ref::iota(80), 64).transpose());
@@ -63,11 +63,11 @@ TEST(Clock, SimilarityDependsOnlyOnOffset) {
 // rounding at every start (it once read past the row for the lone sine: 0.9 at d_model 3, 5 -> 2).
 TEST(Clock, RotationErrorLeavesTheLoneSineOut) {
   for (int d : {1, 2, 3, 5, 8, 9, 64}) {
-    const attn::Sinusoidal clock(d);
+    const attn::PositionClock clock(d);
     for (const auto& [start, k] : std::vector<std::pair<int, int>>{{5, -3}, {44, -44}, {0, 44}, {7, 0}})
       EXPECT_LT(attn::rotation_error(clock, start, k), 1e-5) << "d_model " << d << " start " << start;
   }
-  EXPECT_EQ(attn::rotation_error(attn::Sinusoidal(1), 3, 4), 0.0);  // no pair to turn
+  EXPECT_EQ(attn::rotation_error(attn::PositionClock(1), 3, 4), 0.0);  // no pair to turn
 }
 
 // The verdicts, against the angle each hand turned (float64, from the definition speed = base^(-2i/d)).
@@ -86,7 +86,7 @@ TEST(Clock, VerdictsFollowTheTurnedAngle) {
       {3, 700, 758, {V::Differs, V::SineAlike}},  // sin 1.508 = sin 1.633: 0.125 rad apart
   };
   for (const Case& c : cases) {
-    const auto hands = attn::compare_positions(attn::Sinusoidal(c.d), c.a, c.b);
+    const auto hands = attn::compare_positions(attn::PositionClock(c.d), c.a, c.b);
     ASSERT_EQ(hands.size(), c.want.size());
     for (size_t h = 0; h < hands.size(); ++h) {
       const double speed = std::pow(10000.0, -2.0 * static_cast<double>(h) / c.d);
@@ -100,7 +100,7 @@ TEST(Clock, VerdictsFollowTheTurnedAngle) {
 // The closest offset on the paired hands, against a float64 brute force over the two readings.
 TEST(Clock, ClosestOffsetMatchesBruteForce) {
   for (int d : {2, 4, 5, 8, 16}) {
-    const attn::Sinusoidal clock(d);
+    const attn::PositionClock clock(d);
     const attn::ClosestOffset got = attn::closest_offset(clock, 300);
     int best = 0;
     double best_d = INFINITY;
@@ -115,7 +115,7 @@ TEST(Clock, ClosestOffsetMatchesBruteForce) {
     EXPECT_EQ(got.offset, best) << "d_model " << d;
     EXPECT_NEAR(got.distance, std::sqrt(best_d), 1e-9) << "d_model " << d;
   }
-  EXPECT_EQ(attn::closest_offset(attn::Sinusoidal(1), 10).offset, 0);
+  EXPECT_EQ(attn::closest_offset(attn::PositionClock(1), 10).offset, 0);
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ TEST(Equivariance, WithoutPositionsShufflingTokensShufflesTheOutputs) {
 TEST(Equivariance, AddingTheSameSinusoidalTableAfterShufflingBreaksIt) {
   const ref::MatD x = ref::random_matrix(5, 8, 1);
   const attn::AttentionOptions opt;
-  const ref::MatD pos = ref::to_double(attn::Sinusoidal(8).table(attn::range_positions(5)));
+  const ref::MatD pos = ref::to_double(attn::PositionClock(8).table(attn::range_positions(5)));
   const ref::MatD out = ref::to_double(run(x + pos, opt));
   const ref::MatD out_shuffled = ref::to_double(run(ref::permute_rows(x, kPerm) + pos, opt));
   const ref::MatD expected_if_bag = ref::permute_rows(out, kPerm);

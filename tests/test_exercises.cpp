@@ -72,7 +72,7 @@ TEST_F(Exercises, FirstExerciseAskedInFullWithItsNearMisses) {
   std::vector<std::pair<double, int>> ranked;
   for (int p = 1; p <= 49; ++p) ranked.emplace_back(std::hypot(std::sin(p), std::cos(p) - 1.0), p);
   std::sort(ranked.begin(), ranked.end());
-  const app::ClockExercise ex = app::clock_exercise(attn::Sinusoidal(4));
+  const app::ClockExercise ex = app::clock_exercise(attn::PositionClock(4));
   EXPECT_EQ(ex.answer, ranked[0].second);
   ASSERT_EQ(ex.near_misses.size(), 2u);
   EXPECT_EQ(ex.near_misses[0], ranked[1].second);
@@ -97,7 +97,7 @@ TEST_F(Exercises, FirstExerciseAskedInFullWithItsNearMisses) {
 
 TEST(ClockExercise, SlowHandSentenceFollowsItsDistanceOnAnyClock) {
   for (int d : {4, 8, 16, 64}) {
-    const attn::Sinusoidal clock(d);
+    const attn::PositionClock clock(d);
     const app::ClockExercise ex = app::clock_exercise(clock);
     // independent float64: the slowest hand turns 10000^(-2h/d) rad per token, h = d/2 - 1
     const int h = d / 2 - 1;

@@ -12,8 +12,8 @@ namespace {
 const double kPi = std::acos(-1.0);
 }
 
-TEST(Sinusoidal, LessonTableAtWidthFourRoundsToTheLessonNumbers) {
-  const attn::Mat pe = attn::Sinusoidal(4).table({0, 1, 2, 3, 44});
+TEST(PositionClock, LessonTableAtWidthFourRoundsToTheLessonNumbers) {
+  const attn::Mat pe = attn::PositionClock(4).table({0, 1, 2, 3, 44});
   // Position rows 0, 1, 2, 3 and 44, exactly as printed in the lesson (3 decimals).
   const double lesson[5][4] = {{0.000, 1.000, 0.000, 1.000},
                                {0.841, 0.540, 0.010, 1.000},
@@ -28,8 +28,8 @@ TEST(Sinusoidal, LessonTableAtWidthFourRoundsToTheLessonNumbers) {
           << "row " << r << " col " << c << " value " << pe(r, c);
 }
 
-TEST(Sinusoidal, WidthFourHasAFastAndASlowHand) {
-  const attn::Sinusoidal s(4);
+TEST(PositionClock, WidthFourHasAFastAndASlowHand) {
+  const attn::PositionClock s(4);
   EXPECT_EQ(s.hands(), 2);
   const std::vector<double> speed = s.speeds();
   ASSERT_EQ(speed.size(), 2u);
@@ -37,8 +37,8 @@ TEST(Sinusoidal, WidthFourHasAFastAndASlowHand) {
   EXPECT_NEAR(speed[1], 0.01, 1e-12);  // 10000^(-2/4) = 1/100
 }
 
-TEST(Sinusoidal, Width512Has256HandsFrom2PiToAbout60000Tokens) {
-  const attn::Sinusoidal s(512);
+TEST(PositionClock, Width512Has256HandsFrom2PiToAbout60000Tokens) {
+  const attn::PositionClock s(512);
   EXPECT_EQ(s.hands(), 256);
   const std::vector<double> wl = s.wavelengths();
   const std::vector<double> sp = s.speeds();
@@ -59,8 +59,8 @@ TEST(Sinusoidal, Width512Has256HandsFrom2PiToAbout60000Tokens) {
   }
 }
 
-TEST(Sinusoidal, CustomBaseChangesTheSpeeds) {
-  const attn::Sinusoidal s(6, 100.0);
+TEST(PositionClock, CustomBaseChangesTheSpeeds) {
+  const attn::PositionClock s(6, 100.0);
   const std::vector<double> sp = s.speeds();
   ASSERT_EQ(sp.size(), 3u);
   for (int i = 0; i < 3; ++i) EXPECT_NEAR(sp[static_cast<size_t>(i)], ref::hand_speed(i, 6, 100.0), 1e-12);
@@ -70,8 +70,8 @@ TEST(Sinusoidal, CustomBaseChangesTheSpeeds) {
   EXPECT_GT(ref::max_abs_diff(ref::to_double(s.table(pos)), ref::sinusoidal(pos, 6, 10000.0)), 0.1);
 }
 
-TEST(Sinusoidal, OddWidthEndsWithAnUnpairedSine) {
-  const attn::Sinusoidal s(5);
+TEST(PositionClock, OddWidthEndsWithAnUnpairedSine) {
+  const attn::PositionClock s(5);
   EXPECT_EQ(s.hands(), 3);
   const std::vector<int> pos = {0, 1, 2, 3, 44, 300, 1000};
   const attn::Mat pe = s.table(pos);
@@ -82,25 +82,25 @@ TEST(Sinusoidal, OddWidthEndsWithAnUnpairedSine) {
   }
 }
 
-TEST(Sinusoidal, EveryEntryStaysWithinMinusOneAndOne) {
-  const attn::Mat pe = attn::Sinusoidal(64).table(attn::range_positions(1024));
+TEST(PositionClock, EveryEntryStaysWithinMinusOneAndOne) {
+  const attn::Mat pe = attn::PositionClock(64).table(attn::range_positions(1024));
   EXPECT_LE(pe.maxCoeff(), 1.0f);
   EXPECT_GE(pe.minCoeff(), -1.0f);
 }
 
-TEST(Sinusoidal, RandomWidthsAndPositionsMatchTheReference) {
+TEST(PositionClock, RandomWidthsAndPositionsMatchTheReference) {
   ref::SplitMix64 g{2024};
   for (int trial = 0; trial < 12; ++trial) {
     const auto [d, p, pos] = ref::random_positions(g, 96, 40);
     SCOPED_TRACE("d_model " + std::to_string(d) + ", " + std::to_string(p) + " positions");
-    EXPECT_ALLCLOSE(attn::Sinusoidal(d).table(pos), ref::sinusoidal(pos, d));
+    EXPECT_ALLCLOSE(attn::PositionClock(d).table(pos), ref::sinusoidal(pos, d));
   }
 }
 
-TEST(Sinusoidal, OneStepLaterIsTheSameRotationEverywhere) {
+TEST(PositionClock, OneStepLaterIsTheSameRotationEverywhere) {
   // The lesson's bonus property: PE(pos + k) is a fixed rotation of PE(pos), whatever pos is.
   const int d = 8, k = 3;
-  const attn::Sinusoidal s(d);
+  const attn::PositionClock s(d);
   for (int pos : {0, 5, 200, 700}) {
     const attn::Mat a = s.table({pos}), b = s.table({pos + k});
     for (int i = 0; i < d / 2; ++i) {

@@ -42,7 +42,7 @@ std::vector<std::string> long_texts() {
     if (q.wrong_note) out.push_back(q.wrong_note(q.answer + 1));
   }
   for (int d : {2, 3, 4, 512}) {
-    const attn::Sinusoidal clock(d);
+    const attn::PositionClock clock(d);
     const app::ClockExercise ex = app::clock_exercise(clock);
     const std::vector<attn::HandReading> hands = attn::compare_positions(clock, 44, 0);
     for (const std::string& t :

@@ -22,7 +22,7 @@ double wrap_pi(double a) {
 
 }  // namespace
 
-std::vector<HandReading> compare_positions(const Sinusoidal& clock, int pos_a, int pos_b) {
+std::vector<HandReading> compare_positions(const PositionClock& clock, int pos_a, int pos_b) {
   const Mat t = clock.table({pos_a, pos_b});  // (2, D)
   const std::vector<double> speed = clock.speeds();
   const std::vector<double> wave = clock.wavelengths();
@@ -55,7 +55,7 @@ std::vector<HandReading> compare_positions(const Sinusoidal& clock, int pos_a, i
   return out;
 }
 
-ClosestOffset closest_offset(const Sinusoidal& clock, int max_offset) {
+ClosestOffset closest_offset(const PositionClock& clock, int max_offset) {
   require_range(max_offset, 1, 1 << 30, "the largest offset");
   const std::vector<double> speed = clock.speeds();
   const int pairs = clock.d_model / 2;
@@ -74,7 +74,7 @@ ClosestOffset closest_offset(const Sinusoidal& clock, int max_offset) {
   return best;
 }
 
-double rotation_error(const Sinusoidal& clock, int start, int k) {
+double rotation_error(const PositionClock& clock, int start, int k) {
   const Mat rows = clock.table({start, start + k});  // (2, D)
   const std::vector<double> speed = clock.speeds();
   double worst = 0.0;
@@ -87,7 +87,7 @@ double rotation_error(const Sinusoidal& clock, int start, int k) {
   return worst;
 }
 
-int nearest_return(const Sinusoidal& clock, int hand, int reference, int lo, int hi) {
+int nearest_return(const PositionClock& clock, int hand, int reference, int lo, int hi) {
   require_range(hand, 0, clock.hands() - 1, "the hand");
   require_range(lo, 0, hi, "the first position");
   int best = lo;

@@ -33,7 +33,7 @@ struct HandReading {
 inline constexpr double kNearlyRepeats = 0.05;
 
 // Hand by hand comparison of two positions: (hands,) readings.
-std::vector<HandReading> compare_positions(const Sinusoidal& clock, int pos_a, int pos_b);
+std::vector<HandReading> compare_positions(const PositionClock& clock, int pos_a, int pos_b);
 
 // The offset k in [1, max_offset] at which two positions k apart read most alike on the paired hands
 // (sin a sin b + cos a cos b makes that distance depend on k alone), and that distance:
@@ -42,16 +42,16 @@ struct ClosestOffset {
   int offset = 0;
   double distance = 0.0;
 };
-ClosestOffset closest_offset(const Sinusoidal& clock, int max_offset);
+ClosestOffset closest_offset(const PositionClock& clock, int max_offset);
 
 // The fixed rotation: turning each paired hand of the reading at `start` by k x its speed gives the
 // reading at start + k. Returns the largest difference from the reading at start + k over the paired
 // dimensions (odd d_model's lone sine has no cosine to turn with and is left out; 0 when there is none).
-double rotation_error(const Sinusoidal& clock, int start, int k);
+double rotation_error(const PositionClock& clock, int start, int k);
 
 // The position in [lo, hi] whose hand `hand` reads closest to position `reference`'s (the lesson's
 // exercise: hand 0, reference 0, 1..49 gives 44). Ties go to the smaller position.
-int nearest_return(const Sinusoidal& clock, int hand, int reference, int lo, int hi);
+int nearest_return(const PositionClock& clock, int hand, int reference, int lo, int hi);
 
 // Position-to-position similarity of a table: (P, D) -> (P, P) = table table^T.
 Mat similarity(const Mat& table);

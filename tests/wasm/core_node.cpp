@@ -106,7 +106,7 @@ int main() {
 
   // 1. sinusoidal table, d_model 8, positions 0..20 (sin/cos from each platform's libm)
   const std::vector<int> positions = attn::range_positions(21);
-  approx.matrix("sinusoidal_d8_p0_20", attn::Sinusoidal(8).table(positions));
+  approx.matrix("sinusoidal_d8_p0_20", attn::PositionClock(8).table(positions));
 
   // 2. learned table, 32 slots x 8 dims, seed 3 (seeded draws: bit-identical)
   const attn::Learned learned(32, 8, 3);

@@ -8,7 +8,7 @@
 
 namespace app {
 
-std::string clock_intro(const attn::Sinusoidal& clock) {
+std::string clock_intro(const attn::PositionClock& clock) {
   const int hands = clock.hands(), last = hands - 1;
   const double slow_wave = clock.wavelengths().back();
   std::string out =
@@ -103,8 +103,8 @@ const char* verdict_label(attn::HandVerdict v) {
   return "";
 }
 
-std::string rotation_sentence(const attn::Sinusoidal& clock, const attn::HandReading& fast, int pos, int pos2,
-                              int second_start, double error) {
+std::string rotation_sentence(const attn::PositionClock& clock, const attn::HandReading& fast, int pos,
+                              int pos2, int second_start, double error) {
   constexpr double kDegrees = 180.0 / M_PI;
   const int k = pos2 - pos;
   std::string out = format(

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "app/logic/captions.hpp"
 #include "app/logic/exercises.hpp"
@@ -42,7 +43,7 @@ const char* const kEmails[2] = {"Refund the delivery fee, not the cake.",
 // [SECTION] the questions, in the order of the lesson
 
 Question clock_question() {
-  const attn::Sinusoidal clock(4);
+  const attn::PositionClock clock(4);
   const ClockExercise ex = clock_exercise(clock);
   Question q =
       question("clock44", AnswerKind::Number, format("scene=clock&d_model=4&pos=%d&pos2=0", ex.answer),
@@ -183,10 +184,18 @@ Question shuffle_question() {
   return q;
 }
 
+// The scheme whose added table is a list of trained slots (the lesson's learned table).
+attn::Scheme trained_table_scheme() {
+  for (const attn::SchemeDef* d : attn::scheme_table()) {
+    if (d->trained_table) return d->id;
+  }
+  throw std::logic_error("no position scheme has a trained table");
+}
+
 Question learned_question() {
   const std::string link = "scene=schemes&slots=128&length=400";
   const Settings s = linked_settings(link);
-  attn::PipelineConfig c = pipeline_config(s, attn::Scheme::Learned);
+  attn::PipelineConfig c = pipeline_config(s, trained_table_scheme());
   Question q = question("learned_limit", AnswerKind::Choice, link,
                         "See the table run out in the position schemes scene");
   q.prompt = format(

@@ -17,7 +17,7 @@
 #include "core/tokenizer.hpp"
 
 namespace app {
-ClockExercise clock_exercise(const attn::Sinusoidal& clock) {
+ClockExercise clock_exercise(const attn::PositionClock& clock) {
   constexpr int kLo = 1, kHi = 49;
   ClockExercise ex;
   ex.answer = attn::nearest_return(clock, 0, 0, kLo, kHi);

@@ -34,7 +34,7 @@ struct ClockExercise {
   std::vector<int> near_misses;  // the next two positions by fast-hand distance (19 and 25 for the lesson)
   std::string prompt, hint, why;
 };
-ClockExercise clock_exercise(const attn::Sinusoidal& clock);
+ClockExercise clock_exercise(const attn::PositionClock& clock);
 
 // Every question with its answer computed by the core. Throws attn::InputError if the core rejects a setup.
 std::vector<Question> build_questions();

@@ -64,7 +64,7 @@ struct Settings {
   int count = 50;
   int heads = 2;
   std::string text = "Refund my eggless cake, it was cold.";
-  attn::Scheme positions = attn::Scheme::Sinusoidal;  // one of attn::pipeline_schemes()
+  attn::Scheme positions = attn::kLessonScheme;  // one of attn::pipeline_schemes()
   bool causal = false;
   int seed = 7;
   Palette colormap = Palette::Viridis;

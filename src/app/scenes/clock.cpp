@@ -24,7 +24,7 @@ namespace {
 // What the scene computes from d_model, base, pos and pos2.
 struct ClockData {
   int d_model = 0, pos = 0, pos2 = 0;
-  std::optional<attn::Sinusoidal> clock;
+  std::optional<attn::PositionClock> clock;
   attn::Mat readings;                      // (2, D): rows pos and pos2
   std::vector<attn::HandReading> compare;  // (hands,)
   ClockExercise exercise;                  // the lesson's exercise on this clock, computed by the core

@@ -44,7 +44,7 @@ using TableMemo = Memo<TableData, int, int, double, int>;
 TableData compute(const Settings& s) {
   TableData t;
   const std::vector<int> pos = attn::range_positions(s.count);
-  t.table = attn::Sinusoidal(s.d_model, s.base).table(pos);
+  t.table = attn::PositionClock(s.d_model, s.base).table(pos);
   t.sim = attn::similarity(t.table.topRows(std::min(s.count, kMaxSimilarity)));
   t.offset_error = attn::offset_dependence_error(t.sim);
   t.soft_pos = std::min(36, static_cast<int>(t.sim.rows()) - 2);  // the lesson's 37th word, counted from 0

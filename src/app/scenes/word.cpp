@@ -45,7 +45,7 @@ std::string format_embedding(const attn::RowVec& v) {
 WordData compute(const Settings& s) {
   WordData w;
   w.embedding = parse_embedding(s.emb);
-  w.position = attn::Sinusoidal(static_cast<int>(w.embedding.size()), s.base).table({s.pos, s.pos2});
+  w.position = attn::PositionClock(static_cast<int>(w.embedding.size()), s.base).table({s.pos, s.pos2});
   w.sum = w.position.rowwise() + w.embedding;
   return w;
 }

@@ -7,24 +7,24 @@
 
 namespace attn {
 
-Sinusoidal::Sinusoidal(int d, double b) : d_model(d), base(b) {
+PositionClock::PositionClock(int d, double b) : d_model(d), base(b) {
   require_range(d_model, 1, kMaxDModel, "d_model");
   require_base(base);
 }
 
-std::vector<double> Sinusoidal::speeds() const {
+std::vector<double> PositionClock::speeds() const {
   std::vector<double> s(static_cast<size_t>(hands()));
   for (int i = 0; i < hands(); ++i) s[static_cast<size_t>(i)] = rotation_speed(base, i, d_model);
   return s;
 }
 
-std::vector<double> Sinusoidal::wavelengths() const {
+std::vector<double> PositionClock::wavelengths() const {
   std::vector<double> w = speeds();
   for (double& x : w) x = 2.0 * M_PI / x;
   return w;
 }
 
-Mat Sinusoidal::table(const std::vector<int>& positions) const {
+Mat PositionClock::table(const std::vector<int>& positions) const {
   require_positions(positions);
   const std::vector<double> speed = speeds();
   Mat t(static_cast<Eigen::Index>(positions.size()), d_model);
@@ -42,11 +42,11 @@ Mat Sinusoidal::table(const std::vector<int>& positions) const {
 namespace {
 
 Mat clock_readings(const std::vector<int>& positions, const SchemeArgs& a) {
-  return Sinusoidal(a.d_model, a.base).table(positions);
+  return PositionClock(a.d_model, a.base).table(positions);
 }
 
 std::vector<SchemeFact> clock_facts(const std::vector<int>&, const SchemeArgs& a) {
-  const Sinusoidal s(a.d_model, a.base);
+  const PositionClock s(a.d_model, a.base);
   return {{"base", {a.base}}, {"speeds", s.speeds(), true}, {"wavelengths", s.wavelengths(), true}};
 }
 

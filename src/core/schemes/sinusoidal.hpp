@@ -11,11 +11,11 @@ namespace attn {
 // The sinusoidal clock: hand i (dimensions 2i and 2i+1) turns at speed base^(-2i / d_model) radians per
 // token. Even dimensions hold the sine, odd ones the cosine; with an odd d_model the last, unpaired
 // dimension holds a sine.
-struct Sinusoidal {
+struct PositionClock {
   int d_model;
   double base = 10000.0;
 
-  Sinusoidal(int d_model, double base = 10000.0);
+  PositionClock(int d_model, double base = 10000.0);
   int hands() const { return (d_model + 1) / 2; }
   // Radians per token of hand i, (hands,).
   std::vector<double> speeds() const;

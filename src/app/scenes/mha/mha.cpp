@@ -86,7 +86,7 @@ std::vector<std::string> cell_lines(const attn::PipelineResult& r, const attn::P
   lines.emplace_back(buf);
   if (c.positions != attn::Scheme::Sinusoidal) return lines;
   const std::vector<attn::HandReading> hands =
-      attn::compare_positions(attn::Sinusoidal(c.d_model, c.base), i, j);
+      attn::compare_positions(attn::PositionClock(c.d_model, c.base), i, j);
   std::snprintf(buf, sizeof buf, "clock hands at query position %d and key position %d:", i, j);
   lines.emplace_back(buf);
   const size_t n = std::min(hands.size(), static_cast<size_t>(kTooltipHands));
