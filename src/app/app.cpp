@@ -191,7 +191,8 @@ void App::frame() {
   std::vector<SceneAction> actions;
   const int scene = scene_index(settings_.scene);
   if (scene >= 0) {
-    SceneContext ctx{settings_, fills, error, state_->scenes[static_cast<size_t>(scene)], actions};
+    SceneContext ctx{settings_, fills,         error, state_->scenes[static_cast<size_t>(scene)],
+                     actions,   state_->ui.out};
     scene_draws()[static_cast<size_t>(scene)](ctx);
   }
   mark_window("scene/view");  // what the scene shows, and how far what it laid out reaches

@@ -120,7 +120,7 @@ std::string App::frame_stats_json() const {
 
 std::string App::answers_json() const {
   json list = json::array();
-  for (const AnswerEvent& a : frame_answers()) {
+  for (const AnswerEvent& a : state_->ui.out.answers) {
     json j;
     j["which"] = a.which;
     j["answer"] = a.answer;

@@ -183,7 +183,8 @@ void draw_compare(const ClockData& c) {
     ImGui::TextDisabled("(first %d of %zu hands)", n, c.compare.size());
 }
 
-void draw_exercise(Settings& s, const ClockData& c, ExerciseState& ex) {
+void draw_exercise(SceneContext& ctx, const ClockData& c, ExerciseState& ex) {
+  Settings& s = ctx.settings;
   const ClockExercise& e = c.exercise;
   paragraph(e.prompt);
   ImGui::SetNextItemWidth(120);
@@ -192,7 +193,7 @@ void draw_exercise(Settings& s, const ClockData& c, ExerciseState& ex) {
   same_line_if_fits(buttons_width({"Check", "Hint", "Reveal"}));
   if (ImGui::Button("Check")) {
     ex.checked = true;
-    frame_answers().push_back({"clock", std::to_string(s.answer), s.answer == e.answer});
+    ctx.answered({"clock", std::to_string(s.answer), s.answer == e.answer});
   }
   ImGui::SameLine();
   if (ImGui::Button("Hint")) ex.hint = !ex.hint;
@@ -285,7 +286,7 @@ void draw_clock_scene(SceneContext& ctx) {
   }
   if (section("Readings", "readings", s.hide)) draw_readings(data);
   if (section("Two positions, hand by hand", "compare", s.hide)) draw_compare(data);
-  if (section("Exercise", "exercise", s.hide)) draw_exercise(s, data, ex);
+  if (section("Exercise", "exercise", s.hide)) draw_exercise(ctx, data, ex);
   report(ctx, s, memo.shared(), ex);
 }
 

@@ -54,7 +54,7 @@ bool link_button(const std::string& label) {
 }
 
 // Reads the typed or picked answer and checks it; an unreadable number gets a message instead.
-void check(const Question& q, AnswerState& a) {
+void check(SceneContext& ctx, const Question& q, AnswerState& a) {
   long long given = a.choice;
   if (q.kind == AnswerKind::Number && !parse_number_answer(a.number, given)) {
     a.answered = false;
@@ -64,17 +64,17 @@ void check(const Question& q, AnswerState& a) {
   a.feedback = check_answer(q, given);
   a.answered = q.kind == AnswerKind::Number || a.choice >= 0;
   if (a.answered)
-    frame_answers().push_back(
+    ctx.answered(
         {q.id, q.kind == AnswerKind::Number ? std::to_string(given) : q.choices[static_cast<size_t>(given)],
          a.feedback.correct});
 }
 
-void draw_input(const Question& q, AnswerState& a) {
+void draw_input(SceneContext& ctx, const Question& q, AnswerState& a) {
   if (q.kind == AnswerKind::Number) {
     ImGui::SetNextItemWidth(180);
     bool entered = false;
     if (text_field("##answer", "your answer", a.number, &entered)) a.answered = false, a.feedback = {};
-    if (entered) check(q, a);
+    if (entered) check(ctx, q, a);
     same_line_if_fits(buttons_width({"Check", "Hide hint", "Hide answer"}));  // the buttons beside, or under
     return;
   }
@@ -93,14 +93,14 @@ void open_link(Settings& s, const Question& q) {
   s = next;
 }
 
-void draw_question(Settings& s, size_t i, const Question& q, AnswerState& a) {
+void draw_question(SceneContext& ctx, size_t i, const Question& q, AnswerState& a) {
   ImGui::PushID(static_cast<int>(i));
   char title[64];
   std::snprintf(title, sizeof title, "Question %c", static_cast<char>('a' + i));
   ImGui::SeparatorText(title);
   text_wrapped("%s", q.prompt.c_str());
-  draw_input(q, a);
-  if (ImGui::Button("Check")) check(q, a);
+  draw_input(ctx, q, a);
+  if (ImGui::Button("Check")) check(ctx, q, a);
   ImGui::SameLine();
   if (ImGui::Button(a.hint ? "Hide hint" : "Hint")) a.hint = !a.hint;
   ImGui::SameLine();
@@ -117,7 +117,7 @@ void draw_question(Settings& s, size_t i, const Question& q, AnswerState& a) {
     } else {
       text_wrapped("Answer: %s. %s", answer_text(q).c_str(), q.why.c_str());
     }
-    if (link_button(q.link_label)) open_link(s, q);
+    if (link_button(q.link_label)) open_link(ctx.settings, q);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("?%s", q.link_query.c_str());
   }
   ImGui::Spacing();
@@ -161,7 +161,6 @@ void report(SceneContext& ctx, const ExercisesData& d) {
 
 void draw_exercises_scene(SceneContext& ctx) {
   ExercisesData& data = ctx.kept<ExercisesData>();
-  Settings& s = ctx.settings;
   build(data);
   if (!data.error.empty()) {
     ctx.fail(data.error);
@@ -181,7 +180,8 @@ void draw_exercises_scene(SceneContext& ctx) {
   ImGui::Text("Score: %d of %zu right", score, data.questions.size());
   ImGui::SameLine();
   if (ImGui::Button("Start over")) data.answers.assign(data.questions.size(), AnswerState{});
-  for (size_t i = 0; i < data.questions.size(); ++i) draw_question(s, i, data.questions[i], data.answers[i]);
+  for (size_t i = 0; i < data.questions.size(); ++i)
+    draw_question(ctx, i, data.questions[i], data.answers[i]);
   ImGui::PopTextWrapPos();
   report(ctx, data);
 }

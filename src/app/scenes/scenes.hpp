@@ -11,6 +11,7 @@
 
 #include "app/logic/settings.hpp"
 #include "app/platform_io.hpp"
+#include "app/widgets/ui_state.hpp"
 
 namespace app {
 
@@ -68,6 +69,7 @@ struct SceneContext {
   std::string& error;                 // a message shown in place when the core rejects the settings
   std::unique_ptr<SceneState>& slot;  // the scene table's state of this scene (made on first use)
   std::vector<SceneAction>& actions;  // applied by the app, in order, after the frame
+  FrameOutput& out;                   // what this frame drew and reported (the widgets write into it too)
 
   // Reports the values on screen; nothing is built until state() is asked for.
   void report(ShownFill fill) { fills.push_back(std::move(fill)); }
@@ -83,6 +85,8 @@ struct SceneContext {
     fail(memo.error());
     return false;
   }
+  // Reports an exercise checked this frame (the page's answer event).
+  void answered(AnswerEvent e) { out.answers.push_back(std::move(e)); }
   // Asks the app to do `a` after the frame.
   void act(SceneAction a) { actions.push_back(std::move(a)); }
   // Asks for scene `id` through the scene switch (switch_scene: its defaults, the page's settings kept).

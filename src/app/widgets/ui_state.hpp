@@ -16,6 +16,13 @@
 
 namespace app {
 
+// An exercise checked this frame (which one, the answer given, whether it was right): the page's `answer`
+// event.
+struct AnswerEvent {
+  std::string which, answer;
+  bool right = false;
+};
+
 // What one frame drew and said (cleared when a frame starts): for state(), heatmaps() and the page.
 struct FrameOutput {
   std::vector<DrawnHeatmap> heatmaps;  // drawn_heatmaps()
@@ -23,7 +30,7 @@ struct FrameOutput {
   std::vector<std::string> texts;      // frame_texts(): every paragraph
   std::vector<NamedRect> rects;        // frame_rects(): named items
   std::vector<std::string> messages;   // frame_messages(): errors and notes shown in place
-  std::vector<AnswerEvent> answers;    // frame_answers(): exercises checked
+  std::vector<AnswerEvent> answers;    // exercises checked (SceneContext::answered)
   bool next_frame = false;             // request_next_frame() was called
   // Clears what a frame writes (next_frame included).
   void clear();

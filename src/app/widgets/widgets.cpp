@@ -212,10 +212,6 @@ std::vector<std::string>& frame_messages() {
   return ui_state().out.messages;
 }
 
-std::vector<AnswerEvent>& frame_answers() {
-  return ui_state().out.answers;
-}
-
 void error_box(const std::string& message) {
   frame_messages().push_back(message);
   ImGui::PushStyleColor(ImGuiCol_Text, ink(Ink::Error));

@@ -92,13 +92,6 @@ void error_box(const std::string& message);
 void note_box(const std::string& message);
 // Every error and note shown in place this frame, for window.attentionDemo.state().messages.
 std::vector<std::string>& frame_messages();
-// Exercises checked this frame (which one, the answer given, whether it was right): the page's `answer`
-// events.
-struct AnswerEvent {
-  std::string which, answer;
-  bool right = false;
-};
-std::vector<AnswerEvent>& frame_answers();
 // The keyboard-focused control's value: platform::focused_value() (src/platform/imgui_hooks.hpp).
 // A collapsing section that can be hidden by the URL's hide=NAME; returns true when open.
 bool section(const char* title, const char* hide_name, const std::string& hide_list);
