@@ -121,3 +121,72 @@ TEST(Transformer, TheRouterWithAHeadOffIsTheRouterWithoutItsRows) {
     EXPECT_FALSE(g.layers[1].w_qkv.middleCols(block * d + 1 * d_k, d_k).isZero(0.0f)) << "block " << block;
   }
 }
+
+TEST(Transformer, GroupedQueryHeadsShareTheirGroupsKeysAndValues) {
+  struct Case {
+    int d, heads, kv_heads, tokens;
+    attn::Scheme scheme;
+    bool causal;
+  };
+  for (const Case& c :
+       {Case{16, 4, 2, 6, attn::Scheme::None, false}, Case{16, 4, 1, 7, attn::Scheme::Rope, true},
+        Case{12, 6, 3, 5, attn::Scheme::Alibi, false}, Case{8, 2, 2, 4, attn::Scheme::Rope, false}}) {
+    SCOPED_TRACE(std::to_string(c.heads) + " heads, " + std::to_string(c.kv_heads) + " key/value heads, " +
+                 attn::scheme_name(c.scheme));
+    const int d_k = c.d / c.heads, group = c.heads / c.kv_heads, kv_cols = c.kv_heads * d_k;
+    attn::TransformerConfig config;
+    config.d_model = c.d;
+    config.heads = c.heads;
+    config.kv_heads = c.kv_heads;
+    config.norm = attn::Norm::None;
+    config.positions = c.scheme;
+    config.causal = c.causal;
+    attn::LayerWeightsT<float> w;
+    w.w_qkv = ref::to_float(ref::random_matrix(c.d, c.d + 2 * kv_cols, 21, 0.5));  // (D, D + 2 G d_k)
+    w.w_o = ref::to_float(ref::random_matrix(c.d, c.d, 22, 0.5));
+    const ref::MatD x = ref::random_matrix(c.tokens, c.d, 23);
+    attn::LayerCaptureT<float> out;
+    attn::layer_forward(config, w, ref::to_float(x), out);
+    // the reference is plain multi-head attention whose heads each get a copy of their group's key and
+    // value columns: (D, 3D)
+    const ref::MatD grouped = ref::to_double(w.w_qkv);
+    ref::MatD copied(c.d, 3 * c.d);
+    copied.leftCols(c.d) = grouped.leftCols(c.d);
+    for (int h = 0; h < c.heads; ++h) {
+      const int g = h / group;
+      copied.middleCols(c.d + h * d_k, d_k) = grouped.middleCols(c.d + g * d_k, d_k);
+      copied.middleCols(2 * c.d + h * d_k, d_k) = grouped.middleCols(c.d + kv_cols + g * d_k, d_k);
+    }
+    attn::AttentionOptions opt;
+    opt.positions = c.scheme;
+    opt.causal = c.causal;
+    const ref::Mha expected = ref::multi_head(x, copied, ref::to_double(w.w_o), c.heads, opt);
+    EXPECT_ALLCLOSE(out.attention, expected.output);
+    for (int h = 0; h < c.heads; ++h) {
+      EXPECT_ALLCLOSE(out.weights[static_cast<size_t>(h)], expected.heads[static_cast<size_t>(h)].weights);
+    }
+    if (c.kv_heads == c.heads) {  // one key/value head per head is multi-head attention, to the bit
+      config.kv_heads = 0;
+      attn::LayerCaptureT<float> plain;
+      attn::layer_forward(config, w, ref::to_float(x), plain);
+      EXPECT_TRUE(plain.attention == out.attention);
+    }
+  }
+}
+
+TEST(Transformer, KeyValueHeadsMustDivideTheHeadsAndFitTheWeights) {
+  attn::TransformerConfig config;
+  config.d_model = 8;
+  config.heads = 4;
+  config.norm = attn::Norm::None;
+  attn::LayerWeightsT<float> w;
+  w.w_o = ref::to_float(ref::random_matrix(8, 8, 2));
+  const attn::Mat x = ref::to_float(ref::random_matrix(3, 8, 3));
+  attn::LayerCaptureT<float> out;
+  config.kv_heads = 3;
+  w.w_qkv = ref::to_float(ref::random_matrix(8, 8 + 2 * 3 * 2, 1));
+  EXPECT_TRUE(
+      fx::throws_input_error_saying([&] { attn::layer_forward(config, w, x, out); }, "do not divide"));
+  config.kv_heads = 2;  // needs 8 + 2 * 2 * 2 = 16 columns
+  EXPECT_TRUE(fx::throws_input_error_saying([&] { attn::layer_forward(config, w, x, out); }, "need 16"));
+}

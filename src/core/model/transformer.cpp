@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/error.hpp"
 #include "core/positions.hpp"
 
 namespace attn {
@@ -33,10 +34,19 @@ LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w,
                           LayerCaptureT<S>& out, const std::vector<int>* positions,
                           const ops::RopeTable* turn, const std::vector<char>* heads_off, int step_rows)
     : c_(c), w_(w), x_(x), out_(out), turn_(turn) {
-  // x (T, D); w_qkv (D, 3D); w_o (D, D)
+  // x (T, D); w_qkv (D, D + 2 G d_k); w_o (D, D)
   const auto t = static_cast<int>(x.rows());
   d_ = static_cast<int>(x.cols());
   dk_ = d_ / c.heads;
+  const int groups = c.kv_groups();
+  if (groups < 1 || c.heads % groups != 0) {
+    throw_input_error({c.kv_heads, " key/value heads do not divide ", c.heads, " heads"});
+  }
+  group_ = c.heads / groups;
+  if (w.w_qkv.cols() != d_ + 2 * groups * dk_) {
+    throw_input_error({"W_qkv has ", w.w_qkv.cols(), " columns; ", groups, " key/value heads of ", dk_,
+                       " need ", d_ + 2 * groups * dk_});
+  }
   rows_ = step_rows > 0 ? std::min(step_rows, std::max(t, 1)) : t;
   blocks_ = rows_ > 0 ? (t + rows_ - 1) / rows_ : 0;
   total_ = 2 * blocks_ + c.heads + (c.norm == Norm::None ? 0 : 1);
@@ -48,7 +58,7 @@ LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w,
     turn_ = &own_turn_;
   }
   if (!scheme.rotation) turn_ = nullptr;
-  out_.qkv.resize(t, 3 * d_);
+  out_.qkv.resize(t, w.w_qkv.cols());
   out_.scores.resize(static_cast<size_t>(c.heads));
   out_.weights.resize(static_cast<size_t>(c.heads));
   out_.off.assign(static_cast<size_t>(c.heads), 0);
@@ -70,19 +80,21 @@ void LayerSteps<S>::step() {
     return;
   }
   if (k < blocks_ + c_.heads) {
-    // 2. head h reads its d_k-wide slice of q, k and v in place: view(B, T, H, d_k).transpose(1, 2)
+    // 2. head h reads its d_k-wide slice of q and its group's slices of k and v in place:
+    // view(B, T, H, d_k).transpose(1, 2), the keys and values repeated over the group
     const int h = k - blocks_;
     const auto hs = static_cast<size_t>(h);
     last_head_ = h;
-    if (turn_) {  // the scheme turns this head's queries and keys by their positions
+    const int g = h / group_, k_col = d_ + g * dk_, v_col = d_ + (c_.heads / group_ + g) * dk_;
+    if (turn_) {  // the scheme turns this head's queries, and its group's keys once, by their positions
       ops::rope_rotate(out_.qkv, h * dk_, dk_, *turn_, false);
-      ops::rope_rotate(out_.qkv, d_ + h * dk_, dk_, *turn_, false);
+      if (h % group_ == 0) ops::rope_rotate(out_.qkv, k_col, dk_, *turn_, false);
     }
     mask_.alibi_slope = 0.0f;
     if (const auto bias = scheme_def(c_.positions).score_bias) bias(mask_, h, c_.heads);
-    ops::attention_forward<S>(out_.qkv.middleCols(h * dk_, dk_), out_.qkv.middleCols(d_ + h * dk_, dk_),
-                              out_.qkv.middleCols(2 * d_ + h * dk_, dk_), mask_, out_.scores[hs],
-                              out_.weights[hs], head_out_);
+    ops::attention_forward<S>(out_.qkv.middleCols(h * dk_, dk_), out_.qkv.middleCols(k_col, dk_),
+                              out_.qkv.middleCols(v_col, dk_), mask_, out_.scores[hs], out_.weights[hs],
+                              head_out_);
     // 3. glue the heads back together side by side: (T, D); a switched-off head adds nothing
     if (out_.off[hs]) head_out_.setZero();
     out_.concat.middleCols(h * dk_, dk_) = head_out_;

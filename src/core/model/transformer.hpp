@@ -2,8 +2,10 @@
 // by layer, that captures each head's scores and weights and can switch heads off. The seeded attention
 // layer (attn::multi_head), the encoder block and both refund routers are configs of it.
 //
-// Per layer: x (T, D) -> qkv = x W_qkv (T, 3D) -> the scheme turns each head's q and k -> head h attends in
-// its d_k-wide slice (scores (T, T) with the scheme's bias and the causal mask, weights, out (T, d_k)),
+// Per layer: x (T, D) -> qkv = x W_qkv (T, D + 2 G d_k) with G key/value heads (G = H: every head its own)
+// -> the scheme turns each head's q and each group's k -> head h attends with its d_k-wide query slice and
+// the key and value slices of its group h / (H / G) (scores (T, T) with the scheme's bias and the causal
+// mask, weights, out (T, d_k)),
 // a switched-off head's out is zero -> concat (T, D) -> attention = concat W_o (T, D) -> with
 // Norm::PostLayerNorm: LayerNorm(x + attention) [-> ReLU feed-forward -> LayerNorm(norm1 + ffn)].
 // The maths is templated on the scalar: float for the app and training, double for gradient checks.
@@ -24,6 +26,8 @@ enum class Activation { Relu };
 struct TransformerConfig {
   int d_model = 16;
   int heads = 4;
+  int kv_heads = 0;  // key/value heads G, each shared by heads / G query heads (grouped-query attention);
+                     // 0: one per head (multi-head attention)
   int layers = 1;
   int d_ff = 0;  // the feed-forward width (0: no feed-forward sub-layer)
   Norm norm = Norm::PostLayerNorm;
@@ -32,12 +36,16 @@ struct TransformerConfig {
   bool causal = false;              // mask keys after the query (j > i)
   double base = 10000.0;            // the scheme's base (RoPE)
   int vocab = 0;                    // token ids of the models that embed ids (0: the input is vectors)
+
+  // The number of key/value heads G (kv_heads, or heads when it is 0).
+  int kv_groups() const { return kv_heads > 0 ? kv_heads : heads; }
 };
 
 // One layer's weights; vectors are (1, n) matrices. Empty tensors are the sub-layers a config leaves out.
 template <class S>
 struct LayerWeightsT {
-  MatT<S> w_qkv;               // (D, 3D): Q cols 0..D-1, K D..2D-1, V 2D..3D-1; head h uses h*d_k..
+  // (D, D + 2 G d_k): Q cols 0..D-1 (head h: h*d_k..), K D..D+G d_k-1, V after it (group g: g*d_k.. of each)
+  MatT<S> w_qkv;
   MatT<S> w_o;                 // (D, D)
   MatT<S> ln1_gain, ln1_bias;  // (1, D)  (empty with Norm::None)
   MatT<S> w1, b1;              // (D, F), (1, F)  (empty when d_ff == 0)
@@ -49,7 +57,7 @@ struct LayerWeightsT {
 template <class S>
 struct LayerCaptureT {
   MatT<S> input;                 // (T, D) the layer input x
-  MatT<S> qkv;                   // (T, 3D) x W_qkv, each head's q and k already turned by the scheme
+  MatT<S> qkv;                   // (T, D + 2 G d_k) x W_qkv, the q and k already turned by the scheme
   std::vector<MatT<S>> scores;   // H x (T, T) q.k / sqrt(d_k) + the scheme's bias, masked keys -inf
   std::vector<MatT<S>> weights;  // H x (T, T) softmax of the scores, rows sum to 1
   std::vector<char> off;         // (H,) 1 for a head switched off (its output zeroed)
@@ -75,7 +83,8 @@ struct HeadSwitch {
 // at a time (0: all rows at once), one head at a time, W_o step_rows rows at a time, then the norms and the
 // feed-forward. Every row is computed alike whatever the blocks, so the result is the same to the bit.
 // x, w, the capture and the optional arguments must outlive it. positions: the tokens' positions (null:
-// 0 .. T-1); turn: the scheme's rotation table for them (null: made here when the scheme turns).
+// 0 .. T-1); turn: the scheme's rotation table for them (null: made here when the scheme turns). Throws
+// InputError when the key/value heads do not divide the heads or W_qkv is not (D, D + 2 G d_k) wide.
 template <class S>
 class LayerSteps {
  public:
@@ -102,6 +111,7 @@ class LayerSteps {
   ops::HeadMask mask_;
   MatT<S> head_out_;  // (T, d_k)
   int d_ = 0, dk_ = 0, rows_ = 0, blocks_ = 0, next_ = 0, total_ = 0, last_head_ = -1;
+  int group_ = 1;  // query heads per key/value head
 };
 
 // The whole layer at once: x (T, D) -> out.
