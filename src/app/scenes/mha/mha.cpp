@@ -12,6 +12,7 @@
 #include "app/logic/json_text.hpp"
 #include "app/logic/memo.hpp"
 #include "app/logic/trained_model.hpp"
+#include "app/scenes/mha/grid_layout.hpp"
 #include "app/scenes/mha/panels.hpp"
 #include "app/scenes/mha/text_view.hpp"
 #include "app/scenes/mha/trained.hpp"
@@ -28,7 +29,7 @@ namespace {
 
 constexpr int kMaxShownTokens = 64;  // full (H, T, T) weights go into state() only up to this T
 constexpr int kTooltipHands = 4;     // clock hands listed in a hovered cell's tooltip
-constexpr float kMinSide = 56.0f, kMaxSide = 420.0f, kGap = 14.0f;
+constexpr float kGap = 14.0f;
 // A long input's computation per frame: the page keeps drawing (at about 12 frames per second) and
 // answers input, and the steps lose little to the frames between them (in headless Chromium the GPU is
 // the CPU too: 12 ms slices made a 512-token recompute 1.6 times slower, 80 ms ones 1.1 times).
@@ -117,52 +118,6 @@ HeatmapSpec head_spec(const mha::MhaState& ms, const Settings& s, const attn::Pi
   return spec;
 }
 
-struct GridLayout {
-  int cols = 1;
-  float side = kMinSide;
-  bool stats_beside = false;  // statistics to the right of each grid instead of under it
-};
-
-// Room a grid needs around its square: row labels, gap, and the statistics under or beside it.
-struct CellExtra {
-  float w, h;
-};
-
-// Columns, square side and where the statistics go for `heads` grids in avail_w x avail_h; each line of
-// grids ends with one colour bar (bar_w). Picks the arrangement with the largest squares.
-GridLayout grid_layout(int heads, float avail_w, float avail_h, float bar_w, CellExtra under,
-                       CellExtra beside, bool try_beside) {
-  GridLayout best{1, 0.0f, false};
-  for (int mode = 0; mode < (try_beside ? 2 : 1); ++mode) {
-    const CellExtra e = mode ? beside : under;
-    for (int c = 1; c <= heads; ++c) {
-      const int rows = (heads + c - 1) / c;
-      const float by_w = (avail_w - bar_w) / static_cast<float>(c) - e.w;
-      const float by_h = avail_h / static_cast<float>(rows) - e.h;
-      const float side = std::min({by_w, by_h, kMaxSide});
-      if (side > best.side + 0.5f) best = {c, side, mode == 1};
-    }
-  }
-  if (best.side >= kMinSide) return best;
-  // Too little room: the smallest readable squares, as many to a line as fit; the page scrolls.
-  const int c = std::clamp(static_cast<int>((avail_w - bar_w) / (kMinSide + under.w)), 1, heads);
-  return {c, std::clamp((avail_w - bar_w) / static_cast<float>(c) - under.w, kMinSide, kMaxSide), false};
-}
-
-// Columns and side for `heads` grids laid out by the width alone, for an iframe as tall as its content (a
-// course page's figure: a layout that followed the height would change the height it follows): the fewest
-// lines of grids whose squares are at least kMinSide, each as large as fits.
-GridLayout width_layout(int heads, float avail_w, float bar_w, CellExtra under) {
-  const auto side_for = [&](int c) {
-    return std::min((avail_w - bar_w) / static_cast<float>(c) - under.w, kMaxSide);
-  };
-  for (int lines = 1; lines <= heads; ++lines) {
-    const int c = (heads + lines - 1) / lines;
-    if (side_for(c) >= kMinSide) return {c, side_for(c), false};
-  }
-  return {1, std::max(kMinSide, side_for(1)), false};
-}
-
 // Whether the grids are sized by the width alone: in an iframe (embed=1) and in the figure view, whose
 // height follows the content.
 bool sized_by_width(const Settings& s) {
@@ -193,12 +148,13 @@ void draw_grid(mha::MhaState& ms, Settings& s, const attn::PipelineResult& r, co
   const float line = ImGui::GetTextLineHeightWithSpacing(), spacing = ImGui::GetStyle().ItemSpacing.y;
   const float labels_h = labels_height(d);
   const float stats_w = ImGui::CalcTextSize("first token 0.00").x + 10.0f;
-  const CellExtra under{d.label_w + 4.0f + kGap, line * (stats ? 4.0f : 1.0f) + labels_h + 3.0f * spacing};
-  const CellExtra beside{under.w + stats_w, line + labels_h + 2.0f * spacing};
+  const mha::CellExtra under{d.label_w + 4.0f + kGap,
+                             line * (stats ? 4.0f : 1.0f) + labels_h + 3.0f * spacing};
+  const mha::CellExtra beside{under.w + stats_w, line + labels_h + 2.0f * spacing};
   const float avail_w = ImGui::GetContentRegionAvail().x;
-  const GridLayout g =
-      sized_by_width(s) ? width_layout(heads, avail_w, colorbar_width(), under)
-                        : grid_layout(heads, avail_w, grid_height(), colorbar_width(), under, beside, stats);
+  const mha::GridLayout g = sized_by_width(s) ? mha::width_layout(heads, avail_w, colorbar_width(), under)
+                                              : mha::grid_layout(heads, avail_w, grid_height(),
+                                                                 colorbar_width(), under, beside, stats);
   mha::note_grid_side(ms, g.side, false, static_cast<int>(r.tokens.size()));
   for (int h = 0; h < heads; ++h) {
     if (h % g.cols) {
@@ -370,8 +326,8 @@ void draw_mha_scene(SceneContext& ctx) {
     return;
   }
   const Settings view = with_model_sizes(s);  // the trained model's sizes in trained mode
-  // the cells' tooltips read the scheme, width and mask of what is shown
-  const attn::PipelineConfig config = trained ? pipeline_config(view, view.positions) : pipeline_config(s);
+  // what is shown: the trained model's scheme, width and mask in trained mode (the cells' tooltips read them)
+  const attn::PipelineConfig config = pipeline_config(view);
   const CachedPipeline& pipe =
       trained ? trained_pipeline(s.text, s.layer) : cached_pipeline(s.text, config, kFrameBudgetMs);
   if (pipe.pending()) {
