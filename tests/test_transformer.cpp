@@ -187,6 +187,9 @@ TEST(Transformer, KeyValueHeadsMustDivideTheHeadsAndFitTheWeights) {
   w.w_qkv = ref::to_float(ref::random_matrix(8, 8 + 2 * 3 * 2, 1));
   EXPECT_TRUE(
       fx::throws_input_error_saying([&] { attn::layer_forward(config, w, x, out); }, "do not divide"));
+  config.kv_heads = -2;
+  EXPECT_TRUE(
+      fx::throws_input_error_saying([&] { attn::layer_forward(config, w, x, out); }, "do not divide"));
   config.kv_heads = 2;  // needs 8 + 2 * 2 * 2 = 16 columns
   EXPECT_TRUE(fx::throws_input_error_saying([&] { attn::layer_forward(config, w, x, out); }, "need 16"));
 }

@@ -37,8 +37,8 @@ struct TransformerConfig {
   double base = 10000.0;            // the scheme's base (RoPE)
   int vocab = 0;                    // token ids of the models that embed ids (0: the input is vectors)
 
-  // The number of key/value heads G (kv_heads, or heads when it is 0).
-  int kv_groups() const { return kv_heads > 0 ? kv_heads : heads; }
+  // The number of key/value heads G (kv_heads, or heads when it is 0; a negative count is refused).
+  int kv_groups() const { return kv_heads != 0 ? kv_heads : heads; }
 };
 
 // One layer's weights; vectors are (1, n) matrices. Empty tensors are the sub-layers a config leaves out.
