@@ -44,7 +44,8 @@ set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_
                            _attn_model_progress _attn_model_json _attn_request_frames
                            _attn_set_visible _attn_field_input _attn_tab_leaves _attn_focus _attn_blur
                            _attn_open_query _attn_touch _attn_wheel_wanted _attn_set_prefers
-                           _attn_load_steps)
+                           _attn_load_steps _attn_worker_up _attn_from_worker _attn_worker_command
+                           _attn_worker_work)
 
 # attn_wasm_maths(target FAST files...): the FAST files (the GEMM kernel, the products, the attention ops
 # and the layer) at -O2, every other source of the target at -Os -flto (link-time optimised with the
@@ -111,14 +112,14 @@ function(attn_wasm_page target)
     -sALLOW_MEMORY_GROWTH=1
     -sMALLOC=emmalloc                  # a smaller allocator: the app allocates little per frame
     -sNO_FILESYSTEM=1
-    -sENVIRONMENT=web
+    -sENVIRONMENT=web,worker           # the page, and its compute worker (web/compute_worker.js)
     -sTEXTDECODER=2                    # every browser with wasm exceptions has TextDecoder
     -sMODULARIZE=0                     # one global `Module`, configured by web/shell.js
     # no deferred calls for full-screen or pointer-lock requests (the app makes neither; their functions
     # are stubs, src/platform/unused_web_apis.js), and no errno from JavaScript (there is no file system)
     -sHTML5_SUPPORT_DEFERRING_USER_SENSITIVE_REQUESTS=0 -sSUPPORT_ERRNO=0
     # the Module properties web/shell.js sets: the glue reads no others
-    "-sINCOMING_MODULE_JS_API=[canvas,print,printErr,locateFile,instantiateWasm,onAbort,onRuntimeInitialized]"
+    "-sINCOMING_MODULE_JS_API=[canvas,print,printErr,locateFile,instantiateWasm,onAbort,onRuntimeInitialized,noInitialRun]"
     # stubs for the full-screen and pointer-lock functions SDL links and the app never calls
     "--js-library=${CMAKE_SOURCE_DIR}/src/platform/unused_web_apis.js"
     # every JavaScript function the app's C++ calls (src/platform/bridge_web.hpp declares them)

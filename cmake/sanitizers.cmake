@@ -7,7 +7,7 @@ include_guard(GLOBAL)
 
 set(ATTN_SANITIZED_TESTS core_tests gemm_tests app_settings_test app_text_tests exercises_test memo_test
     lesson_settings_test model_io_tests gfx_tests long_text_test wrap_font_test theme_contrast_test
-    desktop_text_field_test keyboard_test)
+    desktop_text_field_test keyboard_test train_link_test)
 
 # Runs once the whole project is configured, when every test target exists.
 function(attn_add_sanitized_tests_target)

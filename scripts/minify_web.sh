@@ -4,11 +4,12 @@
 #   attention_demo.js  Emscripten's glue: every name mangled, top level included, except `Module`, the one
 #                      global web/shell.js and the glue share (exports are read as Module properties, which
 #                      terser never renames), and `abort`, the runtime's stop (tests/browser/hardening)
-#   shell.js, stream_wasm.js, a11y.js, embedded.js  each one function expression: locals mangled, globals kept
+#   shell.js, stream_wasm.js, a11y.js, embedded.js, compute_worker.js, embed.js  each one function expression:
+#                      locals mangled, globals kept
 #   style.css  clean-css level 2 (comments, whitespace, merged rules)
 #   index.html its comments (the page has no inline script or style, so none is inside one)
-# embed.js stays as written: course authors read its comments. Each output must parse (terser and clean-css
-# fail otherwise) and must not be larger than its input.
+# embed.js's commented source, with its usage, is web/embed.js (and README.md). Each output must parse
+# (terser and clean-css fail otherwise) and must not be larger than its input.
 set -euo pipefail
 DIST="${1:?usage: scripts/minify_web.sh DIST}"
 # Debian's terser and clean-css run under whatever `node` is first on PATH; its modules live in /usr/share/nodejs.
@@ -59,6 +60,8 @@ minify "$DIST/shell.js" --mangle
 minify "$DIST/stream_wasm.js" --mangle
 minify "$DIST/a11y.js" --mangle
 minify "$DIST/embedded.js" --mangle
+minify "$DIST/compute_worker.js" --mangle
+minify "$DIST/embed.js" --mangle
 minify_css "$DIST/style.css"
 node -e '
   const fs = require("fs");

@@ -67,3 +67,7 @@ if(TARGET attention_demo)
                        "ATTENTION_DEMO=$<TARGET_FILE:attention_demo>;ATTENTION_CLI=$<TARGET_FILE:attention_cli>"
                        TIMEOUT 900)
 endif()
+
+# The Train scene's session behind its messages (in-process and through a compute link).
+attn_gtest(train_link_test STRICT LIBS attention_app_logic
+           SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_train_link.cpp ${CMAKE_CURRENT_SOURCE_DIR}/fixtures.cpp)

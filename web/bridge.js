@@ -190,6 +190,20 @@ mergeInto(LibraryManager.library, {
     return n;
   },
 
+  // [SECTION] the compute worker's messages (compute_web.cpp, web/compute_worker.js)
+
+  // Posts a copy of n bytes at `bytes` to the other side: from the page to its worker
+  // (Module.attentionWorker, once it runs), from the worker to the page. The copy is transferred.
+  attn_js_post: function (bytes, n) {
+    var copy = HEAPU8.slice(bytes, bytes + n).buffer;
+    var to = typeof WorkerGlobalScope === "function" ? self : Module.attentionWorker;
+    if (to) to.postMessage(copy, [copy]);
+  },
+  // Copies the n bytes of the message that arrived (Module.attentionInbox, an ArrayBuffer) to dst.
+  attn_js_inbox_copy: function (dst, n) {
+    HEAPU8.set(new Uint8Array(Module.attentionInbox, 0, n), dst);
+  },
+
   // [SECTION] the font atlas, drawn by the browser (font_web.cpp)
 
   // Picks the CSS size at which the family's ascent + descent make line_px pixels (stb_truetype's

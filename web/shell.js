@@ -6,6 +6,7 @@
   // Every path is relative to this page, so dist/ works from any folder of any static server.
   var JS_FILE = "attention_demo.js";
   var WASM_FILE = "attention_demo.wasm";
+  var WORKER_FILE = "compute_worker.js";
 
   var body = document.body;
   var canvas = document.getElementById("canvas");
@@ -70,6 +71,21 @@
 
   // The C string the export `name` answers, as a JS string.
   function callText(name, args) { return Module.UTF8ToString(callRaw(name, args)); }
+
+  // A script address the page's Trusted Types policy allows (the name itself where there is no policy).
+  var policy = null;
+  function trustedUrl(name) {
+    if (!window.trustedTypes || typeof window.trustedTypes.createPolicy !== "function") return name;
+    policy = policy || window.trustedTypes.createPolicy("attention-demo", {
+      createScriptURL: function (url) {
+        if (url !== JS_FILE && url !== WORKER_FILE) {
+          throw new TypeError("attention-demo: not the demo's script: " + url);
+        }
+        return url;
+      }
+    });
+    return policy.createScriptURL(name);
+  }
 
   function call(name, args) { return JSON.parse(callText(name, args)); }
 
@@ -379,6 +395,42 @@
   });
   wasmModule.catch(function (e) { failBlocked("WebAssembly: " + describe(e)); });
 
+  // [7b] the compute worker (web/compute_worker.js), started after the first frame on the module compiled
+  // above; the app computes on this thread until it runs, or if it cannot start (then it says why in the
+  // console).
+  function startWorker(module) {
+    var worker;
+    function down(why) {
+      if (worker) worker.terminate();
+      Module.attentionWorker = null;
+      console.warn("The compute worker stopped; the demo computes on the page's own thread: " + why);
+      tellApp("attn_worker_up", [0]);
+    }
+    try {
+      worker = new Worker(trustedUrl(WORKER_FILE));
+    } catch (e) {
+      return down(describe(e));
+    }
+    worker.onmessage = function (e) {
+      var d = e.data;
+      if (d instanceof ArrayBuffer) {
+        Module.attentionInbox = d;
+        tellApp("attn_from_worker", [d.byteLength]);
+        Module.attentionInbox = null;
+      } else if (d && d.ready) {
+        Module.attentionWorker = worker;
+        tellApp("attn_worker_up", [1]);
+      } else if (d && d.failed) {
+        down(d.failed);
+      }
+    };
+    worker.onerror = function (e) {
+      e.preventDefault();
+      down(e.message || "an error in the worker");
+    };
+    worker.postMessage({ module: module, glue: JS_FILE });
+  }
+
   // [8] the Emscripten module (one global Module, -sMODULARIZE=0)
   window.Module = {
     canvas: canvas,
@@ -410,6 +462,7 @@
         body.setAttribute("data-state", "ready");
       }
       resolveReady(window.attentionDemo);
+      if (!singleFile) wasmModule.then(startWorker);
     },
     // The app recreated its GL objects after the browser gave a lost WebGL context back.
     attentionGraphicsRestored: function () {
@@ -515,25 +568,18 @@
   // The glue starts the app once the page's other scripts (embedded.js, a11y.js) have set up their listeners:
   // it is added when the document is parsed (the preload in index.html has already fetched it).
   // Under a Content-Security-Policy with require-trusted-types-for 'script', a script's address must come from
-  // a Trusted Types policy: "attention-demo" allows the glue's own file name and nothing else (a CSP with a
-  // trusted-types list must name it).
+  // a Trusted Types policy: "attention-demo" allows the glue's and the compute worker's file names and
+  // nothing else (a CSP with a trusted-types list must name it).
   body.setAttribute("data-state", "loading");
   if (singleFile) return;  // its glue is the page's last inline script
   var script = document.createElement("script");
-  var scriptUrl = JS_FILE;
-  if (window.trustedTypes && typeof window.trustedTypes.createPolicy === "function") {
-    try {
-      scriptUrl = window.trustedTypes.createPolicy("attention-demo", {
-        createScriptURL: function (url) {
-          if (url !== JS_FILE) throw new TypeError("attention-demo: not the demo's script: " + url);
-          return url;
-        }
-      }).createScriptURL(JS_FILE);
-    } catch (e) {
-      failLoad("this page's Content-Security-Policy does not allow the Trusted Types policy 'attention-demo' (" +
-               describe(e) + ")");
-      return;
-    }
+  var scriptUrl;
+  try {
+    scriptUrl = trustedUrl(JS_FILE);
+  } catch (e) {
+    failLoad("this page's Content-Security-Policy does not allow the Trusted Types policy 'attention-demo' (" +
+             describe(e) + ")");
+    return;
   }
   script.src = scriptUrl;
   script.async = true;

@@ -74,13 +74,13 @@ void require_permutation(const std::vector<int>& perm, int n) {
     throw_input_error({"the permutation has ", perm.size(), " entries for ", n,
                        " tokens; give each token index 0 to ", n - 1, " once"});
   }
-  std::vector<bool> seen(static_cast<size_t>(n), false);
+  std::vector<char> seen(static_cast<size_t>(n), 0);
   for (int p : perm) {
     if (p < 0 || p >= n || seen[static_cast<size_t>(p)]) {
       throw_input_error({"the permutation must use each token index 0 to ", n - 1, " exactly once (", p,
                          " is out of range or repeated)"});
     }
-    seen[static_cast<size_t>(p)] = true;
+    seen[static_cast<size_t>(p)] = 1;
   }
 }
 

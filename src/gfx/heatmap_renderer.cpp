@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <unordered_map>
+#include <map>
 #include <vector>
 
 #include "gfx/gl.hpp"

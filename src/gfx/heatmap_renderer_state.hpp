@@ -4,8 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "gfx/colormap.hpp"
@@ -31,7 +31,7 @@ struct HeatmapRenderer {
         u_nonfinite = -1;
   int max_side = 0;
   long frame = 0, uploads = 0;
-  std::unordered_map<std::string, Entry> cache;
+  std::map<std::string, Entry> cache;
   std::vector<float> staging;  // a copy of the values with non-finite ones replaced (only when needed)
 };
 

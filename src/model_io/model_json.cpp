@@ -75,7 +75,7 @@ std::vector<std::string> string_list(const json& j, std::string_view what) {
 const std::string* first_repeat(const std::vector<std::string>& words) {
   std::vector<std::string> sorted = words;
   std::sort(sorted.begin(), sorted.end());
-  std::vector<bool> seen(sorted.size());
+  std::vector<char> seen(sorted.size());
   for (const std::string& w : words) {
     size_t lo = 0, hi = sorted.size();  // the first entry of sorted not below w
     while (lo < hi) {
@@ -87,7 +87,7 @@ const std::string* first_repeat(const std::vector<std::string>& words) {
       }
     }
     if (seen[lo]) return &w;
-    seen[lo] = true;
+    seen[lo] = 1;
   }
   return nullptr;
 }

@@ -29,6 +29,10 @@ void attn_js_remember_model(const char* text);
 char* attn_js_recall_model();
 int attn_js_model_chunk(char* dst, int cap);
 
+// the compute worker's messages (compute_web.cpp)
+void attn_js_post(const void* bytes, int n);
+void attn_js_inbox_copy(void* dst, int n);
+
 // the font atlas, drawn by the browser (font_web.cpp)
 int attn_js_font_measure(const char* family, int line_px, const int* codes, int count, float* out);
 int attn_js_font_render(const int* glyphs, int count, int w, int h, unsigned char* pixels);

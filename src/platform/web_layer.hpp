@@ -1,12 +1,16 @@
 // The browser platform layer's state in one struct: owned by the main loop (main_web.cpp's WebState) and
 // reached through web_layer() by the files that keep it (text_field_web.cpp, page_events_web.cpp,
-// font_web.cpp, model_load_web.cpp) and by the page's exports.
+// compute_web.cpp, font_web.cpp, model_load_web.cpp) and by the page's exports.
 #pragma once
 
 #include <imgui.h>
 
 #include <string>
 #include <vector>
+
+namespace app {
+class ComputeLink;
+}
 
 namespace platform {
 
@@ -64,6 +68,7 @@ struct ExportReplies {
 };
 
 struct WebLayer {
+  bool worker_up = false;  // compute_web.cpp: the page's compute worker is running
   TextFieldsState fields;
   ToldPage told;
   WebFontState font;
@@ -72,5 +77,8 @@ struct WebLayer {
 
 // The layer's state (main_web.cpp owns it).
 WebLayer& web_layer();
+
+// compute_web.cpp: the link to the compute worker while it runs, else nullptr.
+app::ComputeLink* compute_worker_link();
 
 }  // namespace platform

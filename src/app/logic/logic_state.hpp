@@ -3,16 +3,26 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "app/logic/pipeline_cache.hpp"
 #include "app/logic/trained_model.hpp"
 
 namespace app {
 
+class ComputeLink;
+
+// compute_link.hpp's link and the messages from the worker not yet taken.
+struct WorkerState {
+  ComputeLink* link = nullptr;
+  std::vector<std::vector<std::uint8_t>> inbox;
+};
+
 struct LogicState {
   std::uint64_t last_version = 0;  // the last number next_version() handed out
   PipelineStore pipelines;         // cached_pipeline()'s results and the weights they share
   TrainedModelStore trained;       // the trained model, its load status and its attention
+  WorkerState worker;              // the compute worker, when the platform has one
 };
 
 // The state in use: the one given to use_logic_state(), else one of the logic's own (tests and tools

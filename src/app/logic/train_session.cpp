@@ -1,5 +1,5 @@
-// The Train scene's session: trains the refund router in time slices between frames and evaluates it in
-// small chunks, so the page keeps drawing at full speed while it learns. No ImGui code.
+// The Train scene's session: trains the refund router in time slices and evaluates it in small chunks, so
+// whoever runs it (the compute worker, or the frame loop) can stop between slices. No ImGui code.
 #include "app/logic/train_session.hpp"
 
 #include <algorithm>
@@ -74,10 +74,7 @@ const attn::train::Dataset& refund_data() {
   return data;
 }
 
-void Session::reset(const SessionKey& key) {
-  *this = Session{};
-  key_ = key;
-  keyed_ = true;
+attn::train::ModelConfig session_model_config(const SessionKey& key) {
   attn::train::ModelConfig mc;
   mc.d_model = key.d_model;
   mc.heads = key.heads;
@@ -85,7 +82,19 @@ void Session::reset(const SessionKey& key) {
   mc.seed = static_cast<std::uint64_t>(key.seed);
   // checked by name, so a scheme the router cannot train is refused in the CLI's words
   mc.positions = attn::parse_scheme(attn::scheme_name(key.positions), attn::train::trainable_schemes());
-  trainer_ = std::make_unique<attn::train::Trainer>(mc, attn::train::TrainConfig{}, refund_data());
+  static const int vocab = attn::train::Vocab::build(refund_data()).size();
+  mc.vocab = vocab;
+  mc.classes = static_cast<int>(refund_data().label_names().size());
+  attn::train::validate_config(mc);
+  return mc;
+}
+
+void Session::reset(const SessionKey& key) {
+  *this = Session{};
+  key_ = key;
+  keyed_ = true;
+  trainer_ = std::make_unique<attn::train::Trainer>(session_model_config(key), attn::train::TrainConfig{},
+                                                    refund_data());
   start_eval(true);
 }
 
@@ -231,17 +240,26 @@ nlohmann::json Session::info() const {
 }
 
 void Session::publish() {
-  snapshot_.model = trainer_->model();
-  if (snapshot_.vocab.size() == 0) snapshot_.vocab = trainer_->vocab();
-  snapshot_.labels = refund_data().label_names();
-  snapshot_.info = info();
-  snapshot_.source = "trained in this session";
-  if (steps() > 0) {
-    published_ = publish_trained_model(snapshot_);
-    snapshot_.version = published_;
-  } else {
-    snapshot_.version = next_model_version();
-  }
+  snapshot_model_ = trainer_->model();
+  snapshot_info_ = info();
+  ++snapshot_serial_;
+}
+
+Progress Session::progress() const {
+  Progress p;
+  p.has_trainer = has_trainer();
+  p.steps = steps();
+  p.last_loss = last_loss();
+  p.metrics = metrics_;
+  p.metrics_step = metrics_step_;
+  p.train_metrics_step = train_step_;
+  p.evaluating = job_.active;
+  p.target_step = target_step_;
+  p.target_seconds = target_seconds_;
+  p.seconds = seconds_;
+  p.steps_per_second = steps_per_second();
+  p.error = error_;
+  return p;
 }
 
 }  // namespace app::train_ui

@@ -1,5 +1,6 @@
-// The Train scene's session (no UI code): trains the refund router in time slices between frames and
-// evaluates it in chunks, so the page keeps drawing at full speed while it learns.
+// The Train scene's session (no UI code): trains the refund router in time slices and evaluates it in
+// chunks. It runs where the TrainHost runs (app/logic/train_host.hpp): the page's compute worker, or
+// between frames on the desktop and in tests.
 #pragma once
 
 #include <chrono>
@@ -11,7 +12,6 @@
 #include <vector>
 
 #include "app/logic/settings.hpp"
-#include "app/logic/trained_model.hpp"
 #include "core/train/trainer.hpp"
 
 namespace app::train_ui {
@@ -38,6 +38,9 @@ SessionKey session_key(const Settings& s);
 
 // The refund data set (built once) and its class names.
 const attn::train::Dataset& refund_data();
+// The router a session for `key` trains: vocab and classes filled from refund_data(). Throws InputError for
+// a scheme the router cannot train (in the CLI's words) or an unusable config.
+attn::train::ModelConfig session_model_config(const SessionKey& key);
 
 // Why tick() stopped the run (the scene then sets train=pause).
 enum class Stop { None, Target, MaxSteps, Error };
@@ -50,6 +53,19 @@ struct Curves {
   std::vector<float> train_step, train_accuracy;  // (E') evaluations that covered the training emails
 };
 
+// What the scene shows of a session besides its curves and model: a plain value, sent by the worker.
+struct Progress {
+  bool has_trainer = false;
+  int steps = 0;
+  float last_loss = 0;
+  attn::train::Metrics metrics{};
+  int metrics_step = -1, train_metrics_step = -1;  // -1: not evaluated yet
+  bool evaluating = false;
+  int target_step = -1;  // -1: the target was not reached
+  double target_seconds = 0, seconds = 0, steps_per_second = 0;
+  std::string error;
+};
+
 class Session {
  public:
   // Starts over: a fresh trainer for `key` (throws InputError for an unusable model), empty curves and an
@@ -57,7 +73,7 @@ class Session {
   void reset(const SessionKey& key);
   // Drops the trainer but remembers `key` (used when a model file replaced the trained model).
   void detach(const SessionKey& key);
-  // One frame's work, about budget_ms: evaluation chunks first, then (when `run`) training steps. Stops
+  // About budget_ms of work: evaluation chunks first, then (when `run`) training steps. Stops
   // at the target (once per run; afterwards training may continue) or at max_steps.
   Stop tick(double budget_ms, bool run, int max_steps);
   // Queues an evaluation of the current step on the held-out and training emails (on pause), unless the
@@ -80,10 +96,13 @@ class Session {
   double steps_per_second() const;
   const Curves& curves() const { return curves_; }
   const std::string& error() const { return error_; }
-  long long published_version() const { return published_; }
-  // The model as of the last evaluation (published app-wide once it has trained at least one step).
-  const TrainedModel& snapshot() const { return snapshot_; }
-  nlohmann::json info() const;  // the training info written into a model file
+  Progress progress() const;
+  // The model as of the last evaluation, its training info (written into a model file), and a count of
+  // the evaluations that made a new one.
+  const attn::train::Model& snapshot_model() const { return snapshot_model_; }
+  const nlohmann::json& snapshot_info() const { return snapshot_info_; }
+  long long snapshot_serial() const { return snapshot_serial_; }
+  nlohmann::json info() const;  // the training info as of the last evaluation
 
  private:
   struct EvalJob {
@@ -109,8 +128,9 @@ class Session {
   EvalJob job_;
   Curves curves_;
   std::string error_;
-  TrainedModel snapshot_;
-  long long published_ = 0;
+  attn::train::Model snapshot_model_;
+  nlohmann::json snapshot_info_;
+  long long snapshot_serial_ = 0;
   bool was_running_ = false;
   std::chrono::steady_clock::time_point last_tick_{};
   std::deque<std::pair<double, int>> rate_;  // (seconds, steps) samples of the last second or so

@@ -8,8 +8,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <memory>
-#include <unordered_map>
 
 #include "app/logic/text.hpp"
 #include "app/widgets/heatmap_export.hpp"

@@ -109,7 +109,7 @@ bool begin_table(const char* id, std::initializer_list<TableColumn> columns, int
   for (const TableColumn& col : columns) {
     const float content = std::max({cur().w->content[c], ImGui::CalcTextSize(col.name).x, col.width});
     cur().x.push_back(cur().x.back() + content + 2.0f * pad().x);
-    cur().fixed.push_back(col.width > 0.0f);
+    cur().fixed.push_back(col.width > 0.0f ? 1 : 0);
     ++c;
   }
   const float avail = ImGui::GetContentRegionAvail().x, bar = ImGui::GetStyle().ScrollbarSize;

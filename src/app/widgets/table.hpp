@@ -40,7 +40,7 @@ struct TableWidths {
 struct TableDraw {
   TableWidths* w = nullptr;
   std::vector<float> x;     // (columns + 1,) column edges from the table's left
-  std::vector<bool> fixed;  // (columns,) given a width: its text wraps inside it
+  std::vector<char> fixed;  // (columns,) given a width: its text wraps inside it
   ImVec2 origin;            // the rows' top left
   float rows_top = 0.0f;
   float row_y = 0.0f, row_h = 0.0f;

@@ -2,8 +2,8 @@
 // widgets reach it through ui_state(), the way Dear ImGui's functions reach its current context.
 #pragma once
 
+#include <map>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "app/widgets/heatmap_fit.hpp"
@@ -47,7 +47,7 @@ struct UiState {
   FrameOutput out;
   FrameSettings frame;
   struct {
-    std::unordered_map<std::string, HeatmapFit> fitted;  // by heatmap id
+    std::map<std::string, HeatmapFit> fitted;  // by heatmap id
   } heatmaps;
   HeatmapCursor cursor;  // the focused grid's cell
   TableState tables;     // measured columns

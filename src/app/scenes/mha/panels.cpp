@@ -166,13 +166,13 @@ RowView make_row_view(const attn::PipelineResult& r, int token) {
 std::vector<int> peak_key_counts(const attn::PipelineResult& r) {
   std::vector<int> out;
   for (const attn::HeadResult& h : r.mha.head) {
-    std::vector<bool> peak(static_cast<size_t>(h.weights.cols()), false);
+    std::vector<char> peak(static_cast<size_t>(h.weights.cols()), 0);
     for (Eigen::Index i = 0; i < h.weights.rows(); ++i) {
       Eigen::Index best = 0;
       h.weights.row(i).maxCoeff(&best);
-      peak[static_cast<size_t>(best)] = true;
+      peak[static_cast<size_t>(best)] = 1;
     }
-    out.push_back(static_cast<int>(std::count(peak.begin(), peak.end(), true)));
+    out.push_back(static_cast<int>(std::count(peak.begin(), peak.end(), 1)));
   }
   return out;
 }

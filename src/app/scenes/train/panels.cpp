@@ -117,7 +117,7 @@ std::string info_line(const nlohmann::json& info) {
 
 }  // namespace
 
-void draw_curves(const Session& ses) {
+void draw_curves(const TrainClient& ses) {
   const Curves& c = ses.curves();
   const float avail = ImGui::GetContentRegionAvail().x;
   const float width = std::min(avail, std::max(240.0f, (avail - 24.0f) * 0.5f));  // two side by side, or one

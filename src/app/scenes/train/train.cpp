@@ -1,5 +1,6 @@
-// Train scene: trains the refund router in the page (in time slices between frames), with or without
-// positions, and shows what it learned: curves, any email's label, the order-flipped pair, model files.
+// Train scene: trains the refund router in the page (in the compute worker, or in time slices between
+// frames), with or without positions, and shows what it learned: curves, any email's label, the order-flipped
+// pair, model files.
 #include "app/scenes/train/train.hpp"
 
 #include <imgui.h>
@@ -55,7 +56,7 @@ class FramePacer {
 };
 
 struct TrainState : SceneState {
-  Session session;
+  TrainClient session;
   FramePacer pacer;
   double budget_ms = 0.0;
   std::string error;              // why the model for the current settings could not be built
@@ -151,7 +152,7 @@ void draw_controls(Settings& s) {
       "accuracy has been at least 99% twice in a row, or at max steps; Continue then trains on.");
 }
 
-void draw_buttons(Settings& s, const Session& ses) {
+void draw_buttons(Settings& s, const TrainClient& ses) {
   const bool running = s.train == Training::Run;
   const bool more = ses.target_reached() || ses.steps() > 0;
   ImGui::BeginDisabled(running);
@@ -210,7 +211,7 @@ void look_inside_button(SceneContext& ctx, const TrainedModel* shown_model) {
       "the row view and per-head statistics for the email typed above. (Train at least one step first.)");
 }
 
-nlohmann::json metrics_json(const Session& ses, const TrainedModel* m) {
+nlohmann::json metrics_json(const TrainClient& ses, const TrainedModel* m) {
   if (ses.has_trainer()) {
     const attn::train::Metrics& mt = ses.metrics();
     nlohmann::json j;  // key by key: nlohmann's initializer lists cost the page more code
@@ -229,7 +230,7 @@ nlohmann::json metrics_json(const Session& ses, const TrainedModel* m) {
 // The scene's numbers for state().shown, added to what the panels put into j. Built while drawing (a few
 // dozen values): they read the trained model, which a model file can replace between frames.
 void report(nlohmann::json& j, const Settings& s, const TrainState& st, const TrainedModel* m) {
-  const Session& ses = st.session;
+  const TrainClient& ses = st.session;
   j["positions"] = attn::scheme_name(s.positions);
   j["d_model"] = s.d_model;
   j["heads"] = s.heads;
@@ -244,6 +245,7 @@ void report(nlohmann::json& j, const Settings& s, const TrainState& st, const Tr
   j["seconds"] = ses.seconds();
   j["loss"] = ses.last_loss();
   j["evaluating"] = ses.evaluating();
+  j["in_worker"] = ses.in_worker();
   j["frame_budget_ms"] = st.budget_ms;
   j["idle_frame_ms"] = st.pacer.idle_ms();
   j["metrics"] = metrics_json(ses, m);
@@ -267,14 +269,13 @@ void draw_train_scene(SceneContext& ctx) {
   if (section("Model and training", "controls", s.hide)) draw_controls(s);
   sync_session(s, st);
 
-  Session& ses = st.session;
+  TrainClient& ses = st.session;
   if (!st.error.empty()) {
     ctx.fail(st.error);
   }
   const bool training = s.train == Training::Run || ses.evaluating();
   st.budget_ms = st.pacer.budget_ms(training);
   if (ses.tick(st.budget_ms, s.train == Training::Run, s.max_steps) != Stop::None) s.train = Training::Pause;
-  if (s.train == Training::Pause) ses.evaluate_now();
   if (training || ses.evaluating()) request_next_frame();  // steps and evaluations go on without input
   if (!ses.error().empty()) {
     ctx.fail(ses.error());

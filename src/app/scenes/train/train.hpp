@@ -7,7 +7,7 @@
 
 #include "app/logic/memo.hpp"
 #include "app/logic/settings.hpp"
-#include "app/logic/train_session.hpp"
+#include "app/logic/train_client.hpp"
 #include "app/logic/trained_model.hpp"
 #include "app/scenes/scenes.hpp"
 #include "core/train/trainer.hpp"
@@ -27,7 +27,7 @@ struct PanelState {
 
 // [panels.cpp]
 // Live loss and accuracy curves.
-void draw_curves(const Session& session);
+void draw_curves(const TrainClient& session);
 // The typed email: tokens, label, confidence and every class probability as bars. Fills shown["prediction"];
 // returns "" or the model's message for an email it cannot read (shown in place).
 std::string draw_prediction(PanelState& ps, Settings& s, const TrainedModel& m, nlohmann::json& shown);

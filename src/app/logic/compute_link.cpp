@@ -1,0 +1,26 @@
+// The compute worker's link and inbox, kept in the LogicState.
+#include "app/logic/compute_link.hpp"
+
+#include "app/logic/logic_state.hpp"
+
+namespace app {
+
+ComputeLink* compute_link() {
+  return logic_state().worker.link;
+}
+
+void use_compute_link(ComputeLink* link) {
+  logic_state().worker.link = link;
+}
+
+void deliver_from_worker(std::vector<std::uint8_t> message) {
+  logic_state().worker.inbox.push_back(std::move(message));
+}
+
+std::vector<std::vector<std::uint8_t>> take_from_worker() {
+  std::vector<std::vector<std::uint8_t>> out;
+  out.swap(logic_state().worker.inbox);
+  return out;
+}
+
+}  // namespace app

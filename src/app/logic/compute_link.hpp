@@ -1,0 +1,24 @@
+// The seam between the app and a compute worker (the page's Web Worker, which runs this same core): the
+// platform sets a link once its worker is running and queues the worker's messages as they arrive. With
+// no link (the desktop, the tests, a page whose worker did not start) the work runs in the app's thread.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace app {
+
+class ComputeLink {
+ public:
+  virtual ~ComputeLink() = default;
+  virtual void post(const std::vector<std::uint8_t>& message) = 0;
+};
+
+// The link in use, or nullptr.
+ComputeLink* compute_link();
+void use_compute_link(ComputeLink* link);
+// A message from the worker (the platform calls this as it arrives) and the ones not yet taken, in order.
+void deliver_from_worker(std::vector<std::uint8_t> message);
+std::vector<std::vector<std::uint8_t>> take_from_worker();
+
+}  // namespace app

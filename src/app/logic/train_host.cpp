@@ -1,0 +1,97 @@
+// The Train scene's session as Commands drive it, reporting what changed as Updates.
+#include "app/logic/train_host.hpp"
+
+#include "core/error.hpp"
+
+namespace app::train_ui {
+namespace {
+
+// curve[from:] into tail; from moves to the end.
+void take_tail(const std::vector<float>& curve, long long& from, std::vector<float>& tail) {
+  tail.assign(curve.begin() + from, curve.end());
+  from = static_cast<long long>(curve.size());
+}
+
+double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+}  // namespace
+
+void TrainHost::receive(const Command& c) {
+  if (c.kind == Command::Kind::Run || c.kind == Command::Kind::Ack) {
+    if (c.generation != generation_) return;  // for a session since replaced
+    if (c.kind == Command::Kind::Ack) {
+      acked_ = c.acked;
+      return;
+    }
+    run_ = c.run;
+    max_steps_ = c.max_steps;
+    changed_ = true;
+    return;
+  }
+  *this = TrainHost{};
+  generation_ = c.generation;
+  started_ = changed_ = true;
+  if (c.kind == Command::Kind::Detach) {
+    session_.detach(c.key);
+    return;
+  }
+  try {
+    session_.reset(c.key);
+  } catch (const attn::InputError& e) {  // the client checked the key first: only a failure of its own
+    session_.detach(c.key);
+    stop_ = Stop::Error;
+    error_ = e.what();
+  }
+}
+
+bool TrainHost::work(double budget_ms) {
+  if (!session_.has_trainer()) return false;
+  const Stop stop = session_.tick(budget_ms, run_, max_steps_);
+  if (stop != Stop::None) {
+    run_ = false;
+    stop_ = stop;
+  }
+  if (!run_) session_.evaluate_now();
+  changed_ = true;
+  return run_ || session_.evaluating();
+}
+
+std::optional<Update> TrainHost::take_update(bool idle) {
+  const Clock::time_point now = Clock::now();
+  const bool now_due = started_ || stop_ != Stop::None || idle;
+  if (!changed_ || sent_ - acked_ >= kUnacked || (!now_due && ms_between(last_update_, now) < kUpdateEveryMs))
+    return std::nullopt;
+  Update u;
+  u.generation = generation_;
+  u.stop = stop_;
+  u.progress = session_.progress();
+  if (!error_.empty()) u.progress.error = error_;
+  const Curves& c = session_.curves();
+  u.loss_from = sent_loss_, u.eval_from = sent_eval_, u.train_from = sent_train_;
+  take_tail(c.loss, sent_loss_, u.tails.loss);
+  long long from = u.eval_from;
+  take_tail(c.eval_step, from, u.tails.eval_step);
+  from = u.eval_from;
+  take_tail(c.test_accuracy, from, u.tails.test_accuracy);
+  take_tail(c.flipped, sent_eval_, u.tails.flipped);
+  from = u.train_from;
+  take_tail(c.train_step, from, u.tails.train_step);
+  take_tail(c.train_accuracy, sent_train_, u.tails.train_accuracy);
+  if (session_.snapshot_serial() != sent_serial_ &&
+      (now_due || ms_between(last_model_, now) >= kModelEveryMs)) {
+    u.has_model = true;
+    u.weights = flat_weights(session_.snapshot_model());
+    u.info = session_.snapshot_info();
+    sent_serial_ = session_.snapshot_serial();
+    last_model_ = now;
+  }
+  last_update_ = now;
+  ++sent_;
+  started_ = changed_ = false;
+  stop_ = Stop::None;
+  return u;
+}
+
+}  // namespace app::train_ui

@@ -1,0 +1,191 @@
+// The Train scene's commands and updates as bytes: a tag, then each field in order (numbers as their
+// in-memory bytes, strings and float arrays after their u32 length). Read back with bounds checks.
+#include "app/logic/train_messages.hpp"
+
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "core/error.hpp"
+#include "model_io/model_json.hpp"
+
+namespace app::train_ui {
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+constexpr std::uint32_t kCommandTag = 0x434e5254;  // "TRNC"
+constexpr std::uint32_t kUpdateTag = 0x554e5254;   // "TRNU"
+
+struct Writer {
+  Bytes out;
+  template <class T>
+  void put(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
+    out.insert(out.end(), p, p + sizeof(T));
+  }
+  void bytes(const void* p, std::size_t n) {
+    put(static_cast<std::uint32_t>(n));
+    out.insert(out.end(), static_cast<const std::uint8_t*>(p), static_cast<const std::uint8_t*>(p) + n);
+  }
+  void text(const std::string& s) { bytes(s.data(), s.size()); }
+  void floats(const std::vector<float>& v) {
+    put(static_cast<std::uint32_t>(v.size()));
+    const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
+    out.insert(out.end(), p, p + 4 * v.size());
+  }
+};
+
+struct Reader {
+  const Bytes& in;
+  const char* what;
+  std::size_t at = 0;
+  [[noreturn]] void fail() const {
+    throw attn::InputError(std::string("a ") + what + " message is malformed");
+  }
+  const std::uint8_t* take(std::size_t n) {
+    if (n > in.size() - at) fail();
+    at += n;
+    return in.data() + at - n;
+  }
+  template <class T>
+  T get() {
+    T v;
+    std::memcpy(&v, take(sizeof(T)), sizeof(T));
+    return v;
+  }
+  std::string text() {
+    const auto n = get<std::uint32_t>();
+    const auto* p = take(n);
+    return std::string(reinterpret_cast<const char*>(p), n);
+  }
+  void floats(std::vector<float>& v) {
+    const auto n = get<std::uint32_t>();
+    if (n > (in.size() - at) / 4) fail();
+    v.resize(n);
+    if (n) std::memcpy(v.data(), take(4 * std::size_t{n}), 4 * std::size_t{n});
+  }
+  void end() const {
+    if (at != in.size()) fail();
+  }
+};
+
+// An enum read as int and checked against its last value.
+template <class E>
+E enum_in(Reader& r, E last) {
+  const auto v = r.get<std::int32_t>();
+  if (v < 0 || v > static_cast<std::int32_t>(last)) r.fail();
+  return static_cast<E>(v);
+}
+
+}  // namespace
+
+Bytes encode(const Command& c) {
+  Writer w;
+  w.put(kCommandTag);
+  w.put(static_cast<std::int32_t>(c.kind));
+  w.put(c.generation);
+  w.put(static_cast<std::int32_t>(c.key.positions));
+  w.put(c.key.d_model), w.put(c.key.heads), w.put(c.key.layers), w.put(c.key.seed);
+  w.put(static_cast<std::uint8_t>(c.run));
+  w.put(c.max_steps);
+  w.put(c.acked);
+  return std::move(w.out);
+}
+
+Command decode_command(const Bytes& bytes) {
+  Reader r{bytes, "train command"};
+  if (r.get<std::uint32_t>() != kCommandTag) r.fail();
+  Command c;
+  c.kind = enum_in(r, Command::Kind::Ack);
+  c.generation = r.get<long long>();
+  c.key.positions = static_cast<attn::Scheme>(r.get<std::int32_t>());
+  c.key.d_model = r.get<int>(), c.key.heads = r.get<int>(), c.key.layers = r.get<int>();
+  c.key.seed = r.get<int>();
+  c.run = r.get<std::uint8_t>() != 0;
+  c.max_steps = r.get<int>();
+  c.acked = r.get<long long>();
+  r.end();
+  return c;
+}
+
+Bytes encode(const Update& u) {
+  Writer w;
+  w.put(kUpdateTag);
+  w.put(u.generation);
+  w.put(static_cast<std::int32_t>(u.stop));
+  const Progress& p = u.progress;
+  w.put(static_cast<std::uint8_t>(p.has_trainer));
+  w.put(p.steps), w.put(p.last_loss), w.put(p.metrics);
+  w.put(p.metrics_step), w.put(p.train_metrics_step);
+  w.put(static_cast<std::uint8_t>(p.evaluating));
+  w.put(p.target_step), w.put(p.target_seconds), w.put(p.seconds), w.put(p.steps_per_second);
+  w.text(p.error);
+  w.put(u.loss_from), w.put(u.eval_from), w.put(u.train_from);
+  const Curves& t = u.tails;
+  for (const auto* a :
+       {&t.loss, &t.eval_step, &t.test_accuracy, &t.flipped, &t.train_step, &t.train_accuracy})
+    w.floats(*a);
+  w.put(static_cast<std::uint8_t>(u.has_model));
+  w.floats(u.weights);
+  w.text(u.info.is_null() ? std::string() : u.info.dump());
+  return std::move(w.out);
+}
+
+Update decode_update(const Bytes& bytes) {
+  Reader r{bytes, "train update"};
+  if (r.get<std::uint32_t>() != kUpdateTag) r.fail();
+  Update u;
+  u.generation = r.get<long long>();
+  u.stop = enum_in(r, Stop::Error);
+  Progress& p = u.progress;
+  p.has_trainer = r.get<std::uint8_t>() != 0;
+  p.steps = r.get<int>(), p.last_loss = r.get<float>(), p.metrics = r.get<attn::train::Metrics>();
+  p.metrics_step = r.get<int>(), p.train_metrics_step = r.get<int>();
+  p.evaluating = r.get<std::uint8_t>() != 0;
+  p.target_step = r.get<int>(), p.target_seconds = r.get<double>(), p.seconds = r.get<double>();
+  p.steps_per_second = r.get<double>();
+  p.error = r.text();
+  u.loss_from = r.get<long long>(), u.eval_from = r.get<long long>(), u.train_from = r.get<long long>();
+  Curves& t = u.tails;
+  for (auto* a : {&t.loss, &t.eval_step, &t.test_accuracy, &t.flipped, &t.train_step, &t.train_accuracy})
+    r.floats(*a);
+  u.has_model = r.get<std::uint8_t>() != 0;
+  r.floats(u.weights);
+  const std::string info = r.text();
+  r.end();
+  if (!info.empty()) {
+    u.info = attn::model_io::parse_json(info);
+    if (u.info.is_discarded()) r.fail();
+  }
+  if (t.eval_step.size() != t.test_accuracy.size() || t.eval_step.size() != t.flipped.size() ||
+      t.train_step.size() != t.train_accuracy.size())
+    r.fail();
+  return u;
+}
+
+void append_tail(std::vector<float>& curve, const std::vector<float>& tail, long long from) {
+  if (from != static_cast<long long>(curve.size()))
+    throw attn::InputError("a train update skips part of a curve");
+  curve.insert(curve.end(), tail.begin(), tail.end());
+}
+
+std::vector<float> flat_weights(const attn::train::Model& model) {
+  std::vector<float> out;
+  out.reserve(static_cast<std::size_t>(model.params.parameter_count()));
+  for (const auto& [name, m] : model.params.named_tensors())
+    out.insert(out.end(), m->data(), m->data() + m->size());
+  return out;
+}
+
+void set_weights(attn::train::Model& model, const std::vector<float>& weights) {
+  if (static_cast<long long>(weights.size()) != model.params.parameter_count())
+    throw attn::InputError("a train update's weights do not fit its model");
+  const float* at = weights.data();
+  for (auto& [name, m] : model.params.named_tensors()) {
+    std::memcpy(m->data(), at, sizeof(float) * static_cast<std::size_t>(m->size()));
+    at += m->size();
+  }
+}
+
+}  // namespace app::train_ui

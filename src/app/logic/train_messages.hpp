@@ -1,0 +1,50 @@
+// The messages between the Train scene and its training session, which may run in another thread (the
+// page's compute worker): commands to the session, updates from it. Each travels as bytes, its fields in
+// order in the sender's byte order, which is the receiver's (one machine, one build).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "app/logic/train_session.hpp"
+
+namespace app::train_ui {
+
+struct Command {
+  // a new session for key; no trainer; run or pause (and max_steps); `acked` updates were applied
+  enum class Kind { Start, Detach, Run, Ack };
+  Kind kind = Kind::Run;
+  long long generation = 0;  // grows with every Start and Detach: updates of an older one are stale
+  SessionKey key;            // Start
+  bool run = false;          // Run
+  int max_steps = 0;         // Run
+  long long acked = 0;       // Ack: the updates of this generation applied so far
+};
+
+// What changed in a session since the last update.
+struct Update {
+  long long generation = 0;  // the Command::generation it answers
+  Stop stop = Stop::None;    // why the session stopped running (it then runs no more until told to)
+  Progress progress;
+  Curves tails;  // the values appended to each curve since the last update ...
+  long long loss_from = 0, eval_from = 0, train_from = 0;  // ... starting at these indices
+  bool has_model = false;                                  // a new snapshot:
+  std::vector<float> weights;  // every tensor of Params::named_tensors(), in order, row-major
+  nlohmann::json info;         // Session::snapshot_info()
+};
+
+std::vector<std::uint8_t> encode(const Command& c);
+std::vector<std::uint8_t> encode(const Update& u);
+// Throw InputError for bytes that are not a well-formed message of that kind.
+Command decode_command(const std::vector<std::uint8_t>& bytes);
+Update decode_update(const std::vector<std::uint8_t>& bytes);
+
+// Appends `tail`, which starts at index `from` of the whole curve, to `curve`; InputError unless `from` is
+// where `curve` ends.
+void append_tail(std::vector<float>& curve, const std::vector<float>& tail, long long from);
+// The weights of `model` in message order, and back (InputError when the count does not fit).
+std::vector<float> flat_weights(const attn::train::Model& model);
+void set_weights(attn::train::Model& model, const std::vector<float>& weights);
+
+}  // namespace app::train_ui

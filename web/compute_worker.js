@@ -1,0 +1,90 @@
+// The page's compute worker: runs the demo's core off the page's main thread, from the very .wasm the page
+// compiled (web/shell.js sends the WebAssembly.Module: nothing is fetched or compiled twice) with the same
+// glue (attention_demo.js, main() not run). The page's messages are commands for the Train scene's session
+// (src/platform/compute_web.cpp); between them the session works in slices of kSliceMs, so a pause or a
+// reset is read within one slice, and its updates go back to the page as they fall due.
+(function () {
+  "use strict";
+  var kSliceMs = 8;
+  var ready = false, failed = false, scheduled = false;
+  var waiting = [];  // commands that came before the runtime was ready
+  var tick = new MessageChannel();  // a task of its own that lets the page's messages in between slices
+
+  function fail(e) {
+    if (failed) return;
+    failed = true;
+    self.postMessage({ failed: String((e && e.message) || e) });
+  }
+
+  function work() {
+    scheduled = false;
+    if (failed) return;
+    try {
+      if (Module._attn_worker_work(kSliceMs)) schedule();
+    } catch (e) {
+      fail(e);
+    }
+  }
+  function schedule() {
+    if (scheduled) return;
+    scheduled = true;
+    tick.port2.postMessage(0);
+  }
+  tick.port1.onmessage = work;
+
+  function command(bytes) {
+    Module.attentionInbox = bytes;
+    try {
+      Module._attn_worker_command(bytes.byteLength);
+    } catch (e) {
+      fail(e);
+    }
+    Module.attentionInbox = null;
+    schedule();
+  }
+
+  function start(module, glue) {
+    self.Module = {
+      noInitialRun: true,
+      print: function (text) { console.log(text); },
+      printErr: function (text) { console.warn(text); },
+      instantiateWasm: function (imports, receiveInstance) {
+        WebAssembly.instantiate(module, imports).then(function (instance) {
+          receiveInstance(instance, module);
+        }, fail);
+        return {};
+      },
+      onRuntimeInitialized: function () {
+        ready = true;
+        self.postMessage({ ready: true });
+        waiting.splice(0).forEach(command);
+      },
+      onAbort: fail
+    };
+    try {
+      // under a CSP that requires Trusted Types, the address comes from a policy of the page's name
+      var url = glue;
+      if (self.trustedTypes && typeof self.trustedTypes.createPolicy === "function") {
+        url = self.trustedTypes.createPolicy("attention-demo", {
+          createScriptURL: function (u) {
+            if (u !== glue) throw new TypeError("attention-demo: not the demo's script: " + u);
+            return u;
+          }
+        }).createScriptURL(glue);
+      }
+      importScripts(url);
+    } catch (e) {
+      fail(e);
+    }
+  }
+
+  self.onmessage = function (e) {
+    var d = e.data;
+    if (d instanceof ArrayBuffer) {
+      if (ready) command(d);
+      else waiting.push(d);
+    } else if (d && d.module) {
+      start(d.module, d.glue);
+    }
+  };
+})();
