@@ -106,8 +106,9 @@ part "training: steps per second, native against wasm (bench/train_bench.sh)" \
   bench/train_bench.sh ${train_args[@]+"${train_args[@]}"}
 part "native recompute of the attention scenes (Google Benchmark)" \
   "$NATIVE/bench/attention_bench" ${gbench_args[@]+"${gbench_args[@]}"}
-part "browser engines: start-up and training to 99% (bench/engines_bench.mjs; Chromium, Firefox ESR, WebKitGTK)" \
-  tests/browser/engines/with_display.sh scripts/with_dist_server.sh --dir "$DIST" node bench/engines_bench.mjs
+part "browser engines: start-up, training to 99% in the compute worker, against the same worker in node (bench/engines_bench.mjs; Chromium, Firefox ESR, WebKitGTK)" \
+  env ATTENTION_DEMO_DIST="$DIST" tests/browser/engines/with_display.sh scripts/with_dist_server.sh --dir "$DIST" \
+  node bench/engines_bench.mjs
 part "a 66 MB model file: the page's loadModel() against attention_cli (bench/model_load_bench.mjs, headless Chromium)" \
   scripts/with_dist_server.sh --dir "$DIST" node bench/model_load_bench.mjs
 

@@ -53,6 +53,17 @@ export async function startWorker(dist, onMessage) {
   const module = await WebAssembly.compile(bytes);
   return new Promise((resolve, reject) => {
     globalThis.self = globalThis;
+    // the worker's own tick channel must not keep node running once nothing waits for it (TrainDriver.run
+    // holds node up while it waits)
+    const NodeChannel = globalThis.MessageChannel;
+    globalThis.MessageChannel = function MessageChannel() {
+      const c = new NodeChannel();
+      const port1 = c.port1;
+      return {
+        port2: c.port2,
+        port1: { set onmessage(f) { port1.onmessage = f; port1.unref(); } },  // (a listener refs it)
+      };
+    };
     globalThis.WorkerGlobalScope = function WorkerGlobalScope() {};
     globalThis.location = { href: 'file://' + path.resolve(dist) + '/compute_worker.js' };
     globalThis.importScripts = (file) =>
@@ -94,8 +105,12 @@ export class TrainDriver {
     this.post(command({ kind: Kind.Start, generation: this.generation, key }));
   }
   run(maxSteps) {
+    const awake = setInterval(() => {}, 1000);
     return new Promise((resolve) => {
-      this.waiting = resolve;
+      this.waiting = (u) => {
+        clearInterval(awake);
+        resolve(u);
+      };
       this.post(command({ kind: Kind.Run, generation: this.generation, run: true, maxSteps }));
     });
   }

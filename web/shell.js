@@ -30,7 +30,8 @@
   // the single-file build (scripts/single_file.py): the .wasm inside the page as base64, the glue inline
   var singleFile = typeof window.attentionWasmBase64 === "string";
   // Start-up milestones in ms since navigation (performance.now()): filled in as they happen.
-  var timing = { wasm_downloaded_ms: null, wasm_compiled_ms: null, runtime_ready_ms: null, first_frame_ms: null };
+  var timing = { wasm_downloaded_ms: null, wasm_compiled_ms: null, runtime_ready_ms: null, first_frame_ms: null,
+                 worker_ready_ms: null };
 
   // [2] calls into the module. Strings are copied into the heap (malloc), never onto the 5 MB stack that
   // ccall would use, so any length is safe; an exception out of the module means it stopped.
@@ -418,6 +419,7 @@
         tellApp("attn_from_worker", [d.byteLength]);
         Module.attentionInbox = null;
       } else if (d && d.ready) {
+        timing.worker_ready_ms = performance.now();
         Module.attentionWorker = worker;
         tellApp("attn_worker_up", [1]);
       } else if (d && d.failed) {

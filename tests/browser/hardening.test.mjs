@@ -214,7 +214,7 @@ test('a script error outside the module is shown above the canvas as text, and t
   });
 });
 
-test('strict Content-Security-Policy: the page loads, draws the right colours and reports no violation', async () => {
+test('strict Content-Security-Policy: the page and its compute worker load, draw the right colours and report no violation', async () => {
   const initScript = () => {
     window.cspViolations = [];
     document.addEventListener('securitypolicyviolation',
@@ -229,6 +229,8 @@ test('strict Content-Security-Policy: the page loads, draws the right colours an
       await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CSP } });
     });
     await openDemo(page, 'scene=positions&d_model=8&count=12');
+    // the compute worker starts under the policy too (a violation in it would stop it: timing says so)
+    await page.waitForFunction(() => window.attentionDemo.timing.worker_ready_ms !== null, null, { timeout: 20000 });
     assert.ok(served >= 5, `every file came with the header (${served} responses)`);
     await assertHeatmapPixels(page, ['positions/table'], 3);
     // scene switches, a hover (cursor), an export

@@ -13,9 +13,21 @@ export async function openDemo(page, query, timeout = 120000) {
   return page.evaluate(() => window.attentionDemo.timing);
 }
 
-// set({train: 'run'}) on a loaded Train scene, then state() twice a second (it is large there) until
-// shown.running is false; fails after `timeout` ms. Returns {state, seconds} (wall time in node).
+// Waits (at most `timeout` ms) until the loaded Train scene's session runs in the compute worker, which
+// starts after the first frame; returns whether it does.
+export async function waitForWorker(page, timeout = 20000) {
+  for (const until = Date.now() + timeout; Date.now() < until;) {
+    if ((await api(page, 'state')).shown.in_worker) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+// set({train: 'run'}) on a loaded Train scene (once its session is in the compute worker), then state() twice
+// a second (it is large there) until shown.running is false; fails after `timeout` ms. Returns
+// {state, seconds} (wall time in node, from the set()).
 export async function trainUntilStopped(page, timeout = 240000) {
+  await waitForWorker(page);
   const started = Date.now();
   const { frame, r } = await page.evaluate(() => ({ frame: window.attentionDemo.frameStats().frame,
                                                     r: window.attentionDemo.set({ train: 'run' }) }));

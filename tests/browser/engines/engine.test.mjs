@@ -202,13 +202,14 @@ async function serveUnderStrictCsp() {
   return { server, url: `http://127.0.0.1:${server.address().port}/` };
 }
 
-test(`${engine}: under a strict CSP with Trusted Types the page starts and reports no violation`, async () => {
+test(`${engine}: under a strict CSP with Trusted Types the page and its compute worker start and report no violation`, async () => {
   const { server, url } = await serveUnderStrictCsp();
   try {
     await page.goto(url + 'index.html?scene=clock&d_model=4&pos=44');
     await page.evaluate(() => window.attentionDemo.ready.then(() => true));
     await waitFrames(page, 3);
     assertClock((await state()).shown, 44, 'the clock under the strict CSP');
+    await page.waitForFunction(() => window.attentionDemo.timing.worker_ready_ms !== null, null, { timeout: 20000 });
     assert.equal(await page.evaluate(() => Array.isArray(window.cspViolations)), true, 'the watch script ran');
     assert.deepEqual(await page.evaluate(() => window.cspViolations), [], 'no CSP or Trusted Types violation');
   } finally {
@@ -216,7 +217,7 @@ test(`${engine}: under a strict CSP with Trusted Types the page starts and repor
   }
 });
 
-test(`${engine}: training with sinusoidal positions reaches 99% held-out accuracy`, async (t) => {
+test(`${engine}: training with sinusoidal positions reaches 99% held-out accuracy, in the compute worker`, async (t) => {
   await openDemo(page, TRAIN_QUERY);
   const fresh = await state();
   assert.equal(fresh.error, '');
@@ -226,6 +227,7 @@ test(`${engine}: training with sinusoidal positions reaches 99% held-out accurac
   t.diagnostic(`${engine}: ${s.shown.steps} steps, held-out accuracy ${m.test_accuracy}, ` +
                `${seconds.toFixed(1)} s`);
   assert.equal(s.error, '');
+  assert.equal(s.shown.in_worker, true, 'the session ran in the compute worker');
   assert.equal(s.shown.target_reached, true, `stopped at the target, not at max steps (${s.shown.steps} steps)`);
   assert.ok(m.test_accuracy >= 0.99, `held-out accuracy ${m.test_accuracy}`);
 });

@@ -1,0 +1,127 @@
+// The compute worker (web/compute_worker.js): the Train scene's session runs there, off the page's main
+// thread, on the module the page compiled. Training in it gives exactly what training on the page's own
+// thread gives (a page without Worker) and what the same worker gives in node (bench/worker_node.mjs);
+// while it trains the main thread has no task over 50 ms; a pause stops the steps at once.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, openDemo, waitFrames, api, withCleanPage, state } from './harness.mjs';
+import { startWorker, TrainDriver } from '../../bench/worker_node.mjs';
+
+let browser;
+before(async () => { browser = await launchBrowser(); });
+after(async () => { if (browser) await browser.close(); });
+
+// Long tasks of the main thread from page load on, kept in window.longTasks as [start, duration] ms.
+const WATCH_LONG_TASKS = () => {
+  window.longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.longTasks.push([e.startTime, e.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+};
+const NO_WORKER = () => { delete window.Worker; };
+
+// Opens the Train scene, waits until its session is where it should run, trains to the target and returns
+// what the page reports: the state, the model file, the long tasks while training and the wall time.
+async function trainInPage(page, { worker }) {
+  await openDemo(page, 'scene=train');
+  for (let i = 0; i < 100; i++) {
+    const s = await state(page);
+    if (s.shown.in_worker === worker && s.shown.metrics) break;
+    await page.waitForTimeout(50);
+  }
+  let s = await state(page);
+  assert.equal(s.shown.in_worker, worker, worker ? 'the session moved to the worker' : 'no worker: in-process');
+  const run = await page.evaluate(() => new Promise((resolve) => {
+    const demo = window.attentionDemo;
+    const t0 = performance.now();
+    demo.set({ train: 'run' });
+    (function poll() {
+      const st = demo.state();
+      if (performance.now() - t0 > 100 && !st.shown.running) {
+        const t1 = performance.now();
+        resolve({ seconds: (t1 - t0) / 1000, long: window.longTasks.filter(([start]) => start >= t0 && start < t1) });
+      } else {
+        setTimeout(poll, 20);
+      }
+    })();
+  }));
+  // the evaluation on pause (the training emails at the last step) finishes, here or in the worker
+  await page.waitForFunction(() => !window.attentionDemo.state().shown.evaluating, null, { timeout: 60000 });
+  await waitFrames(page, 3);
+  s = await state(page);
+  return { s, run, file: await api(page, 'modelJson') };
+}
+
+let pageResult = null;  // the worker's training in Chromium, for the node comparison
+
+test('worker: training runs off the main thread, with no long task, and equals training on it', async (t) => {
+  let inWorker, inPage;
+  await withCleanPage(browser, { initScript: WATCH_LONG_TASKS }, async (page) => {
+    inWorker = await trainInPage(page, { worker: true });
+  });
+  await withCleanPage(browser, { initScript: `(${WATCH_LONG_TASKS})(); (${NO_WORKER})();` }, async (page) => {
+    inPage = await trainInPage(page, { worker: false });
+  });
+  const report = (r) => ({ steps: r.s.shown.steps, seconds_in_page: r.run.seconds, training_seconds: r.s.shown.target_seconds,
+    steps_per_second: r.s.shown.steps_per_second, long_tasks_ms: r.run.long.map(([, d]) => Math.round(d)) });
+  t.diagnostic(`in the worker: ${JSON.stringify(report(inWorker))}; on the page's thread: ${JSON.stringify(report(inPage))}`);
+  for (const r of [inWorker, inPage]) {
+    assert.equal(r.s.error, '');
+    assert.equal(r.s.shown.target_reached, true);
+  }
+  assert.equal(inWorker.s.shown.target_step, inPage.s.shown.target_step);
+  assert.deepEqual(inWorker.s.shown.metrics, inPage.s.shown.metrics);
+  assert.deepEqual(inWorker.s.shown.pair, inPage.s.shown.pair);
+  // the model files: the same weights to the last bit (the training info's times differ)
+  const a = JSON.parse(inWorker.file), b = JSON.parse(inPage.file);
+  assert.deepEqual(a.tensors, b.tensors);
+  assert.equal(a.training.steps, b.training.steps);
+  const longest = Math.max(0, ...inWorker.run.long.map(([, d]) => d));
+  assert.ok(longest <= 50, `a main-thread task of ${longest} ms while the worker trained`);
+  pageResult = inWorker.s.shown;
+});
+
+test('worker: a pause stops the steps at once; Continue and Reset answer as before', async () => {
+  await withCleanPage(browser, {}, async (page) => {
+    await openDemo(page, 'scene=train&max_steps=100000');
+    await page.waitForFunction(() => window.attentionDemo.state().shown.in_worker === true);
+    await page.evaluate(() => window.attentionDemo.set({ train: 'run' }));
+    await page.waitForFunction(() => window.attentionDemo.state().shown.steps >= 50);
+    await page.evaluate(() => window.attentionDemo.set({ train: 'pause' }));
+    await waitFrames(page, 2);
+    const paused = (await state(page)).shown.steps;
+    await page.waitForTimeout(600);
+    await waitFrames(page, 2);
+    let s = await state(page);
+    assert.equal(s.shown.running, false);
+    assert.ok(s.shown.steps - paused <= 25, `${s.shown.steps - paused} steps after the pause was seen`);
+    const settled = s.shown.steps;
+    await page.waitForTimeout(300);
+    await waitFrames(page, 2);
+    assert.equal((await state(page)).shown.steps, settled, 'no steps while paused');
+    await page.evaluate(() => window.attentionDemo.set({ train: 'run' }));
+    await page.waitForFunction((n) => window.attentionDemo.state().shown.steps > n + 20, settled);
+    await page.evaluate(() => window.attentionDemo.set({ train: 'reset' }));
+    await page.waitForFunction(() => {
+      const sh = window.attentionDemo.state().shown;
+      return sh.steps === 0 && sh.metrics && sh.metrics.step === 0 && !sh.running;
+    });
+    s = await state(page);
+    assert.equal(s.error, '');
+    assert.equal(s.shown.in_worker, true);
+  });
+});
+
+test('worker: the same worker in node trains the same model as in the page', async (t) => {
+  assert.ok(pageResult, 'the first test ran');
+  let driver;
+  const deliver = await startWorker(process.env.ATTENTION_DEMO_DIST, (bytes) => driver.receive(bytes));
+  driver = new TrainDriver((bytes) => deliver({ data: bytes }));
+  driver.start({ positions: 'sinusoidal', d_model: 32, heads: 4, layers: 1, seed: 1 });
+  const u = await driver.run(2000);
+  t.diagnostic(`node: ${u.steps} steps in ${u.seconds.toFixed(2)} s of training`);
+  assert.equal(u.stop, 'target');
+  assert.equal(u.steps, pageResult.target_step);
+  assert.equal(u.metrics.test_accuracy, pageResult.metrics.test_accuracy);
+  assert.equal(u.metrics.flipped_pair_accuracy, pageResult.metrics.flipped_pair_accuracy);
+});
