@@ -192,6 +192,8 @@ mergeInto(LibraryManager.library, {
 
   // [SECTION] the compute worker's messages (compute_web.cpp, web/compute_worker.js)
 
+  // Starts the compute worker (web/shell.js: not in the single-file build).
+  attn_js_start_worker: function () { Module.attentionStartWorker(); },
   // Posts a copy of n bytes at `bytes` to the other side: from the page to its worker
   // (Module.attentionWorker, once it runs), from the worker to the page. The copy is transferred.
   attn_js_post: function (bytes, n) {

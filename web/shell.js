@@ -396,9 +396,9 @@
   });
   wasmModule.catch(function (e) { failBlocked("WebAssembly: " + describe(e)); });
 
-  // [7b] the compute worker (web/compute_worker.js), started after the first frame on the module compiled
-  // above; the app computes on this thread until it runs, or if it cannot start (then it says why in the
-  // console).
+  // [7b] the compute worker (web/compute_worker.js), started on the module compiled above when the app
+  // first wants it (Module.attentionStartWorker); the app computes on this thread until it runs, or if it
+  // cannot start (then it says why in the console).
   function startWorker(module) {
     var worker;
     function down(why) {
@@ -464,8 +464,9 @@
         body.setAttribute("data-state", "ready");
       }
       resolveReady(window.attentionDemo);
-      if (!singleFile) wasmModule.then(startWorker);
     },
+    // The app wants its compute worker (the Train scene, once); it starts on the module compiled above.
+    attentionStartWorker: function () { if (!singleFile) wasmModule.then(startWorker); },
     // The app recreated its GL objects after the browser gave a lost WebGL context back.
     attentionGraphicsRestored: function () {
       if (failed || !contextLost) return;

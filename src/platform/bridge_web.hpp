@@ -30,6 +30,7 @@ char* attn_js_recall_model();
 int attn_js_model_chunk(char* dst, int cap);
 
 // the compute worker's messages (compute_web.cpp)
+void attn_js_start_worker();
 void attn_js_post(const void* bytes, int n);
 void attn_js_inbox_copy(void* dst, int n);
 

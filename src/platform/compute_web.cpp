@@ -43,7 +43,12 @@ namespace platform {
 
 app::ComputeLink* compute_worker_link() {
   static WorkerLink link;
-  return web_layer().worker_up ? &link : nullptr;
+  WebLayer& w = web_layer();
+  if (!w.worker_asked && app::compute_worker_wanted()) {
+    w.worker_asked = true;
+    attn_js_start_worker();
+  }
+  return w.worker_up ? &link : nullptr;
 }
 
 }  // namespace platform

@@ -68,7 +68,7 @@ struct ExportReplies {
 };
 
 struct WebLayer {
-  bool worker_up = false;  // compute_web.cpp: the page's compute worker is running
+  bool worker_asked = false, worker_up = false;  // compute_web.cpp: the page's compute worker
   TextFieldsState fields;
   ToldPage told;
   WebFontState font;
@@ -78,7 +78,8 @@ struct WebLayer {
 // The layer's state (main_web.cpp owns it).
 WebLayer& web_layer();
 
-// compute_web.cpp: the link to the compute worker while it runs, else nullptr.
+// compute_web.cpp: the link to the compute worker while it runs, else nullptr; the worker is started when
+// the app first wants it.
 app::ComputeLink* compute_worker_link();
 
 }  // namespace platform

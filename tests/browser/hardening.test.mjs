@@ -229,8 +229,6 @@ test('strict Content-Security-Policy: the page and its compute worker load, draw
       await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CSP } });
     });
     await openDemo(page, 'scene=positions&d_model=8&count=12');
-    // the compute worker starts under the policy too (a violation in it would stop it: timing says so)
-    await page.waitForFunction(() => window.attentionDemo.timing.worker_ready_ms !== null, null, { timeout: 20000 });
     assert.ok(served >= 5, `every file came with the header (${served} responses)`);
     await assertHeatmapPixels(page, ['positions/table'], 3);
     // scene switches, a hover (cursor), an export
@@ -242,6 +240,11 @@ test('strict Content-Security-Policy: the page and its compute worker load, draw
     await waitFrames(page, 3);
     assert.equal((await api(page, 'state')).hover.id, 'positions/table', 'hover works');
     assert.match(await api(page, 'exportCsv', 'positions/table'), /\n/);
+    // the Train scene starts the compute worker, under the policy too (a violation would stop it; it would
+    // then not report ready)
+    assert.equal(await page.evaluate(() => window.attentionDemo.timing.worker_ready_ms), null, 'not needed before');
+    assert.equal((await setAndWait(page, { scene: 'train' })).ok, true);
+    await page.waitForFunction(() => window.attentionDemo.timing.worker_ready_ms !== null, null, { timeout: 20000 });
     assert.deepEqual(await page.evaluate(() => window.cspViolations), [], 'no CSP violation');
     assert.deepEqual(errors, [], 'no console error');
     // the header is in force: an inline script is refused (Trusted Types refuses its text, or script-src

@@ -13,6 +13,14 @@ void use_compute_link(ComputeLink* link) {
   logic_state().worker.link = link;
 }
 
+void want_compute_worker() {
+  logic_state().worker.wanted = true;
+}
+
+bool compute_worker_wanted() {
+  return logic_state().worker.wanted;
+}
+
 void deliver_from_worker(std::vector<std::uint8_t> message) {
   logic_state().worker.inbox.push_back(std::move(message));
 }

@@ -17,6 +17,9 @@ class ComputeLink {
 // The link in use, or nullptr.
 ComputeLink* compute_link();
 void use_compute_link(ComputeLink* link);
+// Asks the platform to start its compute worker (once: a page that never needs one never starts it).
+void want_compute_worker();
+bool compute_worker_wanted();
 // A message from the worker (the platform calls this as it arrives) and the ones not yet taken, in order.
 void deliver_from_worker(std::vector<std::uint8_t> message);
 std::vector<std::vector<std::uint8_t>> take_from_worker();

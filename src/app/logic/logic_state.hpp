@@ -15,6 +15,7 @@ class ComputeLink;
 // compute_link.hpp's link and the messages from the worker not yet taken.
 struct WorkerState {
   ComputeLink* link = nullptr;
+  bool wanted = false;  // want_compute_worker() was called
   std::vector<std::vector<std::uint8_t>> inbox;
 };
 

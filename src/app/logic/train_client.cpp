@@ -26,7 +26,10 @@ void TrainClient::start(const Command& c) {
   stop_ = Stop::None;
   sent_run_ = false, sent_max_steps_ = -1;
   local_.reset();
-  if (!compute_link()) local_ = std::make_unique<TrainHost>();
+  if (!compute_link()) {
+    want_compute_worker();  // for the next session; this one runs here
+    local_ = std::make_unique<TrainHost>();
+  }
   send(c);
 }
 

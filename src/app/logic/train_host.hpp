@@ -12,7 +12,7 @@
 
 namespace app::train_ui {
 
-inline constexpr double kUpdateEveryMs = 30.0;  // at most this often an update (progress, curve tails) ...
+inline constexpr double kUpdateEveryMs = 50.0;  // at most this often an update (progress, curve tails) ...
 inline constexpr double kModelEveryMs = 200.0;  // ... and a new model snapshot while training runs
 inline constexpr long long kUnacked = 2;        // updates sent and not yet applied: then the next one waits
 

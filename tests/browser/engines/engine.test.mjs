@@ -209,6 +209,7 @@ test(`${engine}: under a strict CSP with Trusted Types the page and its compute 
     await page.evaluate(() => window.attentionDemo.ready.then(() => true));
     await waitFrames(page, 3);
     assertClock((await state()).shown, 44, 'the clock under the strict CSP');
+    await page.evaluate(() => window.attentionDemo.set({ scene: 'train' }));  // it starts the compute worker
     await page.waitForFunction(() => window.attentionDemo.timing.worker_ready_ms !== null, null, { timeout: 20000 });
     assert.equal(await page.evaluate(() => Array.isArray(window.cspViolations)), true, 'the watch script ran');
     assert.deepEqual(await page.evaluate(() => window.cspViolations), [], 'no CSP or Trusted Types violation');

@@ -276,7 +276,9 @@ void draw_train_scene(SceneContext& ctx) {
   const bool training = s.train == Training::Run || ses.evaluating();
   st.budget_ms = st.pacer.budget_ms(training);
   if (ses.tick(st.budget_ms, s.train == Training::Run, s.max_steps) != Stop::None) s.train = Training::Pause;
-  if (training || ses.evaluating()) request_next_frame();  // steps and evaluations go on without input
+  // steps and evaluations go on without input: in-process each frame does some; from the worker each
+  // update that arrives asks for a frame itself (so the page draws no more often than it hears news)
+  if ((training || ses.evaluating()) && !ses.in_worker()) request_next_frame();
   if (!ses.error().empty()) {
     ctx.fail(ses.error());
   }
