@@ -17,8 +17,18 @@ long long next_generation() {
 
 }  // namespace
 
-void TrainClient::start(const Command& c) {
-  generation_ = c.generation;
+void TrainClient::start(Command::Kind kind, const SessionKey& key) {
+  key_ = key;
+  keyed_ = true;
+  has_trainer_ = false;
+  if (kind == Command::Kind::Start) {
+    session_model_config(key);  // throws InputError for a model the router cannot be
+    has_trainer_ = true;
+  }
+  Command c;
+  c.kind = kind;
+  c.generation = generation_ = next_generation();
+  c.key = key;
   applied_ = 0;
   progress_ = Progress{};
   curves_ = Curves{};
@@ -42,27 +52,11 @@ void TrainClient::send(const Command& c) {
 }
 
 void TrainClient::reset(const SessionKey& key) {
-  key_ = key;
-  keyed_ = true;
-  has_trainer_ = false;
-  session_model_config(key);  // throws InputError for a model the router cannot be
-  has_trainer_ = true;
-  Command c;
-  c.kind = Command::Kind::Start;
-  c.generation = next_generation();
-  c.key = key;
-  start(c);
+  start(Command::Kind::Start, key);
 }
 
 void TrainClient::detach(const SessionKey& key) {
-  key_ = key;
-  keyed_ = true;
-  has_trainer_ = false;
-  Command c;
-  c.kind = Command::Kind::Detach;
-  c.generation = next_generation();
-  c.key = key;
-  start(c);
+  start(Command::Kind::Detach, key);
 }
 
 void TrainClient::apply(const Update& u) {

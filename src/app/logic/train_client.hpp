@@ -45,7 +45,8 @@ class TrainClient {
   const TrainedModel& snapshot() const { return snapshot_; }
 
  private:
-  void start(const Command& c);
+  // A new session of `kind` (Start or Detach) for `key`: a new generation, nothing of the old one kept.
+  void start(Command::Kind kind, const SessionKey& key);
   void send(const Command& c);
   void apply(const Update& u);
 
