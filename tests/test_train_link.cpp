@@ -1,7 +1,8 @@
 // The Train scene's session behind its messages (app/logic/train_*): commands and updates survive their
 // byte form exactly and malformed bytes are refused; a TrainClient gets the same training, step for step
 // and bit for bit, whether its session runs in-process or behind a compute link whose updates arrive late
-// and in bursts (as from the page's worker) - and the same as a Session driven directly.
+// and in bursts (as from the page's worker) - and the same as a Session driven directly; an idle session
+// sends nothing; a pause always reaches the worker.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -182,6 +183,67 @@ TEST(TrainClient, BehindALinkItTrainsAsTheSessionDoes) {
   EXPECT_EQ(client.steps(), 0);
   EXPECT_EQ(client.metrics_step(), 0) << "the untrained model was evaluated";
   EXPECT_TRUE(client.curves().loss.empty());
+  app::use_compute_link(nullptr);
+  app::use_logic_state(nullptr);
+}
+
+TEST(TrainHost, APausedSessionWithNothingToDoSendsNothing) {
+  TrainHost host;
+  Command start;
+  start.kind = Command::Kind::Start, start.generation = 1, start.key = lesson_key();
+  host.receive(start);
+  long long sent = 0;
+  for (int i = 0; i < 1000; ++i) {  // the untrained model's evaluation, then its update
+    const bool more = host.work(5.0);
+    if (host.take_update(!more)) ++sent;
+    Command ack;
+    ack.kind = Command::Kind::Ack, ack.generation = 1, ack.acked = sent;
+    host.receive(ack);
+    if (!more && i > 10) break;
+  }
+  ASSERT_GT(sent, 0);
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_FALSE(host.work(5.0));
+    EXPECT_FALSE(host.take_update(true).has_value()) << "an idle page would be woken for nothing";
+  }
+}
+
+TEST(TrainClient, ARunSentWhileTheSessionStoppedItselfIsUndoneByThePause) {
+  app::LogicState state;
+  app::use_logic_state(&state);
+  LoopbackWorker worker;
+  app::use_compute_link(&worker);
+  TrainClient client;
+  client.reset(lesson_key());
+  const auto stop_held = [&] {
+    for (const auto& m : worker.held)
+      if (decode_update(m).stop != Stop::None) return true;
+    return false;
+  };
+  Stop stop = Stop::None;
+  for (int i = 0; i < 100000 && !stop_held() && stop == Stop::None; ++i) {
+    worker.pump();
+    stop = client.tick(5.0, true, 30);
+  }
+  ASSERT_TRUE(stop_held()) << "the stop at max steps is on its way";
+  // the learner raises max steps while the stop is on its way: the worker trains on ...
+  client.tick(5.0, true, 100000);
+  for (int i = 0; i < 100 && stop == Stop::None; ++i) {
+    worker.pump();
+    stop = client.tick(5.0, true, 100000);
+  }
+  ASSERT_EQ(stop, Stop::MaxSteps);
+  // ... until the pause the scene then sets
+  for (int i = 0; i < 100; ++i) {
+    worker.pump();
+    client.tick(5.0, false, 100000);
+  }
+  const int settled = client.steps();
+  for (int i = 0; i < 100; ++i) {
+    worker.pump();
+    client.tick(5.0, false, 100000);
+  }
+  EXPECT_EQ(client.steps(), settled) << "the worker still trains while the scene says paused";
   app::use_compute_link(nullptr);
   app::use_logic_state(nullptr);
 }

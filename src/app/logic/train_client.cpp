@@ -61,17 +61,26 @@ void TrainClient::detach(const SessionKey& key) {
 
 void TrainClient::apply(const Update& u) {
   if (u.generation != generation_) return;  // stale: for a session since replaced
+  const auto at = [](const std::vector<float>& v) { return static_cast<long long>(v.size()); };
+  if (u.loss_from != at(curves_.loss) || u.eval_from != at(curves_.eval_step) ||
+      u.train_from != at(curves_.train_step))
+    throw attn::InputError("a train update skips part of a curve");
   ++applied_;
   progress_ = u.progress;
-  append_tail(curves_.loss, u.tails.loss, u.loss_from);
-  append_tail(curves_.eval_step, u.tails.eval_step, u.eval_from);
-  append_tail(curves_.test_accuracy, u.tails.test_accuracy, u.eval_from);
-  append_tail(curves_.flipped, u.tails.flipped, u.eval_from);
-  append_tail(curves_.train_step, u.tails.train_step, u.train_from);
-  append_tail(curves_.train_accuracy, u.tails.train_accuracy, u.train_from);
+  const auto append = [](std::vector<float>& curve, const std::vector<float>& tail) {
+    curve.insert(curve.end(), tail.begin(), tail.end());
+  };
+  append(curves_.loss, u.tails.loss);
+  append(curves_.eval_step, u.tails.eval_step);
+  append(curves_.test_accuracy, u.tails.test_accuracy);
+  append(curves_.flipped, u.tails.flipped);
+  append(curves_.train_step, u.tails.train_step);
+  append(curves_.train_accuracy, u.tails.train_accuracy);
   if (u.stop != Stop::None) {
     stop_ = u.stop;
-    sent_run_ = false;  // the session paused itself
+    // the session paused itself; a Run sent meanwhile may have started it again: the scene's pause is
+    // sent in any case
+    sent_run_ = false, sent_max_steps_ = -1;
   }
   if (!u.has_model) return;
   if (snapshot_.vocab.size() == 0) {
@@ -89,8 +98,11 @@ void TrainClient::apply(const Update& u) {
 Stop TrainClient::tick(double budget_ms, bool run, int max_steps) {
   if (!keyed_) return Stop::None;
   const bool linked = compute_link() != nullptr;
-  if (has_trainer_ && ((local_ && linked && progress_.steps == 0) || (!local_ && !linked))) {
-    reset(key_);  // to the worker that has started since, or back in-process when it stopped
+  if (has_trainer_ && local_ && linked && progress_.steps == 0) reset(key_);  // to the worker started since
+  if (has_trainer_ && !local_ && !linked) {  // the worker stopped: a new session here, paused
+    reset(key_);
+    progress_.error = "The compute worker stopped; training starts again on this page.";
+    return Stop::Error;
   }
   if (has_trainer_ && (run != sent_run_ || max_steps != sent_max_steps_)) {
     Command c;
@@ -106,7 +118,14 @@ Stop TrainClient::tick(double budget_ms, bool run, int max_steps) {
       local_->work(budget_ms);
       if (std::optional<Update> u = local_->take_update(true)) apply(*u);
     } else {
-      for (const auto& message : take_from_worker()) apply(decode_update(message));
+      for (const auto& message : take_from_worker()) {
+        try {
+          apply(decode_update(message));
+        } catch (const attn::InputError& e) {
+          progress_.error = e.what();
+          stop_ = Stop::Error;
+        }
+      }
     }
   } catch (const attn::InputError& e) {
     progress_.error = e.what();

@@ -48,13 +48,18 @@ void TrainHost::receive(const Command& c) {
 
 bool TrainHost::work(double budget_ms) {
   if (!session_.has_trainer()) return false;
+  const int steps = session_.steps();
+  const bool evaluating = session_.evaluating();
+  const long long serial = session_.snapshot_serial();
   const Stop stop = session_.tick(budget_ms, run_, max_steps_);
   if (stop != Stop::None) {
     run_ = false;
     stop_ = stop;
   }
   if (!run_) session_.evaluate_now();
-  changed_ = true;
+  // (a paused session with nothing to evaluate sends nothing, so an idle page stays idle)
+  changed_ = changed_ || stop != Stop::None || steps != session_.steps() ||
+             evaluating != session_.evaluating() || serial != session_.snapshot_serial();
   return run_ || session_.evaluating();
 }
 

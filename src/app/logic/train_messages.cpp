@@ -164,12 +164,6 @@ Update decode_update(const Bytes& bytes) {
   return u;
 }
 
-void append_tail(std::vector<float>& curve, const std::vector<float>& tail, long long from) {
-  if (from != static_cast<long long>(curve.size()))
-    throw attn::InputError("a train update skips part of a curve");
-  curve.insert(curve.end(), tail.begin(), tail.end());
-}
-
 std::vector<float> flat_weights(const attn::train::Model& model) {
   std::vector<float> out;
   out.reserve(static_cast<std::size_t>(model.params.parameter_count()));

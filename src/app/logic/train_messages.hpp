@@ -40,9 +40,6 @@ std::vector<std::uint8_t> encode(const Update& u);
 Command decode_command(const std::vector<std::uint8_t>& bytes);
 Update decode_update(const std::vector<std::uint8_t>& bytes);
 
-// Appends `tail`, which starts at index `from` of the whole curve, to `curve`; InputError unless `from` is
-// where `curve` ends.
-void append_tail(std::vector<float>& curve, const std::vector<float>& tail, long long from);
 // The weights of `model` in message order, and back (InputError when the count does not fit).
 std::vector<float> flat_weights(const attn::train::Model& model);
 void set_weights(attn::train::Model& model, const std::vector<float>& weights);
