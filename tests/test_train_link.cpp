@@ -176,7 +176,7 @@ TEST(TrainClient, BehindALinkItTrainsAsTheSessionDoes) {
 
   // a reset drops what the old session still sends: the new one starts from nothing
   client.reset(lesson_key());
-  for (int i = 0; i < 50 && client.metrics_step() < 0; ++i) {
+  for (int i = 0; i < 200000 && client.metrics_step() < 0; ++i) {  // (slices of 2 ms: sanitizers are slow)
     worker.pump();
     client.tick(5.0, false, 2000);
   }
@@ -193,7 +193,7 @@ TEST(TrainHost, APausedSessionWithNothingToDoSendsNothing) {
   start.kind = Command::Kind::Start, start.generation = 1, start.key = lesson_key();
   host.receive(start);
   long long sent = 0;
-  for (int i = 0; i < 1000; ++i) {  // the untrained model's evaluation, then its update
+  for (int i = 0; i < 100000; ++i) {  // the untrained model's evaluation, then its update
     const bool more = host.work(5.0);
     if (host.take_update(!more)) ++sent;
     Command ack;
