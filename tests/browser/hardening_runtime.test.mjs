@@ -100,9 +100,13 @@ test('no network after ready (scenes, hovers, set(), exports, typing); hostile U
     // The browser itself asks for the page's icon again when the address changes (Chromium does at every
     // replaceState); that is not the page's code, so it is counted apart and must be the icon and nothing else.
     const icons = [];
+    // The Train scene starts the compute worker: its script and, inside it, the demo's own glue, fetched
+    // once from the page's own site (counted apart: those two and nothing else).
+    const workerFiles = [];
     page.on('request', (r) => {
       if (!watching || /^(blob|data):/.test(r.url())) return;
       if (r.url() === baseUrl() + 'favicon.svg' && r.resourceType() === 'other') icons.push(r.url());
+      else if (r.url() === baseUrl() + 'compute_worker.js' || r.url() === baseUrl() + 'attention_demo.js') workerFiles.push(r.url());
       else requests.push(`${r.method()} ${r.url()} (${r.resourceType()})`);
     });
 
@@ -156,6 +160,8 @@ test('no network after ready (scenes, hovers, set(), exports, typing); hostile U
 
     await page.waitForTimeout(1200);  // downloads' anchors are removed after a second
     assert.deepEqual(requests, [], 'no request after ready');
+    assert.deepEqual(workerFiles.sort(), [baseUrl() + 'attention_demo.js', baseUrl() + 'compute_worker.js'],
+      'the compute worker fetched its two files once, when the Train scene opened');
     assert.deepEqual(dialogs, [], 'no dialog');
     const added = await page.evaluate(() => window.addedElements);
     const dataTags = /^data (TABLE|CAPTION|THEAD|TBODY|TR|TH|TD|P|H2|H3|UL|LI|SPAN|DIV|A( |$))/;
