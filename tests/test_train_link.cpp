@@ -163,6 +163,20 @@ class LoopbackWorker : public app::ComputeLink {
   int ticks = 0;
 };
 
+// A fresh LogicState with a LoopbackWorker linked, for one test.
+struct Linked {
+  app::LogicState state;
+  LoopbackWorker worker;
+  Linked() {
+    app::use_logic_state(&state);
+    app::use_compute_link(&worker);
+  }
+  ~Linked() {
+    app::use_compute_link(nullptr);
+    app::use_logic_state(nullptr);
+  }
+};
+
 TEST(TrainClient, BehindALinkItTrainsAsTheSessionDoes) {
   app::LogicState state;
   app::use_logic_state(&state);
@@ -209,10 +223,8 @@ TEST(TrainHost, APausedSessionWithNothingToDoSendsNothing) {
 }
 
 TEST(TrainClient, ARunSentWhileTheSessionStoppedItselfIsUndoneByThePause) {
-  app::LogicState state;
-  app::use_logic_state(&state);
-  LoopbackWorker worker;
-  app::use_compute_link(&worker);
+  Linked linked;
+  LoopbackWorker& worker = linked.worker;
   TrainClient client;
   client.reset(lesson_key());
   const auto stop_held = [&] {
@@ -244,23 +256,16 @@ TEST(TrainClient, ARunSentWhileTheSessionStoppedItselfIsUndoneByThePause) {
     client.tick(5.0, false, 100000);
   }
   EXPECT_EQ(client.steps(), settled) << "the worker still trains while the scene says paused";
-  app::use_compute_link(nullptr);
-  app::use_logic_state(nullptr);
 }
 
 TEST(TrainClient, AnUnusableModelIsRefusedBeforeAnythingIsSent) {
-  app::LogicState state;
-  app::use_logic_state(&state);
-  LoopbackWorker worker;
-  app::use_compute_link(&worker);
+  Linked linked;
   TrainClient client;
   SessionKey k = lesson_key();
   k.heads = 5;  // does not divide d_model 32
   EXPECT_TRUE(fx::throws_input_error_saying([&] { client.reset(k); }, "heads"));
   EXPECT_FALSE(client.has_trainer());
-  EXPECT_TRUE(worker.commands.empty());
-  app::use_compute_link(nullptr);
-  app::use_logic_state(nullptr);
+  EXPECT_TRUE(linked.worker.commands.empty());
 }
 
 }  // namespace
