@@ -1,6 +1,8 @@
 // The Train scene's session as Commands drive it, reporting what changed as Updates.
 #include "app/logic/train_host.hpp"
 
+#include <cstddef>
+
 #include "core/error.hpp"
 
 namespace app::train_ui {
@@ -8,7 +10,7 @@ namespace {
 
 // curve[from:] into tail; from moves to the end.
 void take_tail(const std::vector<float>& curve, long long& from, std::vector<float>& tail) {
-  tail.assign(curve.begin() + from, curve.end());
+  tail.assign(curve.begin() + static_cast<std::ptrdiff_t>(from), curve.end());
   from = static_cast<long long>(curve.size());
 }
 
