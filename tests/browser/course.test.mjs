@@ -176,6 +176,7 @@ test('course page: set() and state() cross origins; the button moves the word; s
 test('course page: a learner\'s change inside the demo fires change with the new settings', async () => {
   const frame = await clockFrame();
   await page.evaluate(() => document.getElementById('clock').scrollIntoView());
+  await waitFrames(frame, 2);  // the slider's rectangle and the iframe's box after the scroll, not before
   const [x, y, w, h] = (await frameState(frame)).rects['clock/position'];
   const box = await (await page.$('#clock iframe')).boundingBox();
   const before = (await frameState(frame)).settings.pos;
