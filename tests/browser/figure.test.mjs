@@ -151,8 +151,8 @@ async function where(page, frame) {
     return a.tagName === 'IFRAME' ? a.closest('[data-attention-demo]').id : a.id || a.tagName;
   });
   if (outer !== 'mha') return { outer };
-  // the iframe's document takes the focus a moment after the iframe (in a full suite on 2 busy cores this
-  // took over 2 s once, and the walk then recorded BODY for the stop the focus did reach)
+  // the iframe's document takes the focus a moment after the iframe: on 2 busy cores more than 2 s, so the
+  // wait is up to 6 s (shorter, the walk records BODY for a stop the focus does reach)
   for (let i = 0; i < 60 && await frame.evaluate(() => document.activeElement === document.body); i++) {
     await page.waitForTimeout(100);
   }
