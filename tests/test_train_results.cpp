@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/train/set_chunks.hpp"
 #include "core/train/trainer.hpp"
 
 namespace {
@@ -120,6 +121,32 @@ TEST(TrainResults, RopeLearnsAndBothClocksReadLongerEmails) {
   }
   // RoPE reads relative distances, so a short greeting hardly disturbs it
   EXPECT_GE(tr::evaluate_set(rope.model(), rope.vocab(), tr::lengthen(data().test, 2)).accuracy, 0.9f);
+}
+
+// The page measures longer emails a chunk at a time: the tally of the chunks is the whole set's measures.
+TEST(TrainResults, ChunksOfASetTallyToTheWholeSet) {
+  tr::Trainer t(config(Scheme::Sinusoidal, 2), {}, data());
+  t.train(40);  // part-trained: some emails right, some wrong, twins that differ
+  const std::vector<tr::Example> longer = tr::lengthen(data().test, 8);
+  const tr::SetMetrics whole = tr::evaluate_set(t.model(), t.vocab(), longer);
+  for (size_t per_chunk : {1, 2, 7, 1000}) {
+    tr::SetTally tally;
+    size_t emails = 0;
+    for (const auto& chunk : tr::twin_chunks(longer, per_chunk)) {
+      emails += chunk.size();
+      tally.add(tr::evaluate_set(t.model(), t.vocab(), chunk));
+    }
+    const tr::SetMetrics sum = tally.total();
+    EXPECT_EQ(emails, longer.size());
+    EXPECT_EQ(sum.examples, whole.examples);
+    EXPECT_EQ(sum.twins, whole.twins);
+    EXPECT_FLOAT_EQ(sum.accuracy, whole.accuracy) << "chunks of " << per_chunk;
+    EXPECT_FLOAT_EQ(sum.pair_accuracy, whole.pair_accuracy) << "chunks of " << per_chunk;
+    EXPECT_FLOAT_EQ(sum.max_pair_difference, whole.max_pair_difference);
+    EXPECT_NEAR(sum.loss, whole.loss, 1e-5 + 1e-5 * whole.loss);
+  }
+  EXPECT_GT(whole.accuracy, 0.0f);
+  EXPECT_LT(whole.pair_accuracy, 1.0f);
 }
 
 TEST(TrainResults, TheSameSeedTrainsToBitIdenticalWeights) {

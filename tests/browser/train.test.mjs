@@ -180,7 +180,7 @@ test('train: without positions the order-flipped twins stay identical however lo
     assert.ok(said(s, "the lesson's 0.87 was an illustration"));
     // longer emails, measured once training stopped, beside the context-length advice
     await page.waitForFunction(() => (window.attentionDemo.state().shown.longer || []).length === 3, null,
-      { timeout: 20000, polling: 200 });
+      { timeout: 60000, polling: 200 });
     s = await state(page);
     t.diagnostic(`none, longer emails: ${JSON.stringify(s.shown.longer)}`);
     for (const row of s.shown.longer) assert.ok(row.test_accuracy <= 0.5 + 1e-6, JSON.stringify(row));

@@ -76,9 +76,9 @@ test('worker: training runs off the main thread, with no long task, and equals t
   const a = JSON.parse(inWorker.file), b = JSON.parse(inPage.file);
   assert.deepEqual(a.tensors, b.tensors);
   assert.equal(a.training.steps, b.training.steps);
+  pageResult = inWorker.s.shown;
   const longest = Math.max(0, ...inWorker.run.long.map(([, d]) => d));
   assert.ok(longest <= 50, `a main-thread task of ${longest} ms while the worker trained`);
-  pageResult = inWorker.s.shown;
 });
 
 test('worker: a pause stops the steps at once; Continue and Reset answer as before', async () => {

@@ -85,7 +85,7 @@ void TrainClient::apply(const Update& u) {
   if (!u.has_model) return;
   if (snapshot_.vocab.size() == 0) {
     snapshot_.model = attn::train::Model(session_model_config(key_));
-    snapshot_.vocab = attn::train::Vocab::build(refund_data());
+    snapshot_.vocab = refund_vocab();
     snapshot_.labels = refund_data().label_names();
     snapshot_.source = "trained in this session";
   }

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "core/error.hpp"
+#include "core/train/set_chunks.hpp"
 
 namespace app::train_ui {
 namespace {
@@ -19,48 +19,14 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-// Held-out emails in chunks that keep both orders of a (pair, template) twin together, so the per-chunk
-// twin measures add up to the whole set's.
-std::vector<std::vector<Example>> twin_chunks(const std::vector<Example>& emails) {
-  std::map<std::pair<int, int>, std::vector<size_t>> twins;
-  std::vector<std::pair<int, int>> order;
-  for (size_t i = 0; i < emails.size(); ++i) {
-    auto& list = twins[{emails[i].pair, emails[i].template_id}];
-    if (list.empty()) order.emplace_back(emails[i].pair, emails[i].template_id);
-    list.push_back(i);
-  }
-  std::vector<std::vector<Example>> chunks(1);
-  for (const auto& k : order) {
-    if (chunks.back().size() >= kChunk) chunks.emplace_back();
-    for (size_t i : twins[k]) chunks.back().push_back(emails[i]);
-  }
-  return chunks;
-}
-
-std::vector<std::vector<Example>> plain_chunks(const std::vector<Example>& emails) {
-  std::vector<std::vector<Example>> chunks;
-  for (size_t i = 0; i < emails.size(); i += kChunk)
-    chunks.emplace_back(emails.begin() + static_cast<long>(i),
-                        emails.begin() + static_cast<long>(std::min(emails.size(), i + kChunk)));
-  return chunks;
-}
-
 const std::vector<std::vector<Example>>& test_chunks() {
-  static const auto chunks = twin_chunks(refund_data().test);
+  static const auto chunks = attn::train::twin_chunks(refund_data().test, kChunk);
   return chunks;
 }
 
 const std::vector<std::vector<Example>>& train_chunks() {
-  static const auto chunks = plain_chunks(refund_data().train);
+  static const auto chunks = attn::train::plain_chunks(refund_data().train, kChunk);
   return chunks;
-}
-
-int rounded(float fraction, int n) {
-  return static_cast<int>(std::lround(fraction * static_cast<float>(n)));
-}
-
-float ratio(int a, int b) {
-  return b > 0 ? static_cast<float>(a) / static_cast<float>(b) : 0.0f;
 }
 
 }  // namespace
@@ -74,6 +40,11 @@ const attn::train::Dataset& refund_data() {
   return data;
 }
 
+const attn::train::Vocab& refund_vocab() {
+  static const attn::train::Vocab vocab = attn::train::Vocab::build(refund_data());
+  return vocab;
+}
+
 attn::train::ModelConfig session_model_config(const SessionKey& key) {
   attn::train::ModelConfig mc;
   mc.d_model = key.d_model;
@@ -82,8 +53,7 @@ attn::train::ModelConfig session_model_config(const SessionKey& key) {
   mc.seed = static_cast<std::uint64_t>(key.seed);
   // checked by name, so a scheme the router cannot train is refused in the CLI's words
   mc.positions = attn::parse_scheme(attn::scheme_name(key.positions), attn::train::trainable_schemes());
-  static const int vocab = attn::train::Vocab::build(refund_data()).size();
-  mc.vocab = vocab;
+  mc.vocab = refund_vocab().size();
   mc.classes = static_cast<int>(refund_data().label_names().size());
   attn::train::validate_config(mc);
   return mc;
@@ -123,28 +93,19 @@ Stop Session::eval_chunk() {
   const bool is_test = job_.next < tests.size();
   const auto& chunk = is_test ? tests[job_.next] : train_chunks()[job_.next - tests.size()];
   const attn::train::SetMetrics m = attn::train::evaluate_set(trainer_->model(), trainer_->vocab(), chunk);
-  if (is_test) {
-    job_.n += m.examples;
-    job_.right += rounded(m.accuracy, m.examples);
-    job_.loss += static_cast<double>(m.loss) * m.examples;
-    job_.twins += m.twins;
-    job_.both += rounded(m.pair_accuracy, m.twins);
-    job_.max_diff = std::max(job_.max_diff, m.max_pair_difference);
-  } else {
-    job_.train_n += m.examples;
-    job_.train_right += rounded(m.accuracy, m.examples);
-  }
+  (is_test ? job_.test : job_.train).add(m);
   return ++job_.next >= total ? finish_eval() : Stop::None;
 }
 
 Stop Session::finish_eval() {
   job_.active = false;
-  metrics_.test_accuracy = ratio(job_.right, job_.n);
-  metrics_.flipped_pair_accuracy = ratio(job_.both, job_.twins);
-  metrics_.max_pair_difference = job_.max_diff;
-  metrics_.test_loss = job_.n ? static_cast<float>(job_.loss / job_.n) : 0.0f;
+  const attn::train::SetMetrics test = job_.test.total();
+  metrics_.test_accuracy = test.accuracy;
+  metrics_.flipped_pair_accuracy = test.pair_accuracy;
+  metrics_.max_pair_difference = test.max_pair_difference;
+  metrics_.test_loss = test.loss;
   if (job_.with_train) {
-    metrics_.train_accuracy = ratio(job_.train_right, job_.train_n);
+    metrics_.train_accuracy = job_.train.total().accuracy;
     train_step_ = job_.step;
     curves_.train_step.push_back(static_cast<float>(job_.step));
     curves_.train_accuracy.push_back(metrics_.train_accuracy);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/logic/settings.hpp"
+#include "core/train/set_chunks.hpp"
 #include "core/train/trainer.hpp"
 
 namespace app::train_ui {
@@ -38,6 +39,8 @@ SessionKey session_key(const Settings& s);
 
 // The refund data set (built once) and its class names.
 const attn::train::Dataset& refund_data();
+// The vocabulary of refund_data() (built once: tokenizing the set takes milliseconds in the page).
+const attn::train::Vocab& refund_vocab();
 // The router a session for `key` trains: vocab and classes filled from refund_data(). Throws InputError for
 // a scheme the router cannot train (in the CLI's words) or an unusable config.
 attn::train::ModelConfig session_model_config(const SessionKey& key);
@@ -109,9 +112,7 @@ class Session {
     bool active = false, scheduled = false, with_train = false;
     int step = 0;
     size_t next = 0;  // next chunk: test chunks first, then training chunks
-    int n = 0, right = 0, twins = 0, both = 0, train_n = 0, train_right = 0;
-    double loss = 0.0;
-    float max_diff = 0.0f;
+    attn::train::SetTally test, train;
   };
   void start_eval(bool scheduled);
   Stop eval_chunk();

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <vector>
 
 #include "app/logic/text.hpp"
 #include "app/scenes/scenes.hpp"
@@ -13,6 +15,7 @@
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
 #include "core/tokenizer.hpp"
+#include "core/train/set_chunks.hpp"
 #include "core/train/trainer.hpp"
 
 namespace app::train_ui {
@@ -24,6 +27,9 @@ struct LongerRun {
   bool done = false;
   std::string error;  // e.g. the learned table's "position 32 is past the end ..."
   attn::train::SetMetrics metrics;
+  std::vector<std::vector<attn::train::Example>> chunks;  // the lengthened emails still to measure
+  size_t next = 0;                                        // the next chunk
+  attn::train::SetTally tally;                            // the chunks measured so far
 };
 
 struct LongerData {
@@ -42,21 +48,35 @@ int longest_training_email() {
   return longest;
 }
 
-// Measures at most one missing length per frame, so a pause never stalls the page.
-void measure_one(LongerData& d, const TrainedModel& m) {
+// Measures the missing lengths a few emails at a time for at most about kBudgetMs per frame, so a pause
+// never stalls the page; true when every length is measured.
+constexpr double kBudgetMs = 6.0;
+constexpr size_t kEmailsPerChunk = 2;  // a twin or two: a few milliseconds at +128 tokens in the page
+
+bool measure_some(LongerData& d, const TrainedModel& m) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point t0 = Clock::now();
   if (d.version != m.version) d = LongerData{m.version, {}};
   for (size_t i = 0; i < kExtra.size(); ++i) {
     LongerRun& run = d.runs[i];
     if (run.done) continue;
-    run.done = true;
     try {
-      run.metrics =
-          attn::train::evaluate_set(m.model, m.vocab, attn::train::lengthen(refund_data().test, kExtra[i]));
+      if (run.next == 0 && run.chunks.empty())
+        run.chunks =
+            attn::train::twin_chunks(attn::train::lengthen(refund_data().test, kExtra[i]), kEmailsPerChunk);
+      while (run.next < run.chunks.size()) {
+        run.tally.add(attn::train::evaluate_set(m.model, m.vocab, run.chunks[run.next++]));
+        if (std::chrono::duration<double, std::milli>(Clock::now() - t0).count() >= kBudgetMs) break;
+      }
+      if (run.next < run.chunks.size()) return false;
+      run.metrics = run.tally.total();
     } catch (const attn::InputError& e) {
       run.error = e.what();
     }
-    return;
+    run.done = true;
+    run.chunks = {};
   }
+  return true;
 }
 
 // draw_longer's state (PanelState::longer).
@@ -76,10 +96,7 @@ void draw_longer(PanelState& ps, const TrainedModel& m, bool training, nlohmann:
   if (training) {
     text_wrapped_disabled("(measured when training pauses or stops)");
   } else {
-    measure_one(d, m);
-    for (const LongerRun& run : d.runs) {
-      if (!run.done) request_next_frame();  // the next length is measured in the next frame
-    }
+    if (!measure_some(d, m)) request_next_frame();  // the rest is measured in the next frames
   }
   nlohmann::json list = nlohmann::json::array();
   if (!training && d.version == m.version &&
