@@ -68,6 +68,8 @@ if(TARGET attention_demo)
                        TIMEOUT 900)
 endif()
 
-# The Train scene's session behind its messages (in-process and through a compute link).
+# The Train scene's session and the multi-head scene's recomputes behind their messages (in-process and
+# through a compute link).
 attn_gtest(train_link_test STRICT LIBS attention_app_logic
-           SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_train_link.cpp ${CMAKE_CURRENT_SOURCE_DIR}/fixtures.cpp)
+           SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_train_link.cpp ${CMAKE_CURRENT_SOURCE_DIR}/test_pipeline_link.cpp
+                   ${CMAKE_CURRENT_SOURCE_DIR}/fixtures.cpp)

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include "allclose.hpp"
 #include "core/analysis.hpp"
@@ -19,14 +20,19 @@ ref::MatD random_weights(int t, std::uint64_t seed) {
 TEST(HeadStats, MatchesAHandComputation) {
   const ref::MatD w = random_weights(7, 11);
   double entropy = 0, distance = 0, first = 0;
+  std::set<int> peaks;  // each row's key of largest weight
   for (int i = 0; i < 7; ++i) {
+    int best = 0;
     for (int j = 0; j < 7; ++j) {
       entropy -= w(i, j) * std::log(w(i, j));
       distance += w(i, j) * std::abs(i - j);
+      if (w(i, j) > w(i, best)) best = j;
     }
     first += w(i, 0);
+    peaks.insert(best);
   }
   const attn::HeadStats s = attn::head_stats(ref::to_float(w));
+  EXPECT_EQ(s.peak_keys, static_cast<int>(peaks.size()));
   EXPECT_NEAR(s.entropy, entropy / 7, 1e-5);
   EXPECT_NEAR(s.mean_distance, distance / 7, 1e-5);
   EXPECT_NEAR(s.first_token_mass, first / 7, 1e-6);
@@ -41,6 +47,8 @@ TEST(HeadStats, ExtremesOfUniformAndDiagonal) {
   EXPECT_EQ(diag.entropy, 0.0f);
   EXPECT_EQ(diag.mean_distance, 0.0f);
   EXPECT_NEAR(diag.first_token_mass, 1.0 / 9, 1e-6);
+  EXPECT_EQ(diag.peak_keys, 9) << "every row peaks on its own key";
+  EXPECT_EQ(uniform.peak_keys, 1) << "ties go to the first key";
 }
 
 TEST(OffsetProfile, AveragesEachDiagonalAndSkipsMaskedCells) {

@@ -107,6 +107,20 @@ TEST(Captions, EvenWeightsMatchAnIndependentCount) {
   EXPECT_THROW(attn::even_weights(0, false), attn::InputError);
 }
 
+TEST(Captions, EvenStatsInClosedFormAreTheMatrixsStats) {
+  for (int t : {1, 2, 3, 9, 100, 511, 1024}) {
+    for (bool causal : {false, true}) {
+      const attn::HeadStats a = attn::even_stats(t, causal),
+                            b = attn::head_stats(attn::even_weights(t, causal));
+      const std::string where = "T " + std::to_string(t) + (causal ? " causal" : "");
+      EXPECT_NEAR(a.entropy, b.entropy, 1e-6 + 1e-6 * b.entropy) << where;
+      EXPECT_NEAR(a.mean_distance, b.mean_distance, 1e-6 + 1e-6 * b.mean_distance) << where;
+      EXPECT_NEAR(a.first_token_mass, b.first_token_mass, 1e-7 + 1e-6 * b.first_token_mass) << where;
+    }
+  }
+  EXPECT_THROW(attn::even_stats(0, false), attn::InputError);
+}
+
 TEST(Captions, CausalBaselinesReplaceLnTAndOneOverT) {
   const int t = 9;
   const attn::HeadStats plain = attn::head_stats(attn::even_weights(t, false));

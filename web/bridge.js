@@ -201,9 +201,9 @@ mergeInto(LibraryManager.library, {
     var to = typeof WorkerGlobalScope === "function" ? self : Module.attentionWorker;
     if (to) to.postMessage(copy, [copy]);
   },
-  // Copies the n bytes of the message that arrived (Module.attentionInbox, an ArrayBuffer) to dst.
-  attn_js_inbox_copy: function (dst, n) {
-    HEAPU8.set(new Uint8Array(Module.attentionInbox, 0, n), dst);
+  // Copies n bytes from `at` of the message that arrived (Module.attentionInbox, an ArrayBuffer) to dst.
+  attn_js_inbox_copy: function (dst, at, n) {
+    HEAPU8.set(new Uint8Array(Module.attentionInbox, at, n), dst);
   },
 
   // [SECTION] the font atlas, drawn by the browser (font_web.cpp)

@@ -466,7 +466,11 @@
       resolveReady(window.attentionDemo);
     },
     // The app wants its compute worker (the Train scene, once); it starts on the module compiled above.
-    attentionStartWorker: function () { if (!singleFile) wasmModule.then(startWorker); },
+    // The single-file build has none: the app is told so (after this call) and computes on this thread.
+    attentionStartWorker: function () {
+      if (singleFile) setTimeout(function () { tellApp("attn_worker_up", [0]); }, 0);
+      else wasmModule.then(startWorker);
+    },
     // The app recreated its GL objects after the browser gave a lost WebGL context back.
     attentionGraphicsRestored: function () {
       if (failed || !contextLost) return;

@@ -14,16 +14,23 @@ namespace attn {
 HeadStats head_stats(const Mat& w) {
   // w: (T, T)
   const Eigen::Index t = w.rows();
-  HeadStats s{0.0f, 0.0f, 0.0f};
+  HeadStats s{0.0f, 0.0f, 0.0f, 0};
   if (t == 0) return s;
   double entropy = 0.0, distance = 0.0, first = 0.0;
+  std::vector<char> peak(static_cast<size_t>(w.cols()), 0);
   for (Eigen::Index i = 0; i < t; ++i) {
+    Eigen::Index best = 0;
     for (Eigen::Index j = 0; j < w.cols(); ++j) {
       const double p = w(i, j);
       if (p > 0.0) entropy -= p * std::log(p);
       distance += p * static_cast<double>(std::abs(i - j));
+      if (w(i, j) > w(i, best)) best = j;
     }
     first += w(i, 0);
+    if (w.cols() > 0 && !peak[static_cast<size_t>(best)]) {
+      peak[static_cast<size_t>(best)] = 1;
+      ++s.peak_keys;
+    }
   }
   const auto n = static_cast<double>(t);
   s.entropy = static_cast<float>(entropy / n);
@@ -40,6 +47,24 @@ Mat even_weights(int t, bool causal) {
     w.row(i).head(keys).setConstant(1.0f / static_cast<float>(keys));
   }
   return w;
+}
+
+HeadStats even_stats(int t, bool causal) {
+  require_range(t, 1, kMaxTokens, "tokens for even attention");
+  double entropy = 0.0, distance = 0.0, first = 0.0;
+  for (int i = 0; i < t; ++i) {
+    const int keys = causal ? i + 1 : t;
+    const double p = 1.0f / static_cast<float>(keys);                   // the cell value even_weights stores
+    const double before = 0.5 * i * (i + 1.0);                          // sum of |i - j| over keys j <= i
+    const double after = causal ? 0.0 : 0.5 * (t - 1.0 - i) * (t - i);  // ... and over j > i
+    entropy -= keys * p * std::log(p);
+    distance += p * (before + after);
+    first += p;
+  }
+  const auto n = static_cast<double>(t);
+  // every row's largest weight is first at key 0
+  return {static_cast<float>(entropy / n), static_cast<float>(distance / n), static_cast<float>(first / n),
+          1};
 }
 
 OffsetProfile offset_profile(const Mat& m) {

@@ -13,6 +13,7 @@ struct HeadStats {
   float entropy;           // mean over query rows of -sum_j w_ij ln w_ij (nats); ln T is uniform
   float mean_distance;     // mean over rows of sum_j w_ij |i - j|: how far a query looks
   float first_token_mass;  // mean over rows of w_i0: how much goes to the first token
+  int peak_keys;           // how many different keys are some row's largest weight (its first largest)
 };
 // weights: (T, T), rows summing to 1.
 HeadStats head_stats(const Mat& weights);
@@ -21,6 +22,8 @@ HeadStats head_stats(const Mat& weights);
 // 1 / (i + 1) over keys 0..i of row i (later keys 0). head_stats() of it is the baseline the per-head
 // statistics are read against (ln T entropy without the mask). t >= 1 -> (T, T)
 Mat even_weights(int t, bool causal);
+// head_stats(even_weights(t, causal)) without the (T, T) matrix: O(T), each row's sums in closed form.
+HeadStats even_stats(int t, bool causal);
 
 // The mean of m(i, j) over all cells with i - j = offset, for offset = -(T-1) .. T-1; masked (non-finite)
 // cells are left out, and an offset with no cells gets NaN. m: (T, T) -> (2T - 1,) entries.

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "gemm.hpp"
+#include "index_sort.hpp"
 #include "positions.hpp"
 
 namespace attn::ops {
@@ -252,16 +253,16 @@ namespace {
 // tokens give the same sorted sequence of (k, v) rows; keys with equal rows get equal weights and add
 // equal terms, so their order among themselves changes nothing. k (T, d), v (T, d_v) -> order (T)
 void canonical_key_order(const ConstBlock<float>& k, const ConstBlock<float>& v, std::vector<int>& order) {
-  const Eigen::Index t = k.rows();
-  order.resize(static_cast<size_t>(t));
-  for (Eigen::Index j = 0; j < t; ++j) order[static_cast<size_t>(j)] = static_cast<int>(j);
   const size_t kb = sizeof(float) * static_cast<size_t>(k.cols()),
                vb = sizeof(float) * static_cast<size_t>(v.cols());
-  std::sort(order.begin(), order.end(), [&](int x, int y) {
-    const int c = std::memcmp(k.data() + x * k.outerStride(), k.data() + y * k.outerStride(), kb);
-    if (c != 0) return c < 0;
-    return std::memcmp(v.data() + x * v.outerStride(), v.data() + y * v.outerStride(), vb) < 0;
-  });
+  sort_indices(
+      static_cast<int>(k.rows()),
+      [&](int x, int y) {
+        const int c = std::memcmp(k.data() + x * k.outerStride(), k.data() + y * k.outerStride(), kb);
+        if (c != 0) return c < 0;
+        return std::memcmp(v.data() + x * v.outerStride(), v.data() + y * v.outerStride(), vb) < 0;
+      },
+      order);
 }
 
 }  // namespace

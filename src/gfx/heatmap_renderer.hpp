@@ -32,6 +32,7 @@ struct HeatmapImage {
   int width = 0;             // cols
   int height = 0;            // rows
   std::string error;         // why texture is 0, in words
+  bool deferred = false;     // texture 0, no error: this frame uploaded enough; drawn in a later one
 };
 
 // values: rows * cols floats, row-major: value(row, col) = values[row * cols + col] (attn::Mat::data()).
@@ -39,7 +40,10 @@ struct HeatmapImage {
 // default uv (0, 0)-(1, 1) shows row 0 at the top and column 0 on the left.
 // Cached by id: uploads and draws (one draw) only when `version` (which values these are: the version of
 // the cache that computed them; 0 = unknown, always redraw), the shape, range or colormap changed.
-// Cell colour = value_rgb(colormap, value, lo, hi) within 8-bit rounding. GL state is restored.
+// Cell colour = value_rgb(colormap, value, lo, hi) within 8-bit rounding. GL state is restored. A frame
+// uploads at most kFrameTexels values (but always its first heatmap): past that a changed heatmap is
+// `deferred` to a later frame, so that a dozen new 512 x 512 grids do not hold up one frame.
+inline constexpr long kFrameTexels = 1L << 18;
 HeatmapImage render_heatmap(const std::string& id, std::uint64_t version, const float* values, int rows,
                             int cols, Colormap colormap, float lo, float hi);
 

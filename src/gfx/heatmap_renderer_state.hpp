@@ -25,12 +25,14 @@ struct HeatmapRenderer {
   };
 
   GLuint program = 0, vao = 0, fbo = 0;
-  GLuint values_tex = 0;  // R32F scratch texture, shared: the values are uploaded, drawn, then not needed
+  bool fbo_checked = false;  // a texture attached to fbo was found complete (draw_into)
+  GLuint values_tex = 0;     // R32F scratch texture, shared: the values are uploaded, drawn, then not needed
   int values_rows = 0, values_cols = 0;
   GLint u_values = -1, u_lo = -1, u_hi = -1, u_diverging = -1, u_keys = -1, u_key_count = -1,
         u_nonfinite = -1;
   int max_side = 0;
   long frame = 0, uploads = 0;
+  long frame_texels = 0;  // values uploaded in this frame (kFrameTexels)
   std::map<std::string, Entry> cache;
   std::vector<float> staging;  // a copy of the values with non-finite ones replaced (only when needed)
 };

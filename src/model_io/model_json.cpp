@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/index_sort.hpp"
 #include "core/input_limits.hpp"
 #include "model_io/model_checks.hpp"
 
@@ -74,7 +75,7 @@ std::vector<std::string> string_list(const json& j, std::string_view what) {
 // (words.size()) sorted once; each word then finds its first equal entry by binary search.
 const std::string* first_repeat(const std::vector<std::string>& words) {
   std::vector<std::string> sorted = words;
-  std::sort(sorted.begin(), sorted.end());
+  attn::sort_strings(sorted);
   std::vector<char> seen(sorted.size());
   for (const std::string& w : words) {
     size_t lo = 0, hi = sorted.size();  // the first entry of sorted not below w

@@ -32,7 +32,7 @@ int attn_js_model_chunk(char* dst, int cap);
 // the compute worker's messages (compute_web.cpp)
 void attn_js_start_worker();
 void attn_js_post(const void* bytes, int n);
-void attn_js_inbox_copy(void* dst, int n);
+void attn_js_inbox_copy(void* dst, double at, double n);
 
 // the font atlas, drawn by the browser (font_web.cpp)
 int attn_js_font_measure(const char* family, int line_px, const int* codes, int count, float* out);

@@ -1,12 +1,14 @@
 // The page's compute worker (web/compute_worker.js), both of its sides in the one .wasm: in the page, the
 // ComputeLink that posts to the worker and the exports the worker's news arrive through; in the worker,
-// the exports that run the Train scene's TrainHost between its messages.
+// the exports that run the Train scene's TrainHost and the multi-head scene's PipelineHost between its
+// messages.
 #include <emscripten.h>
 
 #include <cstdint>
 #include <vector>
 
 #include "app/logic/compute_link.hpp"
+#include "app/logic/pipeline_host.hpp"
 #include "app/logic/train_host.hpp"
 #include "core/error.hpp"
 #include "platform/bridge_web.hpp"
@@ -15,10 +17,15 @@
 
 namespace {
 
-// The message that arrived (Module.attentionInbox), n bytes.
+// n bytes from `at` of the message that arrived (Module.attentionInbox).
+void inbox_copy(void* dst, std::size_t at, std::size_t n) {
+  attn_js_inbox_copy(dst, static_cast<double>(at), static_cast<double>(n));
+}
+
+// The message that arrived, n bytes.
 std::vector<std::uint8_t> inbox(int n) {
   std::vector<std::uint8_t> bytes(static_cast<std::size_t>(n > 0 ? n : 0));
-  if (!bytes.empty()) attn_js_inbox_copy(bytes.data(), n);
+  if (!bytes.empty()) inbox_copy(bytes.data(), 0, bytes.size());
   return bytes;
 }
 
@@ -31,9 +38,13 @@ class WorkerLink : public app::ComputeLink {
   void post(const std::vector<std::uint8_t>& message) override { ::post(message); }
 };
 
-// The worker's session (the worker runs no App).
+// The worker's training session and pipeline job (the worker runs no App).
 app::train_ui::TrainHost& host() {
   static app::train_ui::TrainHost h;
+  return h;
+}
+app::PipelineHost& pipelines() {
+  static app::PipelineHost h;
   return h;
 }
 
@@ -51,34 +62,62 @@ app::ComputeLink* compute_worker_link() {
   return w.worker_up ? &link : nullptr;
 }
 
+bool compute_worker_possible() {
+  return !web_layer().worker_down;
+}
+
 }  // namespace platform
 
 extern "C" {
 
-// Page: the compute worker started (1) or stopped (0).
+// Page: the compute worker started (1), or stopped or cannot start (0: for good).
 EMSCRIPTEN_KEEPALIVE void attn_worker_up(int up) {
   platform::web_layer().worker_up = up != 0;
+  if (!up) platform::web_layer().worker_down = true;
   platform::request_app_frames(1);
 }
 
-// Page: n bytes from the worker (Module.attentionInbox) for the app, which takes them in its next frame.
-EMSCRIPTEN_KEEPALIVE void attn_from_worker(int n) {
-  app::deliver_from_worker(inbox(n));
-  platform::request_app_frames(1);
-}
-
-// Worker: n bytes from the page (Module.attentionInbox), a command for the session. A malformed one is
+// Page: n bytes from the worker (Module.attentionInbox) for the app, which takes them in its next frame. A
+// pipeline answer (megabytes) is read from the message straight into its matrices; a malformed one is
 // dropped (the page and the worker are the same build: it does not happen).
+EMSCRIPTEN_KEEPALIVE void attn_from_worker(int n) {
+  const auto size = static_cast<std::size_t>(n > 0 ? n : 0);
+  std::uint32_t tag = 0;
+  if (size >= sizeof tag) inbox_copy(&tag, 0, sizeof tag);
+  if (tag == app::kPipelineAnswerTag) {
+    try {
+      app::Reader r(size, inbox_copy, "pipeline answer");
+      app::deliver_pipeline_answer(app::decode_pipeline_answer(r));
+    } catch (const attn::InputError&) {
+    }
+  } else {
+    app::deliver_from_worker(inbox(n));
+  }
+  platform::request_app_frames(1);
+}
+
+// Worker: n bytes from the page (Module.attentionInbox), a pipeline job or a command for the session. A
+// malformed one is dropped (the page and the worker are the same build: it does not happen).
 EMSCRIPTEN_KEEPALIVE void attn_worker_command(int n) {
   try {
-    host().receive(app::train_ui::decode_command(inbox(n)));
+    const std::vector<std::uint8_t> bytes = inbox(n);
+    if (app::message_tag(bytes) == app::kPipelineJobTag)
+      pipelines().receive(app::decode_pipeline_job(bytes));
+    else
+      host().receive(app::train_ui::decode_command(bytes));
   } catch (const attn::InputError&) {
   }
 }
 
-// Worker: about budget_ms of the session's work, then the update that is due, posted to the page. Returns
-// whether there is more work (the worker then calls again after looking at its messages).
+// Worker: about budget_ms of work, then what is due, posted to the page: the pipeline job first (the
+// learner waits for it), else the session's work and its update. Returns whether there is more work (the
+// worker then calls again after looking at its messages).
 EMSCRIPTEN_KEEPALIVE int attn_worker_work(double budget_ms) {
+  const bool computing = pipelines().work(budget_ms);
+  if (auto a = pipelines().take_answer()) {
+    for (int part = 0; part < app::answer_parts(*a); ++part) post(app::encode(*a, part));
+  }
+  if (computing) return 1;
   const bool more = host().work(budget_ms);
   if (auto u = host().take_update(!more)) post(app::train_ui::encode(*u));
   return more ? 1 : 0;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bridge_web.hpp"
+#include "core/index_sort.hpp"
 #include "font.hpp"
 #include "imgui.h"
 #include "imgui_internal.h"  // ImFontAtlasBuildInit/SetupFont/Finish: ImGui's own atlas steps
@@ -52,9 +53,9 @@ WebFontState& fstate() {
 // Returns the atlas height for width `width`.
 int pack_shelves(const std::vector<int>& w, const std::vector<int>& h, std::vector<int>& x,
                  std::vector<int>& y, int width) {
-  std::vector<int> order(w.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  std::sort(order.begin(), order.end(), [&](int a, int b) { return h[a] != h[b] ? h[a] > h[b] : a < b; });
+  std::vector<int> order;
+  attn::sort_indices(
+      static_cast<int>(w.size()), [&](int a, int b) { return h[a] != h[b] ? h[a] > h[b] : a < b; }, order);
   int cx = 1, cy = 1, row_h = 0;
   for (int i : order) {
     if (cx + w[i] + 1 > width) {

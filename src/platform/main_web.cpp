@@ -112,7 +112,7 @@ std::string recreate_gl_objects() {
 
 // One frame: events, UI, draw, stats, URL. Returns whether the app wants the next frame without input.
 bool draw_one_frame() {
-  app::use_compute_link(platform::compute_worker_link());
+  app::use_compute_link(platform::compute_worker_link(), platform::compute_worker_possible());
   if (g.context_lost) {  // nothing to draw with: drop the input and wait for the context
     SDL_Event ignored;
     while (SDL_PollEvent(&ignored)) {

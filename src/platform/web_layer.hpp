@@ -68,7 +68,8 @@ struct ExportReplies {
 };
 
 struct WebLayer {
-  bool worker_asked = false, worker_up = false;  // compute_web.cpp: the page's compute worker
+  // compute_web.cpp: the page's compute worker, asked for, running, or stopped or unable to start
+  bool worker_asked = false, worker_up = false, worker_down = false;
   TextFieldsState fields;
   ToldPage told;
   WebFontState font;
@@ -81,5 +82,7 @@ WebLayer& web_layer();
 // compute_web.cpp: the link to the compute worker while it runs, else nullptr; the worker is started when
 // the app first wants it.
 app::ComputeLink* compute_worker_link();
+// Whether the page may still have one (it has not stopped and it can start).
+bool compute_worker_possible();
 
 }  // namespace platform

@@ -18,7 +18,7 @@ std::string similarity_caption(int d_model, int positions, float offset_error);
 // the difference named as float rounding.
 std::string order_difference(double difference);
 
-// The per-head statistics' legend for T tokens. even: attn::head_stats(attn::even_weights(T, causal)),
+// The per-head statistics' legend for T tokens. even: attn::even_stats(T, causal),
 // the values of attention spread evenly over the keys each row may see (row i: i + 1 keys when causal).
 std::string stats_legend(int tokens, bool causal, const attn::HeadStats& even);
 // "ln 9 = 2.197", or with the causal mask "1.280 (row i spreads over its i + 1 keys)": the entropy of

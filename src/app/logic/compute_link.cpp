@@ -9,8 +9,13 @@ ComputeLink* compute_link() {
   return logic_state().worker.link;
 }
 
-void use_compute_link(ComputeLink* link) {
+void use_compute_link(ComputeLink* link, bool possible) {
   logic_state().worker.link = link;
+  logic_state().worker.possible = link != nullptr || possible;
+}
+
+bool compute_worker_possible() {
+  return logic_state().worker.possible;
 }
 
 void want_compute_worker() {

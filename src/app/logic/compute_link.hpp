@@ -16,11 +16,15 @@ class ComputeLink {
 
 // The link in use, or nullptr.
 ComputeLink* compute_link();
-void use_compute_link(ComputeLink* link);
+// The platform's link (nullptr while it has none) and whether it may still have one: a worker that was
+// not asked for yet or is starting (false where there is none, or it failed).
+void use_compute_link(ComputeLink* link, bool possible = false);
+bool compute_worker_possible();
 // Asks the platform to start its compute worker (once: a page that never needs one never starts it).
 void want_compute_worker();
 bool compute_worker_wanted();
-// A message from the worker (the platform calls this as it arrives) and the ones not yet taken, in order.
+// A message from the worker for the Train scene (the platform calls this as it arrives; pipeline answers go
+// to pipeline_cache.hpp's deliver_pipeline_answer) and the ones not yet taken, in order.
 void deliver_from_worker(std::vector<std::uint8_t> message);
 std::vector<std::vector<std::uint8_t>> take_from_worker();
 

@@ -12,6 +12,7 @@
 #include "core/attention.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/index_sort.hpp"
 #include "core/pipeline.hpp"
 #include "core/seeded_router.hpp"
 #include "core/tokenizer.hpp"
@@ -22,11 +23,14 @@ ClockExercise clock_exercise(const attn::PositionClock& clock) {
   ClockExercise ex;
   ex.answer = attn::nearest_return(clock, 0, 0, kLo, kHi);
   // Every candidate's fast-hand distance from position 0, nearest first (ties: the smaller position).
-  std::vector<std::pair<double, int>> ranked;
-  for (int p = kLo; p <= kHi; ++p) ranked.emplace_back(attn::compare_positions(clock, 0, p)[0].distance, p);
-  std::sort(ranked.begin(), ranked.end());
+  std::vector<double> distance;  // of position kLo + i
+  for (int p = kLo; p <= kHi; ++p) distance.push_back(attn::compare_positions(clock, 0, p)[0].distance);
+  std::vector<int> ranked;
+  attn::sort_indices(
+      static_cast<int>(distance.size()),
+      [&](int a, int b) { return distance[a] != distance[b] ? distance[a] < distance[b] : a < b; }, ranked);
   for (size_t i = 0; i < ranked.size() && ex.near_misses.size() < 2; ++i) {
-    if (ranked[i].second != ex.answer) ex.near_misses.push_back(ranked[i].second);
+    if (kLo + ranked[i] != ex.answer) ex.near_misses.push_back(kLo + ranked[i]);
   }
   const std::vector<attn::HandReading> hands = attn::compare_positions(clock, 0, ex.answer);
   const attn::HandReading &fast = hands.front(), &slow = hands.back();

@@ -15,7 +15,8 @@ class ComputeLink;
 // compute_link.hpp's link and the messages from the worker not yet taken.
 struct WorkerState {
   ComputeLink* link = nullptr;
-  bool wanted = false;  // want_compute_worker() was called
+  bool wanted = false;    // want_compute_worker() was called
+  bool possible = false;  // the platform has a link, or may have one
   std::vector<std::vector<std::uint8_t>> inbox;
 };
 

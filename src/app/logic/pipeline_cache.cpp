@@ -7,9 +7,11 @@
 #include <new>
 #include <tuple>
 
+#include "app/logic/compute_link.hpp"
 #include "app/logic/logic_state.hpp"
 #include "app/logic/memo.hpp"
 #include "core/error.hpp"
+#include "core/tokenizer.hpp"
 
 namespace app {
 namespace {
@@ -40,21 +42,32 @@ attn::PipelineConfig pipeline_config(const Settings& s) {
   return pipeline_config(s, known ? s.positions : attn::Scheme::None);
 }
 
+bool SceneWeights::has(const attn::PipelineConfig& c) const {
+  return weights && key == std::make_tuple(c.d_model, c.heads, c.seed);
+}
+
+std::shared_ptr<const attn::MhaWeights> SceneWeights::get(const attn::PipelineConfig& c) {
+  if (!has(c)) {
+    attn::head_dim(c.d_model, c.heads);  // a clear error before drawing any weights
+    weights = std::make_shared<const attn::MhaWeights>(attn::scene_weights(c));
+    key = {c.d_model, c.heads, c.seed};
+  }
+  return weights;
+}
+
 namespace {
 
-// Runs e's pending steps for about budget_ms; on completion the result replaces the job.
-void advance(CachedPipeline& e, double budget_ms) {
-  if (!e.job) return;
-  const auto t0 = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  };
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Runs f; an InputError or running out of memory ends e's computation with the message.
+template <class F>
+void or_error(CachedPipeline& e, F&& f) {
   try {
-    while (!e.job->done() && elapsed() < budget_ms) e.job->step();
-    if (e.job->done()) {
-      e.result = e.job->take();
-      e.job.reset();
-    }
+    f();
   } catch (const attn::InputError& ex) {
     e.error = ex.what();
     e.job.reset();
@@ -62,8 +75,78 @@ void advance(CachedPipeline& e, double budget_ms) {
     e.error = kTooLargeMessage;
     e.job.reset();
   }
-  e.compute_ms += elapsed();
-  if (e.job) logic_state().pipelines.pending = true;
+}
+
+}  // namespace
+
+void start_pipeline(CachedPipeline& e, const std::string& text, const attn::PipelineConfig& config,
+                    SceneWeights& weights) {
+  const auto t0 = Clock::now();
+  // the weights depend on d_model, heads and seed only: editing the text reuses them
+  or_error(e, [&] {
+    e.job = std::make_shared<attn::PipelineSteps>(text, config, weights.get(config), attn::kStepRows);
+  });
+  e.compute_ms += ms_since(t0);
+}
+
+void advance_pipeline(CachedPipeline& e, double budget_ms) {
+  if (!e.job) return;
+  const auto t0 = Clock::now();
+  or_error(e, [&] {
+    while (!e.job->done() && ms_since(t0) < budget_ms) e.job->step();
+    if (e.job->done()) {
+      e.result = e.job->take();
+      e.job.reset();
+    }
+  });
+  e.compute_ms += ms_since(t0);
+}
+
+namespace {
+
+// Above this many multiply-adds (or drawn weights, ten each) a recompute would take more than a few
+// milliseconds here: with a budget it goes to the compute worker.
+constexpr double kLocalWork = 2e7;
+
+bool worth_a_worker(const std::string& text, const attn::PipelineConfig& c, const SceneWeights& weights) {
+  try {
+    attn::head_dim(c.d_model, c.heads);
+  } catch (const attn::InputError&) {
+    return false;  // the error is quicker said here
+  }
+  const auto t = static_cast<double>(attn::tokenize(text, attn::kMaxTokens).size());
+  const double d = c.d_model;
+  const double work = 4.0 * t * d * d + 2.0 * t * t * d + (weights.has(c) ? 0.0 : 40.0 * d * d);
+  return work > kLocalWork;
+}
+
+// The worker's answers since the last call, into the entries they answer (an entry evicted since, or
+// answered already, takes none: a stale answer is never shown).
+void take_answers(PipelineStore& store) {
+  std::vector<PipelineAnswer> answers;
+  answers.swap(store.answers);
+  for (PipelineAnswer& a : answers) {
+    for (auto& [key, e] : store.cache) {
+      if (!e.remote || e.version != a.version) continue;
+      std::vector<attn::HeadResult>& heads = e.result.mha.head;
+      if (a.part > 0) {  // a head's matrices, after the rest of the result
+        if (e.parts_left > 0 && a.part <= static_cast<int>(heads.size())) {
+          heads[static_cast<std::size_t>(a.part - 1)] = std::move(a.result.mha.head.front());
+          e.remote = --e.parts_left > 0;
+        }
+        continue;
+      }
+      e.compute_ms = a.compute_ms;
+      e.remote_progress = a.progress;
+      if (a.done) {
+        e.from_worker = true;
+        e.error = std::move(a.error);
+        e.result = std::move(a.result);
+        e.parts_left = static_cast<int>(heads.size());
+        e.remote = e.parts_left > 0;
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -72,42 +155,47 @@ const CachedPipeline& cached_pipeline(const std::string& text, const attn::Pipel
                                       double budget_ms) {
   // A few entries: the schemes scene keeps one per scheme alive at once.
   PipelineStore& store = logic_state().pipelines;
-  std::map<Key, CachedPipeline>& cache = store.cache;
-  std::vector<Key>& order = store.order;
+  take_answers(store);
   const Key key = key_of(text, config);
-  auto it = cache.find(key);
-  if (it != cache.end()) {
-    advance(it->second, budget_ms);
-    return it->second;
-  }
-  CachedPipeline entry;
-  entry.version = next_version();
-  const auto t0 = std::chrono::steady_clock::now();
-  try {
-    // The weights depend on d_model, heads and seed only: editing the text reuses them.
-    std::tuple<int, int, std::uint64_t>& weights_key = store.weights_key;
-    std::shared_ptr<const attn::MhaWeights>& weights = store.weights;
-    const std::tuple<int, int, std::uint64_t> wk{config.d_model, config.heads, config.seed};
-    if (wk != weights_key) {
-      attn::head_dim(config.d_model, config.heads);  // a clear error before drawing any weights
-      weights = std::make_shared<const attn::MhaWeights>(attn::scene_weights(config));
-      weights_key = wk;
+  auto it = store.cache.find(key);
+  if (it == store.cache.end()) {
+    if (store.order.size() >= 12) {
+      store.cache.erase(store.order.front());
+      store.order.erase(store.order.begin());
     }
-    entry.job = std::make_shared<attn::PipelineSteps>(text, config, weights, attn::kStepRows);
-  } catch (const attn::InputError& e) {
-    entry.error = e.what();
-  } catch (const std::bad_alloc&) {
-    entry.error = kTooLargeMessage;
+    store.order.push_back(key);
+    CachedPipeline& e = store.cache[key];
+    e.version = next_version();
+    const bool worker = compute_link() != nullptr || compute_worker_possible();
+    if (budget_ms < 1e30 && worker && worth_a_worker(text, config, store.weights)) {
+      e.remote = true;
+      want_compute_worker();
+    } else {
+      start_pipeline(e, text, config, store.weights);
+      budget_ms -= e.compute_ms;
+    }
+    it = store.cache.find(key);
   }
-  entry.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  if (order.size() >= 12) {
-    cache.erase(order.front());
-    order.erase(order.begin());
+  CachedPipeline& e = it->second;
+  if (e.remote) {
+    if (ComputeLink* link = compute_link()) {
+      if (store.asked != e.version) {  // the worker has another job, or none: this one replaces it
+        link->post(encode(PipelineJob{e.version, text, config}));
+        store.asked = e.version;
+      }
+    } else if (!compute_worker_possible()) {  // the worker stopped, or cannot start: computed here
+      e.remote = false;
+      e.parts_left = 0;
+      start_pipeline(e, text, config, store.weights);
+    }
   }
-  order.push_back(key);
-  CachedPipeline& stored = cache.emplace(key, std::move(entry)).first->second;
-  advance(stored, budget_ms - stored.compute_ms);
-  return stored;
+  advance_pipeline(e, budget_ms);
+  if (e.pending()) store.pending = true;
+  return e;
+}
+
+void deliver_pipeline_answer(PipelineAnswer answer) {
+  logic_state().pipelines.answers.push_back(std::move(answer));
 }
 
 bool take_pipeline_pending() {

@@ -1,84 +1,14 @@
-// The Train scene's commands and updates as bytes: a tag, then each field in order (numbers as their
-// in-memory bytes, strings and float arrays after their u32 length). Read back with bounds checks.
+// The Train scene's commands and updates as bytes (app/logic/message_bytes.hpp): a tag, then each field in
+// order.
 #include "app/logic/train_messages.hpp"
 
 #include <cstring>
 #include <string>
-#include <type_traits>
 
 #include "core/error.hpp"
 #include "model_io/model_json.hpp"
 
 namespace app::train_ui {
-namespace {
-
-using Bytes = std::vector<std::uint8_t>;
-constexpr std::uint32_t kCommandTag = 0x434e5254;  // "TRNC"
-constexpr std::uint32_t kUpdateTag = 0x554e5254;   // "TRNU"
-
-struct Writer {
-  Bytes out;
-  template <class T>
-  void put(const T& v) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
-    out.insert(out.end(), p, p + sizeof(T));
-  }
-  void bytes(const void* p, std::size_t n) {
-    put(static_cast<std::uint32_t>(n));
-    out.insert(out.end(), static_cast<const std::uint8_t*>(p), static_cast<const std::uint8_t*>(p) + n);
-  }
-  void text(const std::string& s) { bytes(s.data(), s.size()); }
-  void floats(const std::vector<float>& v) {
-    put(static_cast<std::uint32_t>(v.size()));
-    const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
-    out.insert(out.end(), p, p + 4 * v.size());
-  }
-};
-
-struct Reader {
-  const Bytes& in;
-  const char* what;
-  std::size_t at = 0;
-  [[noreturn]] void fail() const {
-    throw attn::InputError(std::string("a ") + what + " message is malformed");
-  }
-  const std::uint8_t* take(std::size_t n) {
-    if (n > in.size() - at) fail();
-    at += n;
-    return in.data() + at - n;
-  }
-  template <class T>
-  T get() {
-    T v;
-    std::memcpy(&v, take(sizeof(T)), sizeof(T));
-    return v;
-  }
-  std::string text() {
-    const auto n = get<std::uint32_t>();
-    const auto* p = take(n);
-    return std::string(reinterpret_cast<const char*>(p), n);
-  }
-  void floats(std::vector<float>& v) {
-    const auto n = get<std::uint32_t>();
-    if (n > (in.size() - at) / 4) fail();
-    v.resize(n);
-    if (n) std::memcpy(v.data(), take(4 * std::size_t{n}), 4 * std::size_t{n});
-  }
-  void end() const {
-    if (at != in.size()) fail();
-  }
-};
-
-// An enum read as int and checked against its last value.
-template <class E>
-E enum_in(Reader& r, E last) {
-  const auto v = r.get<std::int32_t>();
-  if (v < 0 || v > static_cast<std::int32_t>(last)) r.fail();
-  return static_cast<E>(v);
-}
-
-}  // namespace
 
 Bytes encode(const Command& c) {
   Writer w;
@@ -94,10 +24,10 @@ Bytes encode(const Command& c) {
 }
 
 Command decode_command(const Bytes& bytes) {
-  Reader r{bytes, "train command"};
+  Reader r(bytes, "train command");
   if (r.get<std::uint32_t>() != kCommandTag) r.fail();
   Command c;
-  c.kind = enum_in(r, Command::Kind::Ack);
+  c.kind = r.enumerator(Command::Kind::Ack);
   c.generation = r.get<long long>();
   c.key.positions = static_cast<attn::Scheme>(r.get<std::int32_t>());
   c.key.d_model = r.get<int>(), c.key.heads = r.get<int>(), c.key.layers = r.get<int>();
@@ -133,11 +63,11 @@ Bytes encode(const Update& u) {
 }
 
 Update decode_update(const Bytes& bytes) {
-  Reader r{bytes, "train update"};
+  Reader r(bytes, "train update");
   if (r.get<std::uint32_t>() != kUpdateTag) r.fail();
   Update u;
   u.generation = r.get<long long>();
-  u.stop = enum_in(r, Stop::Error);
+  u.stop = r.enumerator(Stop::Error);
   Progress& p = u.progress;
   p.has_trainer = r.get<std::uint8_t>() != 0;
   p.steps = r.get<int>(), p.last_loss = r.get<float>(), p.metrics = r.get<attn::train::Metrics>();

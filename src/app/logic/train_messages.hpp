@@ -7,9 +7,13 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "app/logic/message_bytes.hpp"
 #include "app/logic/train_session.hpp"
 
 namespace app::train_ui {
+
+inline constexpr std::uint32_t kCommandTag = 0x434e5254;  // "TRNC"
+inline constexpr std::uint32_t kUpdateTag = 0x554e5254;   // "TRNU"
 
 struct Command {
   // a new session for key; no trainer; run or pause (and max_steps); `acked` updates were applied

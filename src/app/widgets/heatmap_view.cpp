@@ -198,6 +198,11 @@ HeatmapHover heatmap_view(const HeatmapSpec& spec) {
   const Range range = fit.range;
   const gfx::HeatmapImage img = gfx::render_heatmap(spec.id, spec.version, values.data(), all_rows, all_cols,
                                                     spec.colormap, range.lo, range.hi);
+  if (img.deferred) {  // its place, empty, for a frame or two
+    ImGui::Dummy(ImVec2(fit.left_w + kPad + w, line_h + fit.header_h + 2.0f + h));
+    request_next_frame();
+    return hover;
+  }
   if (img.texture == 0) {
     ImGui::TextColored(ink(Ink::Error), "Cannot draw this matrix: %s", img.error.c_str());
     return hover;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/index_sort.hpp"
 #include "core/tokenizer.hpp"
 
 namespace attn::train {
@@ -44,7 +45,7 @@ Vocab Vocab::build(const Dataset& data) {
       for (auto& t : tokens(e.text)) all.push_back(std::move(t));
     }
   }
-  std::sort(all.begin(), all.end());
+  sort_strings(all);
   all.erase(std::unique(all.begin(), all.end()), all.end());
   Vocab v;
   v.words.push_back("<unk>");

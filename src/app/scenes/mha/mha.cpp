@@ -64,8 +64,8 @@ MhaData compute(const CachedPipeline& pipe, bool causal) {
   for (const std::string& l : d.words)
     d.label_w = std::max(d.label_w, std::min(90.0f, ImGui::CalcTextSize(l.c_str()).x));
   d.stats = mha::stats_json(r.stats);
-  d.even = attn::head_stats(attn::even_weights(static_cast<int>(r.tokens.size()), causal));
-  d.peak_keys = mha::peak_key_counts(r);
+  d.even = attn::even_stats(static_cast<int>(r.tokens.size()), causal);
+  for (const attn::HeadStats& st : r.stats) d.peak_keys.push_back(st.peak_keys);
   if (static_cast<int>(r.tokens.size()) <= kMaxShownTokens) {
     for (const attn::HeadResult& h : r.mha.head) d.weights.push_back(h.weights);
   }
@@ -255,15 +255,17 @@ std::shared_ptr<const mha::TextViewShown> draw_heads(mha::MhaState& ms, Settings
 // state().shown: the sizes, the parameter count and, when the pipeline ran, the tokens, statistics, the
 // chosen row, (up to kMaxShownTokens tokens) every head's weights, the grids' token window [row0, col0,
 // size] and what the text view shows (text_view, when it is drawn; null for grids).
-void report(SceneContext& ctx, mha::MhaState& ms, double compute_ms, std::shared_ptr<const MhaData> d,
-            std::shared_ptr<const mha::RowView> row, int enlarged,
+void report(SceneContext& ctx, mha::MhaState& ms, const CachedPipeline* pipe,
+            std::shared_ptr<const MhaData> d, std::shared_ptr<const mha::RowView> row, int enlarged,
             std::shared_ptr<const mha::TextViewShown> text = nullptr) {
   const Settings s = with_model_sizes(ctx.settings);
   nlohmann::json trained = uses_trained_model(s) ? trained_model_json_summary() : nlohmann::json();
   const mha::GridWindow win =
       d ? mha::grid_window(ms, s, static_cast<int>(d->tokens.size())) : mha::GridWindow{};
   const nlohmann::json params = mha::parameters_json(ms, s);
-  ctx.report([s, compute_ms, d, row, enlarged, trained, text, win, params](nlohmann::json& shown) {
+  const double compute_ms = pipe ? pipe->compute_ms : 0.0;
+  const bool in_worker = pipe && pipe->from_worker;
+  ctx.report([s, compute_ms, in_worker, d, row, enlarged, trained, text, win, params](nlohmann::json& shown) {
     // key by key: nlohmann's nested initializer lists cost the page several times the code
     shown["d_model"] = s.d_model;
     shown["heads"] = s.heads;
@@ -274,6 +276,7 @@ void report(SceneContext& ctx, mha::MhaState& ms, double compute_ms, std::shared
     shown["parameters"] = params;
     shown["enlarged"] = enlarged;
     shown["compute_ms"] = compute_ms;
+    shown["computed_in"] = in_worker ? "worker" : "page";
     shown["model"] = param_value(s, "model");
     if (uses_trained_model(s)) {
       shown["trained_model"] = trained;
@@ -322,7 +325,7 @@ void draw_mha_scene(SceneContext& ctx) {
   const bool trained = uses_trained_model(s);
   if (trained && !trained_model()) {
     mha::draw_no_model_note(ctx);
-    report(ctx, ms, 0.0, nullptr, nullptr, -1);
+    report(ctx, ms, nullptr, nullptr, nullptr, -1);
     return;
   }
   const Settings view = with_model_sizes(s);  // the trained model's sizes in trained mode
@@ -333,8 +336,12 @@ void draw_mha_scene(SceneContext& ctx) {
   if (pipe.pending()) {
     ImGui::ProgressBar(pipe.progress(), ImVec2(std::min(400.0f, ImGui::GetContentRegionAvail().x), 0.0f),
                        "computing");
-    text_wrapped_disabled("A long text: the heads are computed a few at a time, and the page keeps working.");
-    report(ctx, ms, pipe.compute_ms, nullptr, nullptr, -1);
+    text_wrapped_disabled(pipe.remote
+                              ? "A long text: the page's compute worker computes the heads, and the page "
+                                "keeps working."
+                              : "A long text: the heads are computed a few at a time, and the page "
+                                "keeps working.");
+    report(ctx, ms, &pipe, nullptr, nullptr, -1);
     return;
   }
   if (!pipe.ok()) {
@@ -342,7 +349,7 @@ void draw_mha_scene(SceneContext& ctx) {
     if (section("Parameters: many heads for the price of one", "params", s.hide))
       mha::draw_parameters(ms, view);
     draw_breaks_section(s, view, trained, {});
-    report(ctx, ms, pipe.compute_ms, nullptr, nullptr, -1);
+    report(ctx, ms, &pipe, nullptr, nullptr, -1);
     return;
   }
   const attn::PipelineResult& r = pipe.result;
@@ -353,7 +360,7 @@ void draw_mha_scene(SceneContext& ctx) {
   data_memo.get({pipe.version, ImGui::GetFont()->FontSize}, [&] { return compute(pipe, config.causal); });
   row_memo.get({pipe.version, s.row}, [&] { return mha::make_row_view(r, s.row); });
   if (!ctx.ready(data_memo) || !ctx.ready(row_memo)) {
-    report(ctx, ms, pipe.compute_ms, nullptr, nullptr, -1);
+    report(ctx, ms, &pipe, nullptr, nullptr, -1);
     return;
   }
   const MhaData& data = data_memo.value();
@@ -374,7 +381,7 @@ void draw_mha_scene(SceneContext& ctx) {
   if (section("Parameters: many heads for the price of one", "params", s.hide))
     mha::draw_parameters(ms, view);
   draw_breaks_section(s, view, trained, data.peak_keys);
-  report(ctx, ms, pipe.compute_ms, data_memo.shared(), row_memo.shared(), enlarged, text);
+  report(ctx, ms, &pipe, data_memo.shared(), row_memo.shared(), enlarged, text);
 }
 
 }  // namespace app

@@ -163,20 +163,6 @@ RowView make_row_view(const attn::PipelineResult& r, int token) {
   return v;
 }
 
-std::vector<int> peak_key_counts(const attn::PipelineResult& r) {
-  std::vector<int> out;
-  for (const attn::HeadResult& h : r.mha.head) {
-    std::vector<char> peak(static_cast<size_t>(h.weights.cols()), 0);
-    for (Eigen::Index i = 0; i < h.weights.rows(); ++i) {
-      Eigen::Index best = 0;
-      h.weights.row(i).maxCoeff(&best);
-      peak[static_cast<size_t>(best)] = 1;
-    }
-    out.push_back(static_cast<int>(std::count(peak.begin(), peak.end(), 1)));
-  }
-  return out;
-}
-
 void draw_row_view(const MhaState& ms, Settings& s, const RowView& view, std::uint64_t version,
                    const std::vector<std::string>& labels, bool causal, bool trained) {
   text_wrapped(

@@ -58,7 +58,7 @@ void draw_row_view(const MhaState& ms, Settings& s, const RowView& view, std::ui
 // Three short lines under a head's grid: entropy (nats), mean |i - j|, first-token mass.
 void draw_head_stats(const attn::HeadStats& st, float wrap_width);
 // The same numbers with words, for the enlarged head, beside the baselines of even attention
-// (even = attn::head_stats(attn::even_weights(tokens, causal))).
+// (even = attn::even_stats(tokens, causal)).
 void draw_head_stats_long(const attn::HeadStats& st, int tokens, bool causal, const attn::HeadStats& even);
 // {"entropy", "mean_distance", "first_token_mass"} per head.
 nlohmann::json stats_json(const std::vector<attn::HeadStats>& stats);
@@ -66,8 +66,6 @@ nlohmann::json stats_json(const std::vector<attn::HeadStats>& stats);
 // Fused multi-head vs one full-width head for s.d_model and s.heads, with the arithmetic written out
 // (numbers from attn::count_parameters, recomputed only when d_model or heads change).
 void draw_parameters(MhaState& ms, const Settings& s);
-// (H,): how many different keys the rows of each head peak on (the key of each row's largest weight).
-std::vector<int> peak_key_counts(const attn::PipelineResult& r);
 // "Where heads break": roles emerge, spare heads and shared keys/values, d_k shrinking as heads grow
 // (with what d_k = 1 does, and at d_k = 1 the `peaks` counts of the heads on screen; empty: none shown),
 // attention maps as hints. With offer_example, a button to see d_k = 1: returns true when it was clicked

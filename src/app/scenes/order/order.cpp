@@ -13,6 +13,7 @@
 #include "app/widgets/attention_controls.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
+#include "core/index_sort.hpp"
 #include "core/tokenizer.hpp"
 #include "core/train/trainer.hpp"
 
@@ -101,7 +102,7 @@ RouterData compute_router(const Settings& s) {
   r.positioned = run_column(s, scheme);
   std::array<std::vector<std::string>, 2> bags = {attn::tokenize(refund_emails()[0]),
                                                   attn::tokenize(refund_emails()[1])};
-  for (auto& b : bags) std::sort(b.begin(), b.end());
+  for (auto& b : bags) attn::sort_strings(b);
   r.same_bag = bags[0] == bags[1];
   return r;
 }

@@ -78,7 +78,7 @@ LimitsData compute_limits(const SchemesData& d, const Settings& s) {
   }
   l.past_end = past_end_error(pipeline_config(s, attn::Scheme::Learned));
   l.causal = s.causal;
-  if (l.tokens > 0) l.even = attn::head_stats(attn::even_weights(l.tokens, l.causal));
+  if (l.tokens > 0) l.even = attn::even_stats(l.tokens, l.causal);
   return l;
 }
 

@@ -93,7 +93,7 @@ SchemesData compute(const Settings& s) {
   d.labels = token_labels(d.tokens);
   d.offset_weights = offset_rows(d.views, t, false);
   d.offset_scores = offset_rows(d.views, t, true);
-  if (t > 0) d.even = attn::head_stats(attn::even_weights(t, d.causal));
+  if (t > 0) d.even = attn::even_stats(t, d.causal);
   for (int k = -(t - 1); k <= t - 1; ++k) d.offset_labels.push_back(std::to_string(k));
   return d;
 }

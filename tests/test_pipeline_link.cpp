@@ -1,0 +1,280 @@
+// The multi-head scene's recomputes behind the compute link (app/logic/pipeline_*): a job and a result
+// survive their byte form bit for bit and malformed bytes are refused; with a link, a large input is
+// computed by a PipelineHost on the other side and the page gets exactly run_pipeline's result, shown once
+// its last part has arrived; a job replaced by another is asked for again when it is wanted again, an
+// answer to an entry evicted since is dropped, small inputs stay on the page, and a worker that stops or
+// never comes leaves the page computing it itself, with the same numbers.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <deque>
+#include <string>
+
+#include "app/logic/compute_link.hpp"
+#include "app/logic/logic_state.hpp"
+#include "app/logic/pipeline_cache.hpp"
+#include "app/logic/pipeline_host.hpp"
+#include "app/logic/pipeline_messages.hpp"
+#include "core/error.hpp"
+
+namespace {
+
+using app::Bytes;
+
+std::string words(int n) {
+  static const char* w[] = {"refund", "the", "delivery", "fee", "not", "cake", "it", "was", "late"};
+  std::string s;
+  for (int i = 0; i < n; ++i) s += std::string(i ? " " : "") + w[i % 9];
+  return s;
+}
+
+// Large enough to go to the worker (pipeline_cache.cpp's kLocalWork), small enough to be quick.
+attn::PipelineConfig wide() {
+  attn::PipelineConfig c;
+  c.d_model = 256, c.heads = 8, c.positions = attn::Scheme::Rope, c.causal = true, c.seed = 3;
+  return c;
+}
+
+bool same(const attn::Mat& a, const attn::Mat& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(float) * a.size()) == 0);
+}
+
+// Every number of two results, bit for bit.
+void expect_same(const attn::PipelineResult& a, const attn::PipelineResult& b) {
+  EXPECT_EQ(a.tokens, b.tokens);
+  EXPECT_EQ(a.dropped_tokens, b.dropped_tokens);
+  EXPECT_TRUE(same(a.embeddings, b.embeddings));
+  EXPECT_TRUE(same(a.position_table, b.position_table));
+  EXPECT_TRUE(same(a.inputs, b.inputs));
+  EXPECT_TRUE(same(a.mha.output, b.mha.output));
+  EXPECT_TRUE(same(a.mha.concat, b.mha.concat));
+  ASSERT_EQ(a.mha.head.size(), b.mha.head.size());
+  for (std::size_t h = 0; h < a.mha.head.size(); ++h) {
+    EXPECT_TRUE(same(a.mha.head[h].output, b.mha.head[h].output)) << "head " << h;
+    EXPECT_TRUE(same(a.mha.head[h].scores, b.mha.head[h].scores)) << "head " << h;
+    EXPECT_TRUE(same(a.mha.head[h].weights, b.mha.head[h].weights)) << "head " << h;
+  }
+  ASSERT_EQ(a.stats.size(), b.stats.size());
+  for (std::size_t h = 0; h < a.stats.size(); ++h)
+    EXPECT_EQ(std::memcmp(&a.stats[h], &b.stats[h], sizeof a.stats[h]), 0) << "head " << h;
+}
+
+TEST(PipelineMessages, AJobAndAResultSurviveTheirBytes) {
+  app::PipelineJob job{41, "Refund the cake, not the fee.", wide()};
+  job.config.learned_slots = 77, job.config.base = 500.0;
+  const app::PipelineJob j2 = app::decode_pipeline_job(app::encode(job));
+  EXPECT_EQ(j2.version, 41u);
+  EXPECT_EQ(j2.text, job.text);
+  EXPECT_EQ(j2.config.d_model, 256);
+  EXPECT_EQ(j2.config.heads, 8);
+  EXPECT_EQ(j2.config.positions, attn::Scheme::Rope);
+  EXPECT_TRUE(j2.config.causal);
+  EXPECT_EQ(j2.config.seed, 3u);
+  EXPECT_EQ(j2.config.learned_slots, 77);
+  EXPECT_EQ(j2.config.base, 500.0);
+
+  app::PipelineAnswer a;
+  a.version = 42, a.done = true, a.progress = 1.0f, a.compute_ms = 12.5;
+  attn::PipelineConfig learned = wide();
+  learned.positions = attn::Scheme::Learned;  // a position table, too
+  a.result = attn::run_pipeline(words(20), learned);
+  const Bytes bytes = app::encode(a);
+  app::PipelineAnswer a2 = app::decode_pipeline_answer(bytes);
+  EXPECT_EQ(a2.version, 42u);
+  EXPECT_TRUE(a2.done);
+  EXPECT_EQ(a2.part, 0);
+  EXPECT_EQ(a2.compute_ms, 12.5);
+  EXPECT_TRUE(a2.error.empty());
+  // the heads' matrices travel as parts 1 .. H, one head each
+  ASSERT_EQ(app::answer_parts(a), 9);
+  ASSERT_EQ(a2.result.mha.head.size(), 8u);
+  for (int part = 1; part < 9; ++part) {
+    app::PipelineAnswer h = app::decode_pipeline_answer(app::encode(a, part));
+    EXPECT_EQ(h.part, part);
+    ASSERT_EQ(h.result.mha.head.size(), 1u);
+    a2.result.mha.head[static_cast<std::size_t>(part - 1)] = std::move(h.result.mha.head.front());
+  }
+  expect_same(a2.result, a.result);
+
+  app::PipelineAnswer failed;
+  failed.version = 43, failed.done = true, failed.error = "heads must divide d_model";
+  EXPECT_EQ(app::decode_pipeline_answer(app::encode(failed)).error, failed.error);
+  EXPECT_EQ(app::answer_parts(failed), 1);
+
+  // every cut of the bytes, a wrong tag, a scheme past the table and a huge matrix are refused
+  for (std::size_t n = 0; n < bytes.size(); n += 1 + n / 3) {
+    EXPECT_THROW(app::decode_pipeline_answer(Bytes(bytes.begin(), bytes.begin() + n)), attn::InputError) << n;
+  }
+  EXPECT_THROW(app::decode_pipeline_job(bytes), attn::InputError);
+  Bytes job_bytes = app::encode(job);
+  const std::size_t scheme_at = 4 + 8 + 4 + job.text.size() + 4 + 4;
+  job_bytes[scheme_at] = 99;
+  EXPECT_THROW(app::decode_pipeline_job(job_bytes), attn::InputError);
+  // the embeddings' rows and columns (after the header, an empty error, the tokens and the dropped count)
+  Bytes huge = bytes;
+  std::size_t at = 4 + 8 + 1 + 4 + 4 + 8 + 4;
+  std::uint32_t count = 0;
+  std::memcpy(&count, huge.data() + at, 4);
+  at += 4;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    std::uint32_t n = 0;
+    std::memcpy(&n, huge.data() + at, 4);
+    at += 4 + n;
+  }
+  at += 4;
+  const std::int32_t big = 0x7fffffff;
+  std::memcpy(huge.data() + at, &big, 4);
+  std::memcpy(huge.data() + at + 4, &big, 4);
+  EXPECT_THROW(app::decode_pipeline_answer(huge), attn::InputError);
+}
+
+// The other side of the link: a PipelineHost that gets what the page posts and answers when pumped.
+class LoopbackHost : public app::ComputeLink {
+ public:
+  void post(const Bytes& message) override {
+    ++posted;
+    host.receive(app::decode_pipeline_job(message));
+  }
+  void pump() {
+    host.work(1.0);
+    while (auto a = host.take_answer()) {
+      for (int part = 0; part < app::answer_parts(*a); ++part)
+        app::deliver_pipeline_answer(app::decode_pipeline_answer(app::encode(*a, part)));
+      if (a->done) break;
+    }
+  }
+  app::PipelineHost host;
+  int posted = 0;
+};
+
+// A fresh LogicState for one test.
+struct Fresh {
+  app::LogicState state;
+  Fresh() { app::use_logic_state(&state); }
+  ~Fresh() {
+    app::use_compute_link(nullptr);
+    app::use_logic_state(nullptr);
+  }
+};
+
+// Calls cached_pipeline as the scene does each frame (pumping the worker between) until it is done.
+const app::CachedPipeline& until_done(const std::string& text, const attn::PipelineConfig& c,
+                                      LoopbackHost* worker, int* frames = nullptr) {
+  for (int i = 0; i < 100000; ++i) {
+    const app::CachedPipeline& e = app::cached_pipeline(text, c, 5.0);
+    if (!e.pending()) return e;
+    if (frames) ++*frames;
+    if (worker) worker->pump();
+  }
+  return app::cached_pipeline(text, c, 5.0);
+}
+
+TEST(PipelineLink, ALargeInputIsComputedByTheWorkerWithRunPipelinesNumbers) {
+  Fresh fresh;
+  LoopbackHost worker;
+  app::use_compute_link(&worker);
+  const std::string text = words(96);
+  const app::CachedPipeline& first = app::cached_pipeline(text, wide(), 5.0);
+  EXPECT_TRUE(first.remote);
+  EXPECT_EQ(first.job, nullptr) << "nothing of it is computed on the page";
+  EXPECT_EQ(worker.posted, 1);
+  int frames = 0;
+  const app::CachedPipeline& e = until_done(text, wide(), &worker, &frames);
+  ASSERT_TRUE(e.ok()) << e.error;
+  EXPECT_TRUE(e.from_worker);
+  EXPECT_GT(frames, 0);
+  EXPECT_EQ(worker.posted, 1) << "asked once";
+  EXPECT_GT(e.compute_ms, 0.0);
+  expect_same(e.result, attn::run_pipeline(text, wide()));
+
+  // a small input is computed on the page at once
+  attn::PipelineConfig small;
+  const app::CachedPipeline& s = app::cached_pipeline("Refund the cake.", small, 5.0);
+  EXPECT_TRUE(s.ok());
+  EXPECT_FALSE(s.from_worker);
+  EXPECT_EQ(worker.posted, 1);
+  // an error in the worker reaches the page as the core says it
+  attn::PipelineConfig bad = wide();
+  bad.positions = attn::Scheme::Learned, bad.learned_slots = 8;
+  const app::CachedPipeline& b = until_done(text, bad, &worker);
+  EXPECT_TRUE(b.from_worker);
+  EXPECT_FALSE(b.error.empty());
+  EXPECT_THROW(attn::run_pipeline(text, bad), attn::InputError);
+}
+
+TEST(PipelineLink, AReplacedJobIsAskedForAgainAndAStaleAnswerIsDropped) {
+  Fresh fresh;
+  LoopbackHost worker;
+  app::use_compute_link(&worker);
+  const std::string a = words(90), b = words(91);
+  app::cached_pipeline(a, wide(), 5.0);
+  app::cached_pipeline(b, wide(), 5.0);  // the worker drops a for b
+  EXPECT_EQ(worker.posted, 2);
+  const app::CachedPipeline& eb = until_done(b, wide(), &worker);
+  ASSERT_TRUE(eb.ok());
+  EXPECT_EQ(worker.posted, 2);
+  const app::CachedPipeline& ea = until_done(a, wide(), &worker);  // wanted again: asked again
+  ASSERT_TRUE(ea.ok());
+  EXPECT_EQ(worker.posted, 3);
+  expect_same(ea.result, attn::run_pipeline(a, wide()));
+
+  // an answer to an entry no longer kept changes nothing
+  const std::string c = words(92);
+  const std::uint64_t v = app::cached_pipeline(c, wide(), 5.0).version;
+  for (int i = 0; i < 12; ++i) app::cached_pipeline(words(i + 1), attn::PipelineConfig{}, 5.0);  // evicts c
+  app::PipelineAnswer stale;
+  stale.version = v, stale.done = true, stale.error = "stale";
+  app::deliver_pipeline_answer(stale);
+  const app::CachedPipeline& again = app::cached_pipeline(c, wide(), 5.0);
+  EXPECT_NE(again.version, v);
+  EXPECT_TRUE(again.remote);
+  EXPECT_TRUE(again.error.empty());
+}
+
+TEST(PipelineLink, AResultIsShownOnlyOnceEveryHeadHasArrived) {
+  Fresh fresh;
+  LoopbackHost worker;
+  app::use_compute_link(&worker);
+  const std::string text = words(80);
+  const std::uint64_t v = app::cached_pipeline(text, wide(), 5.0).version;
+  app::PipelineAnswer a;
+  a.version = v, a.done = true, a.progress = 1.0f, a.result = attn::run_pipeline(text, wide());
+  const int parts = app::answer_parts(a);
+  for (int part = 0; part < parts; ++part) {
+    EXPECT_TRUE(app::cached_pipeline(text, wide(), 5.0).pending()) << "before part " << part;
+    app::deliver_pipeline_answer(app::decode_pipeline_answer(app::encode(a, part)));
+  }
+  const app::CachedPipeline& e = app::cached_pipeline(text, wide(), 5.0);
+  ASSERT_TRUE(e.ok());
+  expect_same(e.result, a.result);
+}
+
+TEST(PipelineLink, WithoutAWorkerThePageComputesTheSameNumbers) {
+  Fresh fresh;
+  const std::string text = words(96);
+  // none on this platform: computed here, over several calls
+  const app::CachedPipeline& here = app::cached_pipeline(text, wide(), 0.001);
+  EXPECT_FALSE(here.remote);
+  const app::CachedPipeline& done = until_done(text, wide(), nullptr);
+  ASSERT_TRUE(done.ok());
+  EXPECT_FALSE(done.from_worker);
+  expect_same(done.result, attn::run_pipeline(text, wide()));
+
+  // one that is starting: the job waits for it, is posted once it runs; one that stops: computed here
+  LoopbackHost worker;
+  app::use_compute_link(nullptr, true);
+  const std::string other = words(97);
+  EXPECT_TRUE(app::cached_pipeline(other, wide(), 5.0).remote);
+  EXPECT_TRUE(app::compute_worker_wanted());
+  app::use_compute_link(&worker);
+  app::cached_pipeline(other, wide(), 5.0);
+  EXPECT_EQ(worker.posted, 1);
+  app::use_compute_link(nullptr, false);
+  const app::CachedPipeline& fallback = until_done(other, wide(), nullptr);
+  ASSERT_TRUE(fallback.ok());
+  EXPECT_FALSE(fallback.from_worker);
+  expect_same(fallback.result, attn::run_pipeline(other, wide()));
+}
+
+}  // namespace
