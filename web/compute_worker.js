@@ -1,7 +1,8 @@
 // The page's compute worker: runs the demo's core off the page's main thread, from the very .wasm the page
 // compiled (web/shell.js sends the WebAssembly.Module: nothing is fetched or compiled twice) with the same
 // glue (attention_demo.js, main() not run). The page's messages are commands for the Train scene's session
-// (src/platform/compute_web.cpp); between them the session works in slices of kSliceMs, so a pause or a
+// and the multi-head scene's recomputes (src/platform/compute_web.cpp), and model files to read
+// (src/platform/model_load_web.cpp); between them the session works in slices of kSliceMs, so a pause or a
 // reset is read within one slice, and its updates go back to the page as they fall due.
 (function () {
   "use strict";
@@ -57,7 +58,7 @@
       onRuntimeInitialized: function () {
         ready = true;
         self.postMessage({ ready: true });
-        waiting.splice(0).forEach(command);
+        waiting.splice(0).forEach(function (d) { (d.model ? modelFile : command)(d); });
       },
       onAbort: fail
     };
@@ -78,10 +79,21 @@
     }
   }
 
+  // A model file (web/shell.js, loadModelAnywhere): read and answered in one call, between slices.
+  function modelFile(d) {
+    Module.attentionInbox = d.model;
+    try {
+      Module._attn_worker_load_model(d.model.byteLength, d.load);
+    } catch (e) {
+      fail(e);
+    }
+    Module.attentionInbox = null;
+  }
+
   self.onmessage = function (e) {
     var d = e.data;
-    if (d instanceof ArrayBuffer) {
-      if (ready) command(d);
+    if (d instanceof ArrayBuffer || (d && d.model)) {
+      if (ready) (d.model ? modelFile : command)(d);
       else waiting.push(d);
     } else if (d && d.module) {
       start(d.module, d.glue);

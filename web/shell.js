@@ -157,12 +157,13 @@
       var text = callText("attn_model_json");
       return text ? text : null;
     },
-    // Makes a model file's text the trained model, as "Open a model file" does: {ok, error}. A text longer
-    // than the reader's byte limit in UTF-16 units is longer in UTF-8 too: refused without encoding it.
+    // Makes a model file's text the trained model, as "Open a model file" does: a Promise of {ok, error},
+    // settled once the model is the app's (or refused). A text longer than the reader's byte limit in UTF-16
+    // units is longer in UTF-8 too: refused without encoding it.
     loadModel: function (text, name) {
       var s = String(text);
       var bytes = s.length > modelByteLimit() ? null : new TextEncoder().encode(s);
-      return loadModelBytes(bytes, bytes ? bytes.length : s.length, name || "loadModel()");
+      return loadModelAnywhere(bytes, bytes ? bytes.length : s.length, name || "loadModel()");
     },
     // Opens the browser's file picker for a model file (needs a recent click or key press on the page).
     openModelFile: function () { modelInput.value = ""; modelInput.click(); }
@@ -185,13 +186,51 @@
     }
   }
 
+  // The same as a Promise, read in the compute worker when it runs (its message is the file, transferred;
+  // the page's thread only takes the built model from the answer, modelFromWorker), else on this thread.
+  var MODEL_ANSWER_TAG = 0x41444f4d;  // "MODA", src/app/logic/model_messages.hpp
+  var modelLoads = {}, modelLoadCount = 0;  // load number -> {name, resolve, reject}: in the worker now
+  function loadModelAnywhere(bytes, total, name) {
+    var worker = Module.attentionWorker;
+    if (!bytes || !worker) return Promise.resolve(loadModelBytes(bytes, total, name));
+    var load = ++modelLoadCount, file = bytes.buffer;
+    if (bytes.byteOffset !== 0 || bytes.byteLength !== file.byteLength) file = bytes.slice().buffer;
+    tellApp("attn_model_progress", [total, total, name]);
+    return new Promise(function (resolve, reject) {
+      modelLoads[load] = { name: String(name).slice(0, 500), resolve: resolve, reject: reject };
+      worker.postMessage({ model: file, load: load }, [file]);
+    });
+  }
+  // The worker's answer (an ArrayBuffer: its tag, then the load number): the model becomes the app's.
+  function modelFromWorker(answer) {
+    var load = new DataView(answer).getUint32(4, true), pending = modelLoads[load];
+    if (!pending) return;
+    delete modelLoads[load];
+    Module.attentionInbox = answer;
+    try {
+      pending.resolve(call("attn_model_from_worker", [answer.byteLength, pending.name]));
+    } catch (e) {
+      pending.reject(e);
+    } finally {
+      Module.attentionInbox = null;
+    }
+  }
+  // The worker stopped: the loads it had end with the reason, as a failed download does.
+  function modelLoadsStopped(why) {
+    Object.keys(modelLoads).forEach(function (load) {
+      var pending = modelLoads[load];
+      delete modelLoads[load];
+      pending.resolve(loadModelBytes(null, 0, pending.name + " (the compute worker stopped: " + why + ")"));
+    });
+  }
+
   function reportModelLoad(r) { if (!r.ok) console.warn("attention demo: " + r.error); }
 
   // Loads the bytes once the app has drawn the progress (a large file takes a moment to check and build).
   function loadModelSoon(bytes, name) {
     tellApp("attn_model_progress", [bytes.length, bytes.length, name]);
     setTimeout(function () {
-      if (started && !stopped && !failed) reportModelLoad(loadModelBytes(bytes, bytes.length, name));
+      if (started && !stopped && !failed) loadModelAnywhere(bytes, bytes.length, name).then(reportModelLoad, reportModelLoad);
     }, bytes.length > (1 << 20) ? 80 : 0);
   }
 
@@ -406,6 +445,7 @@
       Module.attentionWorker = null;
       console.warn("The compute worker stopped; the demo computes on the page's own thread: " + why);
       tellApp("attn_worker_up", [0]);
+      modelLoadsStopped(why);
     }
     try {
       worker = new Worker(trustedUrl(WORKER_FILE));
@@ -414,7 +454,9 @@
     }
     worker.onmessage = function (e) {
       var d = e.data;
-      if (d instanceof ArrayBuffer) {
+      if (d instanceof ArrayBuffer && d.byteLength >= 8 && new DataView(d).getUint32(0, true) === MODEL_ANSWER_TAG) {
+        modelFromWorker(d);
+      } else if (d instanceof ArrayBuffer) {
         Module.attentionInbox = d;
         tellApp("attn_from_worker", [d.byteLength]);
         Module.attentionInbox = null;

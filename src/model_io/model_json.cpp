@@ -296,7 +296,7 @@ LoadedModel model_from_streamed(const json& doc) {
     if (it == named.end()) bad({"tensor '", name, "' is missing"});
     data.push_back(&check_tensor_json(it->second, name, shape));
   }
-  Params params = Params::init(c);
+  Params params = Params::init(c, false);  // every weight is the file's
   const auto weights = params.named_tensors();
   for (size_t i = 0; i < weights.size(); ++i) {
     train::MatT<float>& m = *weights[i].second;  // (rows, cols) of expected[i], row-major

@@ -32,9 +32,9 @@ async function withRawPage(fn) {
 
 // What an API call does: {value} or {error: message}.
 function tryApi(page, expression) {
-  return page.evaluate((src) => {
+  return page.evaluate(async (src) => {
     try {
-      return { value: (0, eval)(src) };
+      return { value: await (0, eval)(src) };
     } catch (e) {
       return { error: String(e && e.message || e), isError: e instanceof Error };
     }

@@ -111,7 +111,7 @@ std::string load_with(Read read, const std::string& source) {
     st.message = source + ": " + e.what();
   } catch (const std::bad_alloc&) {
     st.ok = false;
-    st.message = source + ": the file is too large to load";
+    st.message = source + ": " + kTooLargeToLoad;
   }
   return st.message;
 }
@@ -131,6 +131,11 @@ std::string load_trained_model(const std::string& text, const std::string& sourc
 std::string load_trained_model(attn::model_io::ByteSource& bytes, long long total_bytes,
                                const std::string& source) {
   return load_with([&] { return attn::model_io::model_from_source(bytes, total_bytes); }, source);
+}
+
+std::string load_trained_model(const std::function<attn::model_io::LoadedModel()>& read,
+                               const std::string& source) {
+  return load_with(read, source);
 }
 
 void show_model_load_progress(const std::string& source, long long received, long long total) {

@@ -2,6 +2,7 @@
 // scene and by the multi-head attention scene's "trained" mode. No ImGui code.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -46,6 +47,12 @@ std::string load_trained_model(const std::string& text, const std::string& sourc
 // download over a chunk at a time, so the text is never in the heap whole.
 std::string load_trained_model(attn::model_io::ByteSource& bytes, long long total_bytes,
                                const std::string& source);
+// The same with the model `read` builds (InputError: the reason it could not): the model the page's compute
+// worker read from a file (app/logic/model_messages.hpp).
+std::string load_trained_model(const std::function<attn::model_io::LoadedModel()>& read,
+                               const std::string& source);
+// What a load says when memory ran out while reading the file.
+inline constexpr const char* kTooLargeToLoad = "the file is too large to load";
 // A load under way (the page downloads or reads a file): `received` of `total` bytes (total -1: unknown),
 // shown until the load ends.
 void show_model_load_progress(const std::string& source, long long received, long long total);

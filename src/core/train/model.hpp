@@ -60,8 +60,9 @@ struct ParamsT {
   MatT<S> classifier_b;  // (1, C)
 
   // Seeded initial weights for `config` (validated): embeddings normal, projections normal with std
-  // 1/sqrt(fan_in), LayerNorm gains 1 and biases 0, classifier bias 0.
-  static ParamsT init(const ModelConfig& config);
+  // 1/sqrt(fan_in), LayerNorm gains 1 and biases 0, classifier bias 0. seeded = false: the same shapes
+  // with the embeddings and projections zero (for a loader that overwrites every weight).
+  static ParamsT init(const ModelConfig& config, bool seeded = true);
   // The same shapes, all zero (gradient accumulators, Adam moments).
   ParamsT zeros_like() const;
   void set_zero();

@@ -13,7 +13,7 @@ namespace {
 
 // (rows, cols) normal(0, scale^2) entries from the seed's stream number `salt`, in scalar S.
 template <class S>
-MatT<S> normal(std::uint64_t seed, std::uint64_t salt, int rows, int cols, float scale) {
+MatT<S> normal_matrix(std::uint64_t seed, std::uint64_t salt, int rows, int cols, float scale) {
   Rng rng(mix_seed(seed, salt));
   return rng.normal_matrix(rows, cols, scale).template cast<S>();
 }
@@ -62,31 +62,35 @@ long long weight_count(const ModelConfig& c) {
 // ---------------------------------------------------------------------------------------------------
 
 template <class S>
-ParamsT<S> ParamsT<S>::init(const ModelConfig& c) {
+ParamsT<S> ParamsT<S>::init(const ModelConfig& c, bool seeded) {
   validate_config(c);
   const int d = c.d_model, f = c.d_ff;
   const float proj = 1.0f / std::sqrt(static_cast<float>(d));
+  const auto normal = [&](std::uint64_t salt, int rows, int cols, float scale) -> MatT<S> {
+    if (!seeded) return MatT<S>::Zero(rows, cols);
+    return normal_matrix<S>(c.seed, salt, rows, cols, scale);
+  };
   ParamsT<S> p;
-  p.token_embedding = normal<S>(c.seed, 1, c.vocab, d, 0.5f);
-  if (scheme_def(c.positions).trained_table) p.position_table = normal<S>(c.seed, 2, c.max_len, d, 0.5f);
+  p.token_embedding = normal(1, c.vocab, d, 0.5f);
+  if (scheme_def(c.positions).trained_table) p.position_table = normal(2, c.max_len, d, 0.5f);
   for (int l = 0; l < c.layers; ++l) {
     const std::uint64_t salt = 100 + 16 * static_cast<std::uint64_t>(l);
     LayerParamsT<S> lp;
-    lp.w_qkv = normal<S>(c.seed, salt + 0, d, 3 * d, proj);
-    lp.w_o = normal<S>(c.seed, salt + 1, d, d, proj);
+    lp.w_qkv = normal(salt + 0, d, 3 * d, proj);
+    lp.w_o = normal(salt + 1, d, d, proj);
     lp.ln1_gain = MatT<S>::Ones(1, d);
     lp.ln1_bias = MatT<S>::Zero(1, d);
     if (f > 0) {
-      lp.w1 = normal<S>(c.seed, salt + 2, d, f, proj);
+      lp.w1 = normal(salt + 2, d, f, proj);
       lp.b1 = MatT<S>::Zero(1, f);
-      lp.w2 = normal<S>(c.seed, salt + 3, f, d, 1.0f / std::sqrt(static_cast<float>(f)));
+      lp.w2 = normal(salt + 3, f, d, 1.0f / std::sqrt(static_cast<float>(f)));
       lp.b2 = MatT<S>::Zero(1, d);
       lp.ln2_gain = MatT<S>::Ones(1, d);
       lp.ln2_bias = MatT<S>::Zero(1, d);
     }
     p.layers.push_back(std::move(lp));
   }
-  p.classifier_w = normal<S>(c.seed, 3, d, c.classes, proj);
+  p.classifier_w = normal(3, d, c.classes, proj);
   p.classifier_b = MatT<S>::Zero(1, c.classes);
   return p;
 }

@@ -273,9 +273,11 @@ void draw_train_scene(SceneContext& ctx) {
   if (!st.error.empty()) {
     ctx.fail(st.error);
   }
-  const bool training = s.train == Training::Run || ses.evaluating();
-  st.budget_ms = st.pacer.budget_ms(training);
+  st.budget_ms = st.pacer.budget_ms(s.train == Training::Run || ses.evaluating());
   if (ses.tick(st.budget_ms, s.train == Training::Run, s.max_steps) != Stop::None) s.train = Training::Pause;
+  // after the tick: in the frame a stop arrives the panels already see the paused session (a worker's
+  // last update asks for this one frame only, and the longer-emails panel starts measuring in it)
+  const bool training = s.train == Training::Run || ses.evaluating();
   // steps and evaluations go on without input: in-process each frame does some; from the worker each
   // update that arrives asks for a frame itself (so the page draws no more often than it hears news)
   if ((training || ses.evaluating()) && !ses.in_worker()) request_next_frame();
