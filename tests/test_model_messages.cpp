@@ -143,8 +143,10 @@ TEST(ModelMessages, SeedlessParamsHaveTheSeededShapes) {
   attn::train::ModelConfig c;
   c.d_model = 16, c.heads = 2, c.layers = 2, c.d_ff = 24, c.vocab = 5, c.classes = 3;
   c.positions = attn::Scheme::Learned;
-  const auto seeded = attn::train::Params::init(c).named_tensors();
-  const auto zero = attn::train::Params::init(c, false).named_tensors();
+  const attn::train::Params a = attn::train::Params::init(c);
+  const attn::train::Params b = attn::train::Params::init(c, false);
+  const auto seeded = a.named_tensors();
+  const auto zero = b.named_tensors();
   ASSERT_EQ(seeded.size(), zero.size());
   for (std::size_t i = 0; i < seeded.size(); ++i) {
     EXPECT_EQ(seeded[i].first, zero[i].first);
