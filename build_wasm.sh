@@ -68,13 +68,13 @@ for f in attention_demo.js attention_demo.wasm; do
   [ -f "$OUT/$f" ] || { log "error: $OUT/$f was not produced"; exit 1; }
 done
 
-# 3. dist/: the web/ files + the module, swapped in whole so a half-copied dist/ never exists. Two web/ files
-#    are not served as they are: bridge.js is linked into attention_demo.js, embed_protocol.js is written
-#    into embed.js and embedded.js.
+# 3. dist/: the web/ files + the module, swapped in whole so a half-copied dist/ never exists. Three web/
+#    files are not served as they are: bridge.js and bridge_fields.js are linked into attention_demo.js,
+#    embed_protocol.js is written into embed.js and embedded.js.
 rm -rf "$DIST.tmp"
 mkdir -p "$DIST.tmp"
 cp -R web/. "$DIST.tmp/"
-rm "$DIST.tmp/bridge.js" "$DIST.tmp/embed_protocol.js"
+rm "$DIST.tmp/bridge.js" "$DIST.tmp/bridge_fields.js" "$DIST.tmp/embed_protocol.js"
 python3 scripts/include_embed_protocol.py "$DIST.tmp" web/embed_protocol.js
 cp "$OUT/attention_demo.js" "$DIST.tmp/"
 # binaryen's -Oz again, repeated until the module stops shrinking (emcc's link runs it a fixed number of

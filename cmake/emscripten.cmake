@@ -41,7 +41,7 @@ set(ATTN_WASM_PAGE_OPTIMISATION
 # web/bridge.js's listeners by name).
 set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_frame_stats _attn_set
                            _attn_export_csv _attn_load_model_bytes _attn_model_byte_limit
-                           _attn_model_progress _attn_model_json _attn_request_frames
+                           _attn_model_progress _attn_model_build_progress _attn_model_json _attn_request_frames
                            _attn_set_visible _attn_field_input _attn_tab_leaves _attn_focus _attn_blur
                            _attn_open_query _attn_touch _attn_wheel_wanted _attn_set_prefers
                            _attn_load_steps _attn_worker_up _attn_from_worker _attn_worker_command
@@ -124,11 +124,12 @@ function(attn_wasm_page target)
     "--js-library=${CMAKE_SOURCE_DIR}/src/platform/unused_web_apis.js"
     # every JavaScript function the app's C++ calls (src/platform/bridge_web.hpp declares them)
     "--js-library=${CMAKE_SOURCE_DIR}/web/bridge.js"
+    "--js-library=${CMAKE_SOURCE_DIR}/web/bridge_fields.js"
     "-sEXPORTED_FUNCTIONS=${exports}"
     -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8  # what web/shell.js calls
     --emit-symbol-map)                 # attention_demo.js.symbols: function names for scripts/wasm_size.py
   set_target_properties(${target} PROPERTIES SUFFIX ".js" LINK_DEPENDS
-    "${CMAKE_SOURCE_DIR}/src/platform/unused_web_apis.js;${CMAKE_SOURCE_DIR}/web/bridge.js")
+    "${CMAKE_SOURCE_DIR}/src/platform/unused_web_apis.js;${CMAKE_SOURCE_DIR}/web/bridge.js;${CMAKE_SOURCE_DIR}/web/bridge_fields.js")
 endfunction()
 
 # attn_wasm_node_program(target [NODERAWFS] [PAGE_OPTIMISATION]): a node-only program (NODERAWFS: it reads

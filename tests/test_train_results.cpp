@@ -149,6 +149,40 @@ TEST(TrainResults, ChunksOfASetTallyToTheWholeSet) {
   EXPECT_LT(whole.pair_accuracy, 1.0f);
 }
 
+// The page's longer-emails panel steps a SetEvaluation one email a frame, between other work: its measures
+// equal the tally of the set evaluated one twin at a time, and another evaluation stepped in between
+// (another model's, sharing nothing) changes nothing.
+TEST(TrainResults, AnEvaluationSteppedAnEmailAtATimeMeasuresTheWholeSet) {
+  tr::Trainer t(config(Scheme::Sinusoidal, 2), {}, data());
+  t.train(40);  // part-trained: some emails right, some wrong, twins that differ
+  tr::Trainer other(config(Scheme::Rope, 3), {}, data());
+  const std::vector<tr::Example> longer = tr::lengthen(data().test, 8);
+  tr::SetTally tally;
+  for (const auto& twin : tr::twin_chunks(longer, 1)) tally.add(tr::evaluate_set(t.model(), t.vocab(), twin));
+  const tr::SetMetrics by_twins = tally.total();
+
+  tr::SetEvaluation stepped(longer), between(longer);
+  EXPECT_EQ(stepped.size(), longer.size());
+  for (size_t i = 0; i < longer.size(); ++i) {
+    ASSERT_FALSE(stepped.done());
+    stepped.step(t.model(), t.vocab());
+    EXPECT_EQ(stepped.measured(), i + 1);
+    if (i % 3 == 0) between.step(other.model(), other.vocab());
+  }
+  ASSERT_TRUE(stepped.done());
+  stepped.step(t.model(), t.vocab());  // nothing left: a no-op
+  EXPECT_EQ(stepped.measured(), longer.size());
+  const tr::SetMetrics m = stepped.metrics();
+  EXPECT_EQ(m.examples, by_twins.examples);
+  EXPECT_EQ(m.twins, by_twins.twins);
+  EXPECT_FLOAT_EQ(m.accuracy, by_twins.accuracy);
+  EXPECT_FLOAT_EQ(m.pair_accuracy, by_twins.pair_accuracy);
+  EXPECT_FLOAT_EQ(m.max_pair_difference, by_twins.max_pair_difference);
+  EXPECT_NEAR(m.loss, by_twins.loss, 1e-5 + 1e-5 * by_twins.loss);
+  EXPECT_GT(m.accuracy, 0.0f);
+  EXPECT_LT(m.pair_accuracy, 1.0f);
+}
+
 TEST(TrainResults, TheSameSeedTrainsToBitIdenticalWeights) {
   auto run = [](std::uint64_t seed, Scheme s) {
     tr::ModelConfig c = config(s, seed);

@@ -1,9 +1,9 @@
 // The page's compute worker: runs the demo's core off the page's main thread, from the very .wasm the page
 // compiled (web/shell.js sends the WebAssembly.Module: nothing is fetched or compiled twice) with the same
-// glue (attention_demo.js, main() not run). The page's messages are commands for the Train scene's session
-// and the multi-head scene's recomputes (src/platform/compute_web.cpp), and model files to read
-// (src/platform/model_load_web.cpp); between them the session works in slices of kSliceMs, so a pause or a
-// reset is read within one slice, and its updates go back to the page as they fall due.
+// glue (attention_demo.js, main() not run). The page's messages are commands for the Train scene's session,
+// its longer-emails measure and the multi-head scene's recomputes (src/platform/compute_web.cpp), and model
+// files to read (src/platform/model_load_web.cpp); between them the work runs in slices of kSliceMs, so a
+// pause or a reset is read within one slice, and its updates go back to the page as they fall due.
 (function () {
   "use strict";
   var kSliceMs = 8;
@@ -58,7 +58,7 @@
       onRuntimeInitialized: function () {
         ready = true;
         self.postMessage({ ready: true });
-        waiting.splice(0).forEach(function (d) { (d.model ? modelFile : command)(d); });
+        waiting.splice(0).forEach(function (d) { (isModelFile(d) ? modelFile : command)(d); });
       },
       onAbort: fail
     };
@@ -79,11 +79,14 @@
     }
   }
 
-  // A model file (web/shell.js, loadModelAnywhere): read and answered in one call, between slices.
+  // A model file (web/shell.js, loadModelAnywhere), its bytes or loadModel()'s text (encoded here, off the
+  // page's thread): read and answered in one call, between slices.
+  function isModelFile(d) { return !(d instanceof ArrayBuffer) && typeof d.load === "number"; }
   function modelFile(d) {
-    Module.attentionInbox = d.model;
     try {
-      Module._attn_worker_load_model(d.model.byteLength, d.load);
+      var file = typeof d.model === "string" ? new TextEncoder().encode(d.model).buffer : d.model;
+      Module.attentionInbox = file;
+      Module._attn_worker_load_model(file.byteLength, d.load);
     } catch (e) {
       fail(e);
     }
@@ -92,8 +95,8 @@
 
   self.onmessage = function (e) {
     var d = e.data;
-    if (d instanceof ArrayBuffer || (d && d.model)) {
-      if (ready) (d.model ? modelFile : command)(d);
+    if (d instanceof ArrayBuffer || (d && isModelFile(d))) {
+      if (ready) (isModelFile(d) ? modelFile : command)(d);
       else waiting.push(d);
     } else if (d && d.module) {
       start(d.module, d.glue);

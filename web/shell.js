@@ -162,8 +162,10 @@
     // units is longer in UTF-8 too: refused without encoding it.
     loadModel: function (text, name) {
       var s = String(text);
-      var bytes = s.length > modelByteLimit() ? null : new TextEncoder().encode(s);
-      return loadModelAnywhere(bytes, bytes ? bytes.length : s.length, name || "loadModel()");
+      name = name || "loadModel()";
+      if (s.length > modelByteLimit()) return Promise.resolve(loadModelBytes(null, s.length, name));
+      tellApp("attn_model_progress", [s.length, s.length, name]);
+      return loadModelAnywhere(s, name);
     },
     // Opens the browser's file picker for a model file (needs a recent click or key press on the page).
     openModelFile: function () { modelInput.value = ""; modelInput.click(); }
@@ -186,19 +188,24 @@
     }
   }
 
-  // The same as a Promise, read in the compute worker when it runs (its message is the file, transferred;
-  // the page's thread only takes the built model from the answer, modelFromWorker), else on this thread.
+  // The same as a Promise, read in the compute worker when it runs (its message is the file, transferred,
+  // or loadModel()'s text, which the worker encodes; the page's thread only takes the built model from the
+  // answer, modelFromWorker), else on this thread. The caller has shown the progress line.
   var MODEL_ANSWER_TAG = 0x41444f4d;  // "MODA", src/app/logic/model_messages.hpp
   var modelLoads = {}, modelLoadCount = 0;  // load number -> {name, resolve, reject}: in the worker now
-  function loadModelAnywhere(bytes, total, name) {
+  function loadModelAnywhere(file, name) {  // file: a Uint8Array or a string
     var worker = Module.attentionWorker;
-    if (!bytes || !worker) return Promise.resolve(loadModelBytes(bytes, total, name));
-    var load = ++modelLoadCount, file = bytes.buffer;
-    if (bytes.byteOffset !== 0 || bytes.byteLength !== file.byteLength) file = bytes.slice().buffer;
-    tellApp("attn_model_progress", [total, total, name]);
+    if (typeof file === "string" && !worker) file = new TextEncoder().encode(file);
+    if (!worker) return Promise.resolve(loadModelBytes(file, file.length, name));
+    var load = ++modelLoadCount, message = file, moved = [];
+    if (typeof file !== "string") {
+      message = file.buffer;
+      if (file.byteOffset !== 0 || file.byteLength !== message.byteLength) message = file.slice().buffer;
+      moved = [message];
+    }
     return new Promise(function (resolve, reject) {
       modelLoads[load] = { name: String(name).slice(0, 500), resolve: resolve, reject: reject };
-      worker.postMessage({ model: file, load: load }, [file]);
+      worker.postMessage({ model: message, load: load }, moved);
     });
   }
   // The worker's answer (an ArrayBuffer: its tag, then the load number): the model becomes the app's.
@@ -230,7 +237,7 @@
   function loadModelSoon(bytes, name) {
     tellApp("attn_model_progress", [bytes.length, bytes.length, name]);
     setTimeout(function () {
-      if (started && !stopped && !failed) loadModelAnywhere(bytes, bytes.length, name).then(reportModelLoad, reportModelLoad);
+      if (started && !stopped && !failed) loadModelAnywhere(bytes, name).then(reportModelLoad, reportModelLoad);
     }, bytes.length > (1 << 20) ? 80 : 0);
   }
 
@@ -460,6 +467,9 @@
         Module.attentionInbox = d;
         tellApp("attn_from_worker", [d.byteLength]);
         Module.attentionInbox = null;
+      } else if (d && d.modelRead) {
+        var reading = modelLoads[d.modelRead[0]];
+        if (reading) tellApp("attn_model_build_progress", [d.modelRead[1], d.modelRead[2], reading.name]);
       } else if (d && d.ready) {
         timing.worker_ready_ms = performance.now();
         Module.attentionWorker = worker;

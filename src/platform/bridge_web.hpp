@@ -1,7 +1,9 @@
-// What the browser app's C++ asks of the page: the JavaScript functions of web/bridge.js (one library object,
-// linked with --js-library), where each is described. Strings go as UTF-8; a char* that comes back is
-// malloc'ed (the caller frees it) or null.
+// What the browser app's C++ asks of the page: the JavaScript functions of web/bridge.js and
+// web/bridge_fields.js (library objects linked with --js-library), where each is described. Strings go as
+// UTF-8; a char* that comes back is malloc'ed (the caller frees it) or null.
 #pragma once
+
+#include <cstdint>
 
 extern "C" {
 
@@ -32,7 +34,9 @@ int attn_js_model_chunk(char* dst, int cap);
 // the compute worker's messages (compute_web.cpp)
 void attn_js_start_worker();
 void attn_js_post(const void* bytes, int n);
+void attn_js_post_parts(const std::uint32_t* at_size, int count);
 void attn_js_inbox_copy(void* dst, double at, double n);
+void attn_js_model_read(double load, double read, double total);
 
 // the font atlas, drawn by the browser (font_web.cpp)
 int attn_js_font_measure(const char* family, int line_px, const int* codes, int count, float* out);

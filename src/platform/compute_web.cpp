@@ -1,13 +1,14 @@
 // The page's compute worker (web/compute_worker.js), both of its sides in the one .wasm: in the page, the
 // ComputeLink that posts to the worker and the exports the worker's news arrive through; in the worker,
-// the exports that run the Train scene's TrainHost and the multi-head scene's PipelineHost between its
-// messages.
+// the exports that run the Train scene's TrainHost and LongerHost and the multi-head scene's PipelineHost
+// between its messages.
 #include <emscripten.h>
 
 #include <cstdint>
 #include <vector>
 
 #include "app/logic/compute_link.hpp"
+#include "app/logic/longer_emails.hpp"
 #include "app/logic/pipeline_host.hpp"
 #include "app/logic/train_host.hpp"
 #include "core/error.hpp"
@@ -36,6 +37,14 @@ void post(const std::vector<std::uint8_t>& bytes) {
 class WorkerLink : public app::ComputeLink {
  public:
   void post(const std::vector<std::uint8_t>& message) override { ::post(message); }
+  void post_parts(const std::vector<app::Part>& parts) override {
+    std::vector<std::uint32_t> at_size;  // (2 * parts) heap address, byte count
+    for (const app::Part& part : parts) {
+      at_size.push_back(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(part.first)));
+      at_size.push_back(static_cast<std::uint32_t>(part.second));
+    }
+    attn_js_post_parts(at_size.data(), static_cast<int>(parts.size()));
+  }
 };
 
 // The worker's training session and pipeline job (the worker runs no App).
@@ -47,23 +56,25 @@ app::PipelineHost& pipelines() {
   static app::PipelineHost h;
   return h;
 }
+app::LongerHost& longer() {
+  static app::LongerHost h;
+  return h;
+}
 
 }  // namespace
 
 namespace platform {
 
-app::ComputeLink* compute_worker_link() {
-  static WorkerLink link;
+void offer_compute_worker() {
+  app::use_compute_link(nullptr, true);
+}
+
+void start_compute_worker_if_wanted() {
   WebLayer& w = web_layer();
   if (!w.worker_asked && app::compute_worker_wanted()) {
     w.worker_asked = true;
     attn_js_start_worker();
   }
-  return w.worker_up ? &link : nullptr;
-}
-
-bool compute_worker_possible() {
-  return !web_layer().worker_down;
 }
 
 }  // namespace platform
@@ -72,8 +83,8 @@ extern "C" {
 
 // Page: the compute worker started (1), or stopped or cannot start (0: for good).
 EMSCRIPTEN_KEEPALIVE void attn_worker_up(int up) {
-  platform::web_layer().worker_up = up != 0;
-  if (!up) platform::web_layer().worker_down = true;
+  static WorkerLink link;
+  app::use_compute_link(up ? &link : nullptr, up != 0);
   platform::request_app_frames(1);
 }
 
@@ -90,6 +101,11 @@ EMSCRIPTEN_KEEPALIVE void attn_from_worker(int n) {
       app::deliver_pipeline_answer(app::decode_pipeline_answer(r));
     } catch (const attn::InputError&) {
     }
+  } else if (tag == app::kLongerAnswerTag) {
+    try {
+      app::deliver_longer_answer(app::decode_longer_answer(inbox(n)));
+    } catch (const attn::InputError&) {
+    }
   } else {
     app::deliver_from_worker(inbox(n));
   }
@@ -101,8 +117,11 @@ EMSCRIPTEN_KEEPALIVE void attn_from_worker(int n) {
 EMSCRIPTEN_KEEPALIVE void attn_worker_command(int n) {
   try {
     const std::vector<std::uint8_t> bytes = inbox(n);
-    if (app::message_tag(bytes) == app::kPipelineJobTag)
+    const std::uint32_t tag = app::message_tag(bytes);
+    if (tag == app::kPipelineJobTag)
       pipelines().receive(app::decode_pipeline_job(bytes));
+    else if (tag == app::kLongerJobTag)
+      longer().receive(app::decode_longer_job(bytes));
     else
       host().receive(app::train_ui::decode_command(bytes));
   } catch (const attn::InputError&) {
@@ -110,14 +129,18 @@ EMSCRIPTEN_KEEPALIVE void attn_worker_command(int n) {
 }
 
 // Worker: about budget_ms of work, then what is due, posted to the page: the pipeline job first (the
-// learner waits for it), else the session's work and its update. Returns whether there is more work (the
-// worker then calls again after looking at its messages).
+// learner waits for it), then the longer-emails measure (asked for only while training pauses), else the
+// session's work and its update. Returns whether there is more work (the worker then calls again after
+// looking at its messages).
 EMSCRIPTEN_KEEPALIVE int attn_worker_work(double budget_ms) {
   const bool computing = pipelines().work(budget_ms);
   if (auto a = pipelines().take_answer()) {
     for (int part = 0; part < app::answer_parts(*a); ++part) post(app::encode(*a, part));
   }
   if (computing) return 1;
+  const bool measuring = longer().work(budget_ms);
+  if (auto a = longer().take_answer()) post(app::encode(*a));
+  if (measuring) return 1;
   const bool more = host().work(budget_ms);
   if (auto u = host().take_update(!more)) post(app::train_ui::encode(*u));
   return more ? 1 : 0;

@@ -112,7 +112,7 @@ std::string recreate_gl_objects() {
 
 // One frame: events, UI, draw, stats, URL. Returns whether the app wants the next frame without input.
 bool draw_one_frame() {
-  app::use_compute_link(platform::compute_worker_link(), platform::compute_worker_possible());
+  platform::start_compute_worker_if_wanted();
   if (g.context_lost) {  // nothing to draw with: drop the input and wait for the context
     SDL_Event ignored;
     while (SDL_PollEvent(&ignored)) {
@@ -371,6 +371,7 @@ int main(int, char**) {
   char* search = attn_js_location_search();
   g.app = std::make_unique<app::App>(search ? search : "");
   std::free(search);
+  platform::offer_compute_worker();  // into the App's state
 
   SDL_AddEventWatch(on_sdl_event, nullptr);
   platform::install_touch();

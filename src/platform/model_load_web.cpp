@@ -26,19 +26,29 @@ class PageBytes : public attn::model_io::ByteSource {
   }
 };
 
-// The message that arrived (Module.attentionInbox, `size` bytes), a chunk at a time.
+// The message that arrived (Module.attentionInbox, `size` bytes), a chunk at a time; in the worker, each
+// fiftieth of the file (at least each MiB) read is reported to the page for model file number `load`.
 class InboxBytes : public attn::model_io::ByteSource {
  public:
-  explicit InboxBytes(std::size_t size) : size_(size) {}
+  InboxBytes(std::size_t size, double load)
+      : size_(size),
+        step_(std::max<std::size_t>(std::size_t{1} << 20, size / 50)),
+        next_(step_),
+        load_(load) {}
   std::size_t read(char* dst, std::size_t cap) override {
     const std::size_t n = std::min(cap, size_ - at_);
     if (n > 0) attn_js_inbox_copy(dst, static_cast<double>(at_), static_cast<double>(n));
     at_ += n;
+    if (at_ >= next_ && at_ < size_) {
+      attn_js_model_read(load_, static_cast<double>(at_), static_cast<double>(size_));
+      next_ = at_ + step_;
+    }
     return n;
   }
 
  private:
-  std::size_t size_, at_ = 0;
+  std::size_t size_, step_, next_, at_ = 0;
+  double load_;
 };
 
 void inbox_copy(void* dst, std::size_t at, std::size_t n) {
@@ -99,7 +109,7 @@ EMSCRIPTEN_KEEPALIVE const char* attn_model_from_worker(int n, const char* name)
 // Worker: the message that arrived (Module.attentionInbox, n bytes) is a model file; the model read from it,
 // or the reason it could not be, goes to the page as load number `load`.
 EMSCRIPTEN_KEEPALIVE void attn_worker_load_model(int n, double load) {
-  InboxBytes bytes(static_cast<std::size_t>(n > 0 ? n : 0));
+  InboxBytes bytes(static_cast<std::size_t>(n > 0 ? n : 0), load);
   const app::Bytes answer = app::encode(app::read_model_file(bytes, n, static_cast<std::uint32_t>(load)));
   attn_js_post(answer.data(), static_cast<int>(answer.size()));
 }
@@ -108,6 +118,13 @@ EMSCRIPTEN_KEEPALIVE void attn_worker_load_model(int n, double load) {
 EMSCRIPTEN_KEEPALIVE void attn_model_progress(double received, double total, const char* name) {
   app::show_model_load_progress(name && *name ? name : "a model file", static_cast<long long>(received),
                                 static_cast<long long>(total));
+  platform::request_app_frames(1);
+}
+
+// Page: the worker has read `read` of `total` bytes of the file `name` (web/shell.js, its modelRead news).
+EMSCRIPTEN_KEEPALIVE void attn_model_build_progress(double read, double total, const char* name) {
+  app::show_model_build_progress(source_of(name), static_cast<long long>(read),
+                                 static_cast<long long>(total));
   platform::request_app_frames(1);
 }
 

@@ -68,8 +68,9 @@ struct ExportReplies {
 };
 
 struct WebLayer {
-  // compute_web.cpp: the page's compute worker, asked for, running, or stopped or unable to start
-  bool worker_asked = false, worker_up = false, worker_down = false;
+  // compute_web.cpp: the page's compute worker was asked for (whether it runs is the app's
+  // compute_link state, set as the worker starts or stops)
+  bool worker_asked = false;
   TextFieldsState fields;
   ToldPage told;
   WebFontState font;
@@ -79,10 +80,9 @@ struct WebLayer {
 // The layer's state (main_web.cpp owns it).
 WebLayer& web_layer();
 
-// compute_web.cpp: the link to the compute worker while it runs, else nullptr; the worker is started when
-// the app first wants it.
-app::ComputeLink* compute_worker_link();
-// Whether the page may still have one (it has not stopped and it can start).
-bool compute_worker_possible();
+// compute_web.cpp: tells the app a worker may start (once, before the first frame), and starts it when the
+// app first wants it (each frame).
+void offer_compute_worker();
+void start_compute_worker_if_wanted();
 
 }  // namespace platform

@@ -6,18 +6,23 @@
 #include <cstdint>
 #include <vector>
 
+#include "app/logic/message_bytes.hpp"
+
 namespace app {
 
 class ComputeLink {
  public:
   virtual ~ComputeLink() = default;
   virtual void post(const std::vector<std::uint8_t>& message) = 0;
+  // The message made of `parts` in order (by default joined, then posted).
+  virtual void post_parts(const std::vector<Part>& parts) { post(join(parts)); }
 };
 
 // The link in use, or nullptr.
 ComputeLink* compute_link();
 // The platform's link (nullptr while it has none) and whether it may still have one: a worker that was
-// not asked for yet or is starting (false where there is none, or it failed).
+// not asked for yet or is starting (false where there is none, or it failed). The platform calls this when
+// that changes; the app's state is the one record of it.
 void use_compute_link(ComputeLink* link, bool possible = false);
 bool compute_worker_possible();
 // Asks the platform to start its compute worker (once: a page that never needs one never starts it).

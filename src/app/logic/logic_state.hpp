@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "app/logic/longer_emails.hpp"
 #include "app/logic/pipeline_cache.hpp"
 #include "app/logic/trained_model.hpp"
 
@@ -25,6 +26,7 @@ struct LogicState {
   PipelineStore pipelines;         // cached_pipeline()'s results and the weights they share
   TrainedModelStore trained;       // the trained model, its load status and its attention
   WorkerState worker;              // the compute worker, when the platform has one
+  LongerStore longer;              // the Train scene's longer-emails measure of the current model
 };
 
 // The state in use: the one given to use_logic_state(), else one of the logic's own (tests and tools

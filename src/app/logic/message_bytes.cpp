@@ -1,7 +1,19 @@
 // The compute worker's messages as bytes: Writer appends fields, Reader takes them back or fails cleanly.
 #include "app/logic/message_bytes.hpp"
 
+#include <cstring>
+#include <utility>
+
 namespace app {
+
+Bytes join(const std::vector<Part>& parts) {
+  Writer w;
+  std::size_t n = 0;
+  for (const Part& part : parts) n += part.second;
+  w.out.reserve(n);
+  for (const Part& part : parts) w.raw(part.first, part.second);
+  return std::move(w.out);
+}
 
 std::uint32_t message_tag(const Bytes& bytes) {
   std::uint32_t tag = 0;
@@ -10,8 +22,12 @@ std::uint32_t message_tag(const Bytes& bytes) {
 }
 
 void Writer::raw(const void* p, std::size_t n) {
-  const auto* b = static_cast<const std::uint8_t*>(p);
-  out.insert(out.end(), b, b + n);
+  if (n == 0) return;
+  // resize + memcpy: the range insert compiled (at -Os, in the page) to a loop of single bytes, 38 ms for a
+  // 12.7 MB model
+  const std::size_t at = out.size();
+  out.resize(at + n);
+  std::memcpy(out.data() + at, p, n);
 }
 
 void Writer::bytes(const void* p, std::size_t n) {

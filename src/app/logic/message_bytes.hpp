@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -15,6 +16,11 @@
 namespace app {
 
 using Bytes = std::vector<std::uint8_t>;
+
+// A message in pieces where they lie (a header, then weights in their matrices), posted without first
+// copying them into one buffer; join() is the one buffer.
+using Part = std::pair<const void*, std::size_t>;
+Bytes join(const std::vector<Part>& parts);
 
 // A message's first four bytes, its kind; 0 for fewer bytes.
 std::uint32_t message_tag(const Bytes& bytes);

@@ -2,12 +2,11 @@
 #include "app/logic/model_messages.hpp"
 
 #include <new>
+#include <utility>
 
 #include "app/logic/trained_model.hpp"
 
 namespace app {
-namespace {
-
 void put_words(Writer& w, const std::vector<std::string>& words) {
   w.put(static_cast<std::uint32_t>(words.size()));
   for (const std::string& s : words) w.text(s);
@@ -21,7 +20,26 @@ std::vector<std::string> get_words(Reader& r) {
   return out;
 }
 
-}  // namespace
+std::vector<Part> model_parts(Writer& head, const attn::train::Model& model) {
+  head.put(model.config);
+  std::vector<Part> parts = {{head.out.data(), head.out.size()}};
+  for (const auto& [name, t] : model.params.named_tensors())
+    parts.emplace_back(t->data(), sizeof(float) * static_cast<std::size_t>(t->size()));
+  return parts;
+}
+
+void put_model(Writer& w, const attn::train::Model& model) {
+  const std::vector<Part> parts = model_parts(w, model);
+  for (std::size_t i = 1; i < parts.size(); ++i) w.raw(parts[i].first, parts[i].second);  // after the head
+}
+
+attn::train::Model get_model(Reader& r) {
+  const auto config = r.get<attn::train::ModelConfig>();
+  attn::train::Params params = attn::train::Params::init(config, false);
+  for (const auto& [name, t] : params.named_tensors())
+    r.read(t->data(), sizeof(float) * static_cast<std::size_t>(t->size()));
+  return attn::train::Model(config, std::move(params));
+}
 
 Bytes encode(const ModelAnswer& a) {
   Writer w;
@@ -30,12 +48,10 @@ Bytes encode(const ModelAnswer& a) {
   w.text(a.error);
   if (!a.error.empty()) return std::move(w.out);
   const attn::model_io::LoadedModel& m = a.model;
-  w.put(m.model.config);
   put_words(w, m.vocab.words);
   put_words(w, m.labels);
   w.text(m.training_info.is_object() ? m.training_info.dump() : std::string());
-  for (const auto& [name, t] : m.model.params.named_tensors())
-    w.raw(t->data(), sizeof(float) * static_cast<std::size_t>(t->size()));
+  put_model(w, m.model);
   return std::move(w.out);
 }
 
@@ -45,17 +61,13 @@ attn::model_io::LoadedModel decode_model_answer(Reader& r) {
   const std::string error = r.text();
   if (!error.empty()) throw attn::InputError(error);
   attn::model_io::LoadedModel m;
-  const auto config = r.get<attn::train::ModelConfig>();
   m.vocab.words = get_words(r);
   m.labels = get_words(r);
   const std::string info = r.text();
   if (!info.empty()) m.training_info = attn::model_io::parse_json(info);
   // the worker's reader checked the file: the shapes are those of the config, each weight finite
-  attn::train::Params params = attn::train::Params::init(config, false);
-  for (const auto& [name, t] : params.named_tensors())
-    r.read(t->data(), sizeof(float) * static_cast<std::size_t>(t->size()));
+  m.model = get_model(r);
   r.end();
-  m.model = attn::train::Model(config, std::move(params));
   return m;
 }
 

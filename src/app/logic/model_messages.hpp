@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "app/logic/message_bytes.hpp"
 #include "model_io/model_json.hpp"
@@ -19,6 +20,14 @@ struct ModelAnswer {
   std::string error;       // why the file was refused, or "" and `model`
   attn::model_io::LoadedModel model;
 };
+
+// A model's parts, as both answers and jobs carry them: its config and every weight; a word list.
+void put_model(Writer& w, const attn::train::Model& model);
+// The same as `head` (its bytes so far, then the config) and the weights where they lie.
+std::vector<Part> model_parts(Writer& head, const attn::train::Model& model);
+attn::train::Model get_model(Reader& r);  // the shapes are those of the config read
+void put_words(Writer& w, const std::vector<std::string>& words);
+std::vector<std::string> get_words(Reader& r);
 
 Bytes encode(const ModelAnswer& answer);
 // The model an answer carries. Throws InputError with the answer's error, or when the bytes are malformed.

@@ -164,7 +164,8 @@ const CachedPipeline& cached_pipeline(const std::string& text, const attn::Pipel
       store.order.erase(store.order.begin());
     }
     store.order.push_back(key);
-    CachedPipeline& e = store.cache[key];
+    it = store.cache.try_emplace(key).first;
+    CachedPipeline& e = it->second;
     e.version = next_version();
     const bool worker = compute_link() != nullptr || compute_worker_possible();
     if (budget_ms < 1e30 && worker && worth_a_worker(text, config, store.weights)) {
@@ -174,7 +175,6 @@ const CachedPipeline& cached_pipeline(const std::string& text, const attn::Pipel
       start_pipeline(e, text, config, store.weights);
       budget_ms -= e.compute_ms;
     }
-    it = store.cache.find(key);
   }
   CachedPipeline& e = it->second;
   if (e.remote) {

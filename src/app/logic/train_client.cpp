@@ -84,7 +84,9 @@ void TrainClient::apply(const Update& u) {
   }
   if (!u.has_model) return;
   if (snapshot_.vocab.size() == 0) {
-    snapshot_.model = attn::train::Model(session_model_config(key_));
+    // the shapes only: set_weights fills them (drawing seeded weights first took ~15 ms a million)
+    const attn::train::ModelConfig c = session_model_config(key_);
+    snapshot_.model = attn::train::Model(c, attn::train::Params::init(c, false));
     snapshot_.vocab = refund_vocab();
     snapshot_.labels = refund_data().label_names();
     snapshot_.source = "trained in this session";

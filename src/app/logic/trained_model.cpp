@@ -148,6 +148,13 @@ void show_model_load_progress(const std::string& source, long long received, lon
   st.fraction = total > 0 ? std::min(1.0f, static_cast<float>(received) / static_cast<float>(total)) : -1.0f;
 }
 
+void show_model_build_progress(const std::string& source, long long read, long long total) {
+  ModelLoadStatus& st = load_status();
+  st.progress = "checking and building the model from " + source + ": " + megabytes(read) + " of " +
+                megabytes(total) + " read";
+  st.fraction = total > 0 ? std::min(1.0f, static_cast<float>(read) / static_cast<float>(total)) : -1.0f;
+}
+
 const ModelLoadStatus& last_model_load() {
   return load_status();
 }

@@ -56,6 +56,8 @@ inline constexpr const char* kTooLargeToLoad = "the file is too large to load";
 // A load under way (the page downloads or reads a file): `received` of `total` bytes (total -1: unknown),
 // shown until the load ends.
 void show_model_load_progress(const std::string& source, long long received, long long total);
+// The compute worker checks and builds the model as it reads the file: `read` of `total` bytes so far.
+void show_model_build_progress(const std::string& source, long long read, long long total);
 
 // What the last load attempt said, for display: ok, a message, and the model version it produced.
 struct ModelLoadStatus {

@@ -42,4 +42,17 @@ struct HeatmapFit {
   float tick_w = 0.0f;
 };
 
+struct HeatmapSpec;
+
+inline constexpr float kMaxRowLabelW = 90.0f;  // longer row labels are cut with ".."
+
+// The fit of `spec`'s rows x cols part from row0, col0, drawn w x h with text lines line_h high, from the
+// UiState's cache when nothing it depends on changed (heatmap_fit.cpp).
+const HeatmapFit& fitted_heatmap(const HeatmapSpec& spec, int row0, int col0, int rows, int cols, float w,
+                                 float h, float line_h);
+// labels[i], or the index where there are no labels (or too few).
+std::string label_text(const std::vector<std::string>& labels, int i);
+// s cut (at a UTF-8 character boundary) and ended with ".." so that it is at most max_w wide.
+std::string fit_text(const std::string& s, float max_w);
+
 }  // namespace app

@@ -4,41 +4,47 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include "core/error.hpp"
 
 namespace attn::train {
 
-SetMetrics evaluate_set(const Model& model, const Vocab& vocab, const std::vector<Example>& examples) {
+SetEvaluation::SetEvaluation(std::vector<Example> examples)
+    : examples_(std::move(examples)), probs_(examples_.size()) {}
+
+void SetEvaluation::step(const Model& model, const Vocab& vocab) {
+  if (done()) return;
+  const Example& e = examples_[next_];
+  model.forward(vocab.encode(e.text), forward_);
+  probs_[next_] = forward_.probs;
+  Eigen::Index best = 0;
+  forward_.probs.row(0).maxCoeff(&best);
+  if (best == e.label) ++right_;
+  loss_ += -std::log(std::max(static_cast<double>(forward_.probs(0, e.label)), 1e-30));
+  ++next_;
+}
+
+SetMetrics SetEvaluation::metrics() const {
   SetMetrics m;
-  m.examples = static_cast<int>(examples.size());
-  if (examples.empty()) return m;
-  std::vector<MatT<float>> probs(examples.size());
+  m.examples = static_cast<int>(examples_.size());
+  if (examples_.empty()) return m;
+  m.accuracy = static_cast<float>(right_) / static_cast<float>(examples_.size());
+  m.loss = static_cast<float>(loss_ / static_cast<double>(examples_.size()));
   std::map<std::pair<int, int>, std::array<int, 2>> twins;  // (pair, template) -> index of order 0 and 1
-  Forward f;
-  int right = 0;
-  double loss = 0.0;
-  for (size_t i = 0; i < examples.size(); ++i) {
-    const Example& e = examples[i];
-    model.forward(vocab.encode(e.text), f);
-    probs[i] = f.probs;
-    Eigen::Index best = 0;
-    f.probs.row(0).maxCoeff(&best);
-    if (best == e.label) ++right;
-    loss += -std::log(std::max(static_cast<double>(f.probs(0, e.label)), 1e-30));
+  for (size_t i = 0; i < examples_.size(); ++i) {
+    const Example& e = examples_[i];
     auto it = twins.try_emplace({e.pair, e.template_id}, std::array<int, 2>{-1, -1}).first;
     it->second[static_cast<size_t>(e.order & 1)] = static_cast<int>(i);
   }
-  m.accuracy = static_cast<float>(right) / static_cast<float>(examples.size());
-  m.loss = static_cast<float>(loss / static_cast<double>(examples.size()));
   int both = 0;
   for (const auto& [key, idx] : twins) {
     if (idx[0] < 0 || idx[1] < 0) continue;
     ++m.twins;
-    const auto& a = examples[static_cast<size_t>(idx[0])];
-    const auto& b = examples[static_cast<size_t>(idx[1])];
-    const MatT<float>& pa = probs[static_cast<size_t>(idx[0])];
-    const MatT<float>& pb = probs[static_cast<size_t>(idx[1])];
+    const auto& a = examples_[static_cast<size_t>(idx[0])];
+    const auto& b = examples_[static_cast<size_t>(idx[1])];
+    const MatT<float>& pa = probs_[static_cast<size_t>(idx[0])];
+    const MatT<float>& pb = probs_[static_cast<size_t>(idx[1])];
     Eigen::Index la = 0, lb = 0;
     pa.row(0).maxCoeff(&la);
     pb.row(0).maxCoeff(&lb);
@@ -47,6 +53,12 @@ SetMetrics evaluate_set(const Model& model, const Vocab& vocab, const std::vecto
   }
   if (m.twins > 0) m.pair_accuracy = static_cast<float>(both) / static_cast<float>(m.twins);
   return m;
+}
+
+SetMetrics evaluate_set(const Model& model, const Vocab& vocab, const std::vector<Example>& examples) {
+  SetEvaluation evaluation(examples);
+  while (!evaluation.done()) evaluation.step(model, vocab);
+  return evaluation.metrics();
 }
 
 TextPrediction predict_text(const Model& model, const Vocab& vocab, const std::string& text) {

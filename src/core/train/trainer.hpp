@@ -39,6 +39,28 @@ struct SetMetrics {
 // Throws InputError when an email cannot be read by the model (e.g. longer than a learned table).
 SetMetrics evaluate_set(const Model& model, const Vocab& vocab, const std::vector<Example>& examples);
 
+// evaluate_set one email at a time, so a caller can stop between emails: after every email is stepped,
+// metrics() equals evaluate_set on the same list, bit for bit.
+class SetEvaluation {
+ public:
+  explicit SetEvaluation(std::vector<Example> examples);
+  bool done() const { return next_ >= examples_.size(); }
+  size_t measured() const { return next_; }
+  size_t size() const { return examples_.size(); }
+  // One forward pass on the next email; throws InputError as evaluate_set does.
+  void step(const Model& model, const Vocab& vocab);
+  // The measures of the whole list (every email stepped).
+  SetMetrics metrics() const;
+
+ private:
+  std::vector<Example> examples_;
+  std::vector<MatT<float>> probs_;  // (examples) of (1 x classes)
+  size_t next_ = 0;
+  int right_ = 0;
+  double loss_ = 0.0;
+  Forward forward_;
+};
+
 // Label, confidence, probabilities and attention weights of any text, plus its tokens.
 struct TextPrediction {
   std::vector<std::string> tokens;  // (T) lower-case tokens

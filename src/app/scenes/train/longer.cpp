@@ -3,39 +3,18 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <array>
-#include <chrono>
-#include <vector>
 
+#include "app/logic/longer_emails.hpp"
 #include "app/logic/text.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/scenes/train/train.hpp"
 #include "app/widgets/table.hpp"
 #include "app/widgets/theme.hpp"
 #include "app/widgets/widgets.hpp"
-#include "core/error.hpp"
 #include "core/tokenizer.hpp"
-#include "core/train/set_chunks.hpp"
-#include "core/train/trainer.hpp"
 
 namespace app::train_ui {
 namespace {
-
-constexpr std::array<int, 3> kExtra = {8, 32, 128};  // filler tokens put in front of each held-out email
-
-struct LongerRun {
-  bool done = false;
-  std::string error;  // e.g. the learned table's "position 32 is past the end ..."
-  attn::train::SetMetrics metrics;
-  std::vector<std::vector<attn::train::Example>> chunks;  // the lengthened emails still to measure
-  size_t next = 0;                                        // the next chunk
-  attn::train::SetTally tally;                            // the chunks measured so far
-};
-
-struct LongerData {
-  long long version = -1;
-  std::array<LongerRun, kExtra.size()> runs;
-};
 
 // The longest training email, in tokens (the data set is fixed: computed once).
 int longest_training_email() {
@@ -48,72 +27,50 @@ int longest_training_email() {
   return longest;
 }
 
-// Measures the missing lengths a few emails at a time for at most about kBudgetMs per frame, so a pause
-// never stalls the page; true when every length is measured.
+// Time for the measure per frame when it runs here (at least one email: a few milliseconds at +128 tokens
+// for the app's router; far more for a large model file, which is why the worker measures when it runs).
 constexpr double kBudgetMs = 6.0;
-constexpr size_t kEmailsPerChunk = 2;  // a twin or two: a few milliseconds at +128 tokens in the page
-
-bool measure_some(LongerData& d, const TrainedModel& m) {
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point t0 = Clock::now();
-  if (d.version != m.version) d = LongerData{m.version, {}};
-  for (size_t i = 0; i < kExtra.size(); ++i) {
-    LongerRun& run = d.runs[i];
-    if (run.done) continue;
-    try {
-      if (run.next == 0 && run.chunks.empty())
-        run.chunks =
-            attn::train::twin_chunks(attn::train::lengthen(refund_data().test, kExtra[i]), kEmailsPerChunk);
-      while (run.next < run.chunks.size()) {
-        run.tally.add(attn::train::evaluate_set(m.model, m.vocab, run.chunks[run.next++]));
-        if (std::chrono::duration<double, std::milli>(Clock::now() - t0).count() >= kBudgetMs) break;
-      }
-      if (run.next < run.chunks.size()) return false;
-      run.metrics = run.tally.total();
-    } catch (const attn::InputError& e) {
-      run.error = e.what();
-    }
-    run.done = true;
-    run.chunks = {};
-  }
-  return true;
-}
-
-// draw_longer's state (PanelState::longer).
-struct LongerState : SceneState {
-  LongerData d;
-};
 
 }  // namespace
 
-void draw_longer(PanelState& ps, const TrainedModel& m, bool training, nlohmann::json& shown) {
-  LongerData& d = state_in<LongerState>(ps.longer).d;
+void draw_longer(const TrainedModel& m, bool training, nlohmann::json& shown) {
   const int longest = longest_training_email();
   text_wrapped(
       "Every training email is at most %d tokens long. Here the held-out emails get neutral filler words in "
       "front (\"hello team, hope you are well.\" repeated), which changes no label, only the length:",
       longest);
+  LongerProgress progress;
   if (training) {
     text_wrapped_disabled("(measured when training pauses or stops)");
   } else {
-    if (!measure_some(d, m)) request_next_frame();  // the rest is measured in the next frames
+    progress = measure_longer(m, kBudgetMs);
+    if (progress.here) request_next_frame();  // the rest is measured in the next frames
   }
   nlohmann::json list = nlohmann::json::array();
-  if (!training && d.version == m.version &&
+  if (!training &&
       begin_table("longer",
                   {{"email length", 190}, {"held-out accuracy", 150}, {"both orders of a twin right"}})) {
-    for (size_t i = 0; i < kExtra.size(); ++i) {
-      const LongerRun& run = d.runs[i];
+    const LongerState* st = progress.state;
+    for (size_t i = 0; i < kLongerExtra.size(); ++i) {
       table_row();
       table_cell();
-      ImGui::Text("+%d tokens", kExtra[i]);
-      if (!run.done) {
+      ImGui::Text("+%d tokens", kLongerExtra[i]);
+      if (!st || i >= st->lengths) {
         table_cell();
-        ImGui::TextDisabled("measuring ...");
+        // this length's share of the emails measured so far (each length is a third of them)
+        const float part =
+            st ? std::clamp(st->fraction * static_cast<float>(kLongerExtra.size()) - static_cast<float>(i),
+                            0.0f, 1.0f)
+               : 0.0f;
+        if (part > 0.0f)
+          ImGui::TextDisabled("measuring ... %d%%", static_cast<int>(100.0f * part));
+        else
+          ImGui::TextDisabled("measuring ...");
         continue;
       }
+      const LongerResult& run = st->results[i];
       nlohmann::json item;
-      item["extra_tokens"] = kExtra[i];
+      item["extra_tokens"] = kLongerExtra[i];
       if (!run.error.empty()) {
         table_cell();
         table_cell();
@@ -132,6 +89,7 @@ void draw_longer(PanelState& ps, const TrainedModel& m, bool training, nlohmann:
     end_table();
   }
   shown["longer"] = list;
+  if (progress.state) shown["longer_progress"] = progress.state->fraction;
   text_wrapped(
       "A learned table has no slot past its last one, so it stops with an error; a clock or RoPE has a "
       "reading "

@@ -19,7 +19,6 @@ struct PanelState {
   using PredictionMemo = Memo<attn::train::TextPrediction, long long, std::string>;  // model version, text
   PredictionMemo prediction;                                                         // draw_prediction's
   PredictionMemo pair_a, pair_b;                                                     // draw_pair's
-  std::unique_ptr<SceneState> longer;                                                // draw_longer's
   std::string path = "model.json";  // draw_model_file's path field (desktop)
   OpenStatus open;                  // what its last save or open said
   long long seen_attempt = 0;       // the model load whose message `open` shows
@@ -33,9 +32,10 @@ void draw_curves(const TrainClient& session);
 std::string draw_prediction(PanelState& ps, Settings& s, const TrainedModel& m, nlohmann::json& shown);
 // A held-out email and its order-flipped twin side by side, with their exact difference. Fills shown["pair"].
 void draw_pair(PanelState& ps, const TrainedModel& m, nlohmann::json& shown);
-// Held-out accuracy with 8, 32 and 128 filler tokens in front (one length measured per frame, only while
-// not `training`), with the context-length advice; fills shown["longer"].
-void draw_longer(PanelState& ps, const TrainedModel& m, bool training, nlohmann::json& shown);
+// Held-out accuracy with 8, 32 and 128 filler tokens in front (app/logic/longer_emails.hpp: in the compute
+// worker, or here a few milliseconds a frame; only while not `training`), with the context-length advice;
+// fills shown["longer"].
+void draw_longer(const TrainedModel& m, bool training, nlohmann::json& shown);
 // Save the model as a file, open one (SceneAction::OpenModelFile: the app opens it after the frame), and
 // what the current model file says about its training.
 void draw_model_file(SceneContext& ctx, PanelState& ps, const TrainedModel* m);
