@@ -146,26 +146,32 @@ test('figure: on a 390 px phone the four heads settle too, no grid under 6 px pe
 
 // Where the keyboard focus is: the course page's element, and inside the first figure its control.
 async function where(page, frame) {
-  const outer = await page.evaluate(() => {
-    const a = document.activeElement;
-    return a.tagName === 'IFRAME' ? a.closest('[data-attention-demo]').id : a.id || a.tagName;
-  });
-  if (outer !== 'mha') return { outer };
-  // the iframe's document takes the focus a moment after the iframe: on 2 busy cores more than 2 s, so the
-  // wait is up to 6 s (shorter, the walk records BODY for a stop the focus does reach)
-  for (let i = 0; i < 60 && await frame.evaluate(() => document.activeElement === document.body); i++) {
-    await page.waitForTimeout(100);
+  // Into an iframe of another origin the focus goes through the browser: until the iframe's process has
+  // taken it, the course page's activeElement is its body (on 2 busy cores, seconds). Every stop of the walk
+  // is a link or the iframe, so the body is waited through (about 8 s at most).
+  let outer;
+  for (let i = 0; i < 40; i++) {
+    outer = await page.evaluate(() => {
+      const a = document.activeElement;
+      return a.tagName === 'IFRAME' ? a.closest('[data-attention-demo]').id : a.id || a.tagName;
+    });
+    if (outer !== 'BODY') break;
+    await page.waitForTimeout(200);
   }
-  // the app shows a focus that came into the canvas in its next frames
+  if (outer !== 'mha') return { outer };
+  // The iframe's document takes the focus a moment after the iframe, and the app shows a focus that came into
+  // the canvas in its next frames: up to about 8 s until an element has the focus and, on the canvas, a
+  // control has it (a press recorded as BODY or canvas means the focus was lost there for that long).
   let at;
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0; i < 30; i++) {
     await waitFrames(frame, 2);
     at = await frame.evaluate(() => {
       const inner = document.activeElement;
       const f = window.attentionDemo.state().focus;
       return { outer: 'mha', inner: inner.id || inner.tagName, label: inner.id === 'canvas' && f ? f.label : null };
     });
-    if (at.inner !== 'canvas' || at.label) break;
+    if (at.inner !== 'BODY' && (at.inner !== 'canvas' || at.label)) break;
+    await page.waitForTimeout(200);
   }
   return at;
 }
