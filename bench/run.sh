@@ -2,7 +2,8 @@
 # The one benchmark command: builds what it needs, then prints, each under its own heading, the multi-head
 # attention kernels against onnxruntime-web and tfjs-backend-wasm, the softmax wasm/native ratio, the dist/
 # size breakdown, the browser frame figures, the training steps/s ratio, the native recompute (Google
-# Benchmark) and each browser engine's start-up and time to train to 99% (Chromium, Firefox ESR, WebKitGTK).
+# Benchmark), each browser engine's start-up and time to train to 99% (Chromium, Firefox ESR, WebKitGTK), a
+# large model file's load, three embeds on one course page, and Lighthouse's mobile score.
 # ATTN_BENCH_QUICK=1: fewer reps and rounds, to check the plumbing (timings not meaningful).
 # ATTN_JOBS: build jobs (default 2). ATTN_NATIVE_BUILD_DIR, ATTN_WASM_NODE_BUILD_DIR and ATTN_DIST_DIR
 # (defaults build/native, build/wasm-node, dist) put the builds elsewhere. Run after ./run_tests.sh (or on
@@ -40,12 +41,14 @@ MHA_WASM="$WASM_NODE/bench/mha_bench.js"
 [ -f "$MHA_WASM" ] || MHA_WASM="$WASM_NODE/mha_bench.js"
 if [ ! -f "$DIST/index.html" ] || [ ! -f "$DIST/attention_demo.wasm" ]; then ./build_wasm.sh; fi
 quiet tests/browser/prepare.sh "$DIST"  # tests/browser's npm packages (npm ci when stale)
-# bench/kernels: npm ci when node_modules is missing or older than package.json / package-lock.json
-stamp=bench/kernels/node_modules/.package-lock.json
-if [ ! -f "$stamp" ] || [ bench/kernels/package-lock.json -nt "$stamp" ] ||
-  [ bench/kernels/package.json -nt "$stamp" ]; then
-  quiet bash -c 'cd bench/kernels && npm ci --no-audit --no-fund'
-fi
+# bench/kernels and bench/lighthouse: npm ci when node_modules is missing or older than package.json /
+# package-lock.json
+for dir in bench/kernels bench/lighthouse; do
+  stamp="$dir/node_modules/.package-lock.json"
+  if [ ! -f "$stamp" ] || [ "$dir/package-lock.json" -nt "$stamp" ] || [ "$dir/package.json" -nt "$stamp" ]; then
+    quiet bash -c "cd $dir && npm ci --no-audit --no-fund"
+  fi
+done
 
 # 2. the parts, one after the other (the machine is shared: never two heavy runs at once); a failing part
 #    is reported and the others still run
@@ -111,6 +114,10 @@ part "browser engines: start-up, training to 99% in the compute worker, against 
   node bench/engines_bench.mjs
 part "a 66 MB model file: the page's loadModel() against attention_cli (bench/model_load_bench.mjs, headless Chromium)" \
   scripts/with_dist_server.sh --dir "$DIST" node bench/model_load_bench.mjs
+part "three embeds on one course page: first frames cold and warm, the compile shared or not, memory per embed (bench/embeds_bench.mjs, headless Chromium)" \
+  scripts/with_dist_server.sh --dir "$DIST" node bench/embeds_bench.mjs
+part "Lighthouse 12, mobile, the page served compressed (bench/lighthouse_bench.mjs, headless Chromium)" \
+  env ATTENTION_DEMO_DIST="$DIST" node bench/lighthouse_bench.mjs
 
 echo
 if [ "${#failed[@]}" != 0 ]; then

@@ -29,9 +29,10 @@
   var shown = false;     // the first frame was drawn (attentionReady)
   // the single-file build (scripts/single_file.py): the .wasm inside the page as base64, the glue inline
   var singleFile = typeof window.attentionWasmBase64 === "string";
-  // Start-up milestones in ms since navigation (performance.now()): filled in as they happen.
-  var timing = { wasm_downloaded_ms: null, wasm_compiled_ms: null, runtime_ready_ms: null, first_frame_ms: null,
-                 worker_ready_ms: null };
+  // Start-up milestones in ms since navigation (performance.now()): filled in as they happen; wasm_shared
+  // is true when another figure on the course page compiled the module this one runs.
+  var timing = { wasm_downloaded_ms: null, wasm_compiled_ms: null, wasm_shared: false, runtime_ready_ms: null,
+                 first_frame_ms: null, worker_ready_ms: null };
 
   // [2] calls into the module. Strings are copied into the heap (malloc), never onto the 5 MB stack that
   // ccall would use, so any length is safe; an exception out of the module means it stopped.

@@ -61,11 +61,59 @@
     return new Response(stream, { headers: { "Content-Type": "application/wasm" } });
   }
 
+  // Figures on one course page (embed.js's iframes) share one compile: each publishes its promise of the
+  // module here, under the .wasm's absolute address, and a later figure of the same origin takes it from a
+  // sibling frame instead of fetching and compiling again. Frames of another origin are passed over (reading
+  // them throws); a module this frame's WebAssembly does not take (WebAssembly.Module.exports throws) is
+  // compiled here after all.
+  function fromSibling(address) {
+    var frames;
+    try {
+      if (window.parent === window) return null;
+      frames = window.parent.frames;
+    } catch (e) {
+      return null;
+    }
+    for (var i = 0; i < frames.length; i++) {
+      try {
+        var shared = frames[i] !== window && frames[i].attentionWasmShared;
+        if (shared && shared.address === address && shared.module && typeof shared.module.then === "function") {
+          return shared.module;
+        }
+      } catch (otherOrigin) { /* not ours to read */ }
+    }
+    return null;
+  }
+  function usable(module) {
+    try {
+      WebAssembly.Module.exports(module);
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+
   // url -> Promise of a WebAssembly.Module; fills timing.wasm_downloaded_ms and timing.wasm_compiled_ms
-  // (performance.now()) and calls onProgress(received, total) as bytes arrive.
+  // (performance.now()), sets timing.wasm_shared when a sibling figure's compile was taken, and calls
+  // onProgress(received, total) as bytes arrive.
   // The single-file build (scripts/single_file.py) carries the .wasm as base64 in
   // window.attentionWasmBase64: then nothing is fetched.
   window.attentionCompileWasm = function (url, timing, onProgress) {
+    var address = new URL(url, location.href).href;
+    var sibling = typeof window.attentionWasmBase64 === "string" ? null : fromSibling(address);
+    var module = sibling ? sibling.then(function (m) {
+      if (!usable(m)) throw new Error("not a module here");
+      timing.wasm_shared = true;
+      timing.wasm_downloaded_ms = timing.wasm_compiled_ms = performance.now();
+      return m;
+    }).catch(function () {
+      return compile(url, timing, onProgress);
+    }) : compile(url, timing, onProgress);
+    window.attentionWasmShared = { address: address, module: module };
+    return module;
+  };
+
+  function compile(url, timing, onProgress) {
     var inside = window.attentionWasmBase64;
     return (typeof inside === "string" ? Promise.resolve().then(function () {
       var text = atob(inside), bytes = new Uint8Array(text.length);
@@ -85,5 +133,5 @@
       if (timing.wasm_downloaded_ms === null) timing.wasm_downloaded_ms = timing.wasm_compiled_ms;
       return module;
     });
-  };
+  }
 })();

@@ -1,7 +1,8 @@
 // The cross-engine tests: the same checks on whichever engine ATTN_ENGINE names (chromium, firefox or
-// webkit; run.sh runs the file once per engine). One browser launch and four page loads: the demo (start-up,
+// webkit; run.sh runs the file once per engine). One browser launch and five page loads: the demo (start-up,
 // the clock, set(), idle, heatmap pixels, typed text, context loss), a course page on another origin that
-// embeds it, the demo under a strict CSP with Trusted Types, and the Train scene.
+// embeds it, the example course page's three demos on one compiled module, the demo under a strict CSP with
+// Trusted Types, and the Train scene.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -173,6 +174,40 @@ test(`${engine}: the embed handle across origins: ready, set, state`, async () =
   } finally {
     server.close();
   }
+});
+
+// The example course page (dist/course-example.html, the demo's own origin, so its frames can be read): its
+// three demos start on one compile of the module, the later ones on the first one's (web/stream_wasm.js),
+// and each runs its own scene.
+test(`${engine}: three demos on a course page share one compiled module and each runs`, async () => {
+  await page.goto(baseUrl() + 'course-example.html');
+  const got = await page.evaluate(async () => {
+    const els = [...document.querySelectorAll('[data-attention-demo], attention-demo')];
+    const out = [];
+    for (const el of els) {
+      el.scrollIntoView();  // an iframe off screen loads lazily
+      await el.demo.ready;
+      const w = el.demo.frame.contentWindow;
+      out.push({ shared: w.attentionDemo.timing.wasm_shared, scene: w.attentionDemo.state().settings.scene });
+    }
+    return out;
+  });
+  assert.deepEqual(got.map((g) => g.scene), ['order', 'clock', 'mha'], 'each demo shows its own scene');
+  assert.equal(got.filter((g) => !g.shared).length, 1,
+    `one demo compiled the module, the others took it: ${JSON.stringify(got)}`);
+  // a demo on a module it took starts its compute worker on it too (the Train scene wants one)
+  const worker = await page.evaluate(async () => {
+    const els = [...document.querySelectorAll('[data-attention-demo], attention-demo')];
+    const el = els.find((e) => e.demo.frame.contentWindow.attentionDemo.timing.wasm_shared);
+    el.scrollIntoView();  // a demo off screen draws no frame, and the Train scene asks for its worker in one
+    const w = el.demo.frame.contentWindow;
+    w.attentionDemo.set({ scene: 'train' });
+    for (let i = 0; i < 200 && w.attentionDemo.timing.worker_ready_ms === null; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return w.attentionDemo.timing.worker_ready_ms !== null;
+  });
+  assert.equal(worker, true, 'the compute worker of a demo on a shared module started');
 });
 
 // dist/ again on another port, every response with the README's strictest policy (Trusted Types for script
