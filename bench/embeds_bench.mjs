@@ -2,7 +2,7 @@
 // measured from the course page's navigation, cold (a new browser context: empty HTTP and code caches) and
 // warm (the same page loaded again), whether the later embeds took the compiled module of the first
 // (timing.wasm_shared), and the memory one, two and three embeds add to the browser (the proportional set
-// size of all its processes, /proc/PID/smaps_rollup, after the embeds have settled).
+// size of all its processes, /proc/PID/smaps_rollup, as embeds are added to one page).
 // Usage (bench/run.sh does it): ATTENTION_DEMO_URL=http://127.0.0.1:PORT/ node bench/embeds_bench.mjs
 // The course page comes from a server of its own on another origin (localhost), as a course site would.
 import http from 'node:http';
@@ -80,21 +80,21 @@ function browserPss(rootPid) {
   return kb / 1024;
 }
 
-// The browser's own process: the Chromium this node process started (its child).
+// The browser's own process: the Chromium this node process started last (its child with the highest id).
 function browserPid() {
+  let found = null;
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       const status = readFileSync(`/proc/${d}/status`, 'utf8');
       const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)[1]);
-      if (ppid === process.pid && /^Name:\s+chrom/m.test(status)) return Number(d);
+      if (ppid === process.pid && /^Name:\s+chrom/m.test(status)) found = Math.max(found || 0, Number(d));
     } catch (gone) { /* ended */ }
   }
-  return null;
+  return found;
 }
 
 const browser = await launchBrowser();
-const rootPid = browserPid();
 try {
   // each round: cold then warm, with the compile shared between the embeds and, beside it, with sharing
   // kept off (an init script in every frame makes the shared slot unreadable): the ratio within one run
@@ -117,34 +117,47 @@ try {
       const list = runs[mode][when];
       const byIndex = [0, 1, 2].map((i) => median(list.map((run) => run[i].first)));
       const compiled = [0, 1, 2].map((i) => median(list.map((run) => run[i].compiled)));
+      const runtime = [0, 1, 2].map((i) => median(list.map((run) => run[i].runtime)));
       const shared = list.map((run) => run.filter((e) => e.shared).length);
       console.log(`${mode} ${when}: first frames of embeds 1, 2, 3 at ${byIndex.join(' / ')} ms (module ready at ` +
-                  `${compiled.join(' / ')}; median of ${list.length}, ms since the course page's navigation); ` +
+                  `${compiled.join(' / ')}, instantiated at ${runtime.join(' / ')}; median of ${list.length}, ms ` +
+                  `since the course page's navigation); ` +
                   `embeds on another's module: ${shared.join(', ')}`);
     }
   }
   console.log(`last embed's first frame, cold, each round: shared ${runs.shared.cold.map((run) => run[2].first)
     .join(', ')} ms; apart ${runs.apart.cold.map((run) => run[2].first).join(', ')} ms (target: 1500)`);
 
-  if (rootPid) {
-    // memory: a page with 0, 1, 2 and 3 embeds in a fresh context each, settled for 2 s
-    const mb = [];
-    for (let n = 0; n <= 3; n++) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 2000 } });
-      const page = await context.newPage();
-      if (n === 0) await page.goto(pageUrl(0), { waitUntil: 'load' });
-      else await load(page, n);
+  // memory: one page in a browser of its own (no other browser of this run open), with no embed, then one,
+  // two and three added by AttentionDemo.embed, each measured once it has drawn and 2 s have passed; the
+  // median of `rounds` such pages
+  await browser.close();
+  const byCount = [[], [], [], []];
+  for (let r = 0; r < rounds; r++) {
+    const own = await launchBrowser();
+    const pid = browserPid();
+    try {
+      const page = await own.newPage({ viewport: { width: 1280, height: 2000 } });
+      await page.goto(pageUrl(0), { waitUntil: 'load' });
       await page.waitForTimeout(2000);
-      mb.push(browserPss(rootPid));
-      await context.close();
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      byCount[0].push(browserPss(pid));
+      for (let n = 1; n <= 3; n++) {
+        await page.evaluate((q) => {
+          const div = document.createElement('div');
+          document.querySelector('main').appendChild(div);
+          return window.AttentionDemo.embed(div, q, { height: 400 }).ready.then(() => true);
+        }, FIGURES[n - 1]);
+        await page.waitForTimeout(2000);
+        byCount[n].push(browserPss(pid));
+      }
+    } finally {
+      await own.close();
     }
-    const added = mb.slice(1).map((m, i) => (m - mb[i]).toFixed(0));
-    console.log(`memory (PSS of every browser process): ${mb.map((m) => m.toFixed(0)).join(' / ')} MB with 0..3 ` +
-                `embeds; each embed adds ${added.join(' / ')} MB (target after the first: at most 32)`);
-  } else {
-    console.log('memory: the browser\'s process id is unknown here; not measured');
   }
+  const mb = byCount.map(median);
+  const added = mb.slice(1).map((m, i) => (m - mb[i]).toFixed(0));
+  console.log(`memory (PSS of every browser process, median of ${rounds}): ${mb.map((m) => m.toFixed(0)).join(' / ')} ` +
+              `MB with 0..3 embeds; each embed adds ${added.join(' / ')} MB (target after the first: at most 32)`);
 } finally {
   await browser.close();
   server.close();

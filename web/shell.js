@@ -408,14 +408,19 @@
   window.addEventListener("unhandledrejection", function (event) { uncaught(event.reason, "a promise failed", ""); });
 
   // [6] what the browser must offer: WebGL 2 and WebAssembly with SIMD and exceptions (web/stream_wasm.js
-  // probes them)
-  if (!window.attentionHasWebGL2()) {
+  // probes them). A browser that has WebGL 2 may still refuse the app its context (turned off, a blocked
+  // driver): the app says so when it asks for it (Module.attentionFail), so no context is made here just
+  // to test, which would hold up the page's first paint while the graphics start.
+  function failNoWebGL2(technical) {
     fail("no-webgl2", "This demo needs WebGL 2, and this browser did not provide it.", [
       "The demo draws its clocks and heatmaps with WebGL 2. Your browser either does not support it, " +
       "has it turned off, or blocked it for this graphics driver.",
       "Try a current Firefox, Chrome, Edge or Safari (version 15 or later); check that hardware " +
       "acceleration is on in the browser settings; or update the graphics driver."
-    ]);
+    ], technical);
+  }
+  if (!window.attentionMayHaveWebGL2()) {
+    failNoWebGL2();
     return;
   }
   var missing = window.attentionWasmLacks();
@@ -486,6 +491,23 @@
     worker.postMessage({ module: module, glue: JS_FILE });
   }
 
+  // Resolves once the page has had a chance to paint what it shows now (the loading screen), so the app's
+  // start-up runs in a task after it: the next animation frame, then a task; or at most 100 ms on (a hidden
+  // page gets no animation frames).
+  function afterPaint() {
+    return new Promise(function (resolve) {
+      var done = false;
+      function go() {
+        if (!done) {
+          done = true;
+          resolve();
+        }
+      }
+      requestAnimationFrame(function () { setTimeout(go, 0); });
+      setTimeout(go, 100);
+    });
+  }
+
   // [8] the Emscripten module (one global Module, -sMODULARIZE=0)
   window.Module = {
     canvas: canvas,
@@ -497,7 +519,9 @@
       wasmModule.then(function (module) {
         setProgress(null);
         setStatus("Starting…", "");
-        return WebAssembly.instantiate(module, imports).then(function (instance) {
+        return afterPaint().then(function () {
+          return WebAssembly.instantiate(module, imports);
+        }).then(function (instance) {
           receiveInstance(instance, module);
         });
       }).catch(function (e) {
@@ -544,6 +568,8 @@
     attentionFetchModel: fetchModel,
     attentionLoadModelBytes: loadModelBytes,
     attentionFail: function (text) {
+      // src/platform/main_web.cpp's words when the browser gives it no WebGL 2 context
+      if (/^Could not create a WebGL2 context/.test(text)) return failNoWebGL2(text);
       fail("start-error", "The demo could not start.", [
         "The page loaded, but the demo could not set up its graphics. Reloading may help; a current " +
         "browser with hardware acceleration on is the most likely fix."

@@ -5,18 +5,11 @@
 (function () {
   "use strict";
 
-  // Whether the browser gives a canvas a WebGL 2 context (the probe's context is let go at once).
-  window.attentionHasWebGL2 = function () {
-    try {
-      var probe = document.createElement("canvas");
-      var gl = probe.getContext("webgl2");
-      if (!gl) return false;
-      var lose = gl.getExtension("WEBGL_lose_context");
-      if (lose) lose.loseContext();
-      return true;
-    } catch (e) {
-      return false;
-    }
+  // Whether the browser has WebGL 2 at all (its context's interface exists). Whether it gives the app a
+  // context is known when the app asks for one: making a context here only to test would start the graphics
+  // before the page's first paint.
+  window.attentionMayHaveWebGL2 = function () {
+    return typeof window.WebGL2RenderingContext === "function";
   };
 
   // "" when WebAssembly with SIMD and exception handling runs here, else the name of what is missing.
