@@ -13,6 +13,7 @@
 #include "app/logic/train_session.hpp"
 #include "app/logic/trained_model.hpp"
 #include "core/error.hpp"
+#include "fresh_logic_state.hpp"
 
 namespace {
 
@@ -80,17 +81,8 @@ class LoopbackLonger : public app::ComputeLink {
   int posted = 0;
 };
 
-struct Fresh {
-  app::LogicState state;
-  Fresh() { app::use_logic_state(&state); }
-  ~Fresh() {
-    app::use_compute_link(nullptr);
-    app::use_logic_state(nullptr);
-  }
-};
-
 TEST(LongerLink, MeasuredHereASliceAtATimeAsEvaluateSetMeasures) {
-  Fresh fresh;
+  fx::FreshLogicState fresh;
   const app::TrainedModel& m = publish(attn::Scheme::Sinusoidal, 30);
   const app::LongerProgress first = app::measure_longer(m, 0.0);
   EXPECT_TRUE(first.here) << "a new model's first frame measures nothing, and asks for the next";
@@ -115,7 +107,7 @@ TEST(LongerLink, MeasuredHereASliceAtATimeAsEvaluateSetMeasures) {
 }
 
 TEST(LongerLink, TheWorkerMeasuresACopyOfTheModelWithTheSameNumbersAndErrors) {
-  Fresh fresh;
+  fx::FreshLogicState fresh;
   LoopbackLonger worker;
   app::use_compute_link(&worker);
   const app::TrainedModel& m =
@@ -148,7 +140,7 @@ TEST(LongerLink, TheWorkerMeasuresACopyOfTheModelWithTheSameNumbersAndErrors) {
 }
 
 TEST(LongerLink, AnAnswerForAnOlderModelIsDroppedAndTheNewOneAsked) {
-  Fresh fresh;
+  fx::FreshLogicState fresh;
   LoopbackLonger worker;
   app::use_compute_link(&worker);
   const long long old_version = publish(attn::Scheme::Sinusoidal, 10).version;
@@ -170,7 +162,7 @@ TEST(LongerLink, AnAnswerForAnOlderModelIsDroppedAndTheNewOneAsked) {
 }
 
 TEST(LongerLink, AWorkerThatStopsLeavesTheMeasureToThePage) {
-  Fresh fresh;
+  fx::FreshLogicState fresh;
   LoopbackLonger worker;
   app::use_compute_link(nullptr, true);  // starting
   const app::TrainedModel& m = publish(attn::Scheme::Rope, 20);
@@ -188,7 +180,7 @@ TEST(LongerLink, AWorkerThatStopsLeavesTheMeasureToThePage) {
 }
 
 TEST(LongerLink, TheJobCarriesTheModelBitForBitAndMalformedBytesAreRefused) {
-  Fresh fresh;
+  fx::FreshLogicState fresh;
   const app::TrainedModel& m = publish(attn::Scheme::Learned, 5);
   const Bytes bytes = app::encode_longer_job(m.version, m.model, m.vocab);
   const app::LongerJob job = app::decode_longer_job(bytes);

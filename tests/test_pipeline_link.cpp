@@ -16,6 +16,7 @@
 #include "app/logic/pipeline_host.hpp"
 #include "app/logic/pipeline_messages.hpp"
 #include "core/error.hpp"
+#include "fresh_logic_state.hpp"
 
 namespace {
 
@@ -148,16 +149,6 @@ class LoopbackHost : public app::ComputeLink {
   int posted = 0;
 };
 
-// A fresh LogicState for one test.
-struct Fresh {
-  app::LogicState state;
-  Fresh() { app::use_logic_state(&state); }
-  ~Fresh() {
-    app::use_compute_link(nullptr);
-    app::use_logic_state(nullptr);
-  }
-};
-
 // Calls cached_pipeline as the scene does each frame (pumping the worker between) until it is done.
 const app::CachedPipeline& until_done(const std::string& text, const attn::PipelineConfig& c,
                                       LoopbackHost* worker, int* frames = nullptr) {
@@ -171,7 +162,7 @@ const app::CachedPipeline& until_done(const std::string& text, const attn::Pipel
 }
 
 TEST(PipelineLink, ALargeInputIsComputedByTheWorkerWithRunPipelinesNumbers) {
-  Fresh fresh;
+  fx::FreshLogicState fresh;
   LoopbackHost worker;
   app::use_compute_link(&worker);
   const std::string text = words(96);
@@ -204,7 +195,7 @@ TEST(PipelineLink, ALargeInputIsComputedByTheWorkerWithRunPipelinesNumbers) {
 }
 
 TEST(PipelineLink, AReplacedJobIsAskedForAgainAndAStaleAnswerIsDropped) {
-  Fresh fresh;
+  fx::FreshLogicState fresh;
   LoopbackHost worker;
   app::use_compute_link(&worker);
   const std::string a = words(90), b = words(91);
@@ -233,7 +224,7 @@ TEST(PipelineLink, AReplacedJobIsAskedForAgainAndAStaleAnswerIsDropped) {
 }
 
 TEST(PipelineLink, AResultIsShownOnlyOnceEveryHeadHasArrived) {
-  Fresh fresh;
+  fx::FreshLogicState fresh;
   LoopbackHost worker;
   app::use_compute_link(&worker);
   const std::string text = words(80);
@@ -251,7 +242,7 @@ TEST(PipelineLink, AResultIsShownOnlyOnceEveryHeadHasArrived) {
 }
 
 TEST(PipelineLink, WithoutAWorkerThePageComputesTheSameNumbers) {
-  Fresh fresh;
+  fx::FreshLogicState fresh;
   const std::string text = words(96);
   // none on this platform: computed here, over several calls
   const app::CachedPipeline& here = app::cached_pipeline(text, wide(), 0.001);
