@@ -79,12 +79,13 @@
     }
   }
 
-  // A model file (web/shell.js, loadModelAnywhere), its bytes or loadModel()'s text (encoded here, off the
-  // page's thread): read and answered in one call, between slices.
+  // A model file (web/shell.js, loadModelAnywhere): its bytes, loadModel()'s text (encoded here, off the
+  // page's thread) or the picked file itself (read here): read and answered in one call, between slices.
   function isModelFile(d) { return !(d instanceof ArrayBuffer) && typeof d.load === "number"; }
   function modelFile(d) {
     try {
-      var file = typeof d.model === "string" ? new TextEncoder().encode(d.model).buffer : d.model;
+      var file = typeof d.model === "string" ? new TextEncoder().encode(d.model).buffer
+        : d.model instanceof ArrayBuffer ? d.model : new FileReaderSync().readAsArrayBuffer(d.model);
       Module.attentionInbox = file;
       Module._attn_worker_load_model(file.byteLength, d.load);
     } catch (e) {

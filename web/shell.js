@@ -189,17 +189,22 @@
     }
   }
 
-  // The same as a Promise, read in the compute worker when it runs (its message is the file, transferred,
-  // or loadModel()'s text, which the worker encodes; the page's thread only takes the built model from the
-  // answer, modelFromWorker), else on this thread. The caller has shown the progress line.
+  // The same as a Promise, read in the compute worker when it runs (its message is the bytes, transferred,
+  // loadModel()'s text, which the worker encodes, or a picked file, which the worker reads itself; the page's
+  // thread only takes the built model from the answer, modelFromWorker), else on this thread. The caller has
+  // shown the progress line.
   var MODEL_ANSWER_TAG = 0x41444f4d;  // "MODA", src/app/logic/model_messages.hpp
   var modelLoads = {}, modelLoadCount = 0;  // load number -> {name, resolve, reject}: in the worker now
-  function loadModelAnywhere(file, name) {  // file: a Uint8Array or a string
+  function loadModelAnywhere(file, name) {  // file: a Uint8Array, a string or a Blob (a picked file)
     var worker = Module.attentionWorker;
+    var blob = typeof Blob === "function" && file instanceof Blob;
+    if (blob && !worker) {
+      return file.arrayBuffer().then(function (b) { return loadModelAnywhere(new Uint8Array(b), name); });
+    }
     if (typeof file === "string" && !worker) file = new TextEncoder().encode(file);
     if (!worker) return Promise.resolve(loadModelBytes(file, file.length, name));
     var load = ++modelLoadCount, message = file, moved = [];
-    if (typeof file !== "string") {
+    if (typeof file !== "string" && !blob) {
       message = file.buffer;
       if (file.byteOffset !== 0 || file.byteLength !== message.byteLength) message = file.slice().buffer;
       moved = [message];
@@ -235,11 +240,13 @@
   function reportModelLoad(r) { if (!r.ok) console.warn("attention demo: " + r.error); }
 
   // Loads the bytes once the app has drawn the progress (a large file takes a moment to check and build).
+  // bytes: a Uint8Array or a Blob.
   function loadModelSoon(bytes, name) {
-    tellApp("attn_model_progress", [bytes.length, bytes.length, name]);
+    var size = typeof bytes.size === "number" ? bytes.size : bytes.length;
+    tellApp("attn_model_progress", [size, size, name]);
     setTimeout(function () {
       if (started && !stopped && !failed) loadModelAnywhere(bytes, name).then(reportModelLoad, reportModelLoad);
-    }, bytes.length > (1 << 20) ? 80 : 0);
+    }, size > (1 << 20) ? 80 : 0);
   }
 
   // A response's body, counted as it arrives (progress in the app): {bytes}, or {refused: n} once n bytes
@@ -281,6 +288,8 @@
     if (!file) return;
     if (file.size > modelByteLimit()) { reportModelLoad(loadModelBytes(null, file.size, file.name)); return; }
     tellApp("attn_model_progress", [0, file.size, file.name]);
+    // the compute worker reads the file itself: its bytes never pass through this thread
+    if (Module.attentionWorker) return loadModelSoon(file, file.name);
     file.arrayBuffer().then(function (b) { loadModelSoon(new Uint8Array(b), file.name); }, function (e) {
       reportModelLoad(loadModelBytes(null, 0, file.name + " (could not be read: " + describe(e) + ")"));
     });
