@@ -87,14 +87,21 @@ TEST(PipelineMessages, AJobAndAResultSurviveTheirBytes) {
   EXPECT_EQ(a2.part, 0);
   EXPECT_EQ(a2.compute_ms, 12.5);
   EXPECT_TRUE(a2.error.empty());
-  // the heads' matrices travel as parts 1 .. H, one head each
-  ASSERT_EQ(app::answer_parts(a), 9);
+  // the heads' matrices travel as parts 1 .. H, one head each, then the layer's five (T, D) matrices one each
+  ASSERT_EQ(app::answer_parts(a), 1 + 8 + app::kLayerMatrices);
   ASSERT_EQ(a2.result.mha.head.size(), 8u);
-  for (int part = 1; part < 9; ++part) {
+  EXPECT_EQ(a2.result.embeddings.size(), 0) << "part 0 carries no (T, D) matrix";
+  for (int part = 1; part <= 8; ++part) {
     app::PipelineAnswer h = app::decode_pipeline_answer(app::encode(a, part));
     EXPECT_EQ(h.part, part);
     ASSERT_EQ(h.result.mha.head.size(), 1u);
     a2.result.mha.head[static_cast<std::size_t>(part - 1)] = std::move(h.result.mha.head.front());
+  }
+  for (int k = 0; k < app::kLayerMatrices; ++k) {
+    app::PipelineAnswer m = app::decode_pipeline_answer(app::encode(a, 9 + k));
+    EXPECT_EQ(m.part, -(k + 1));
+    EXPECT_TRUE(m.result.mha.head.empty());
+    app::layer_matrix(a2.result, k) = std::move(app::layer_matrix(m.result, k));
   }
   expect_same(a2.result, a.result);
 

@@ -10,6 +10,7 @@
 #include "app/logic/compute_link.hpp"
 #include "app/logic/logic_state.hpp"
 #include "app/logic/memo.hpp"
+#include "app/logic/pipeline_messages.hpp"
 #include "core/error.hpp"
 #include "core/tokenizer.hpp"
 
@@ -129,6 +130,13 @@ void take_answers(PipelineStore& store) {
     for (auto& [key, e] : store.cache) {
       if (!e.remote || e.version != a.version) continue;
       std::vector<attn::HeadResult>& heads = e.result.mha.head;
+      if (a.part < 0) {  // one of the layer's matrices, after the rest of the result
+        if (e.parts_left > 0) {
+          layer_matrix(e.result, -a.part - 1) = std::move(layer_matrix(a.result, -a.part - 1));
+          e.remote = --e.parts_left > 0;
+        }
+        continue;
+      }
       if (a.part > 0) {  // a head's matrices, after the rest of the result
         if (e.parts_left > 0 && a.part <= static_cast<int>(heads.size())) {
           heads[static_cast<std::size_t>(a.part - 1)] = std::move(a.result.mha.head.front());
@@ -142,7 +150,7 @@ void take_answers(PipelineStore& store) {
         e.from_worker = true;
         e.error = std::move(a.error);
         e.result = std::move(a.result);
-        e.parts_left = static_cast<int>(heads.size());
+        e.parts_left = e.error.empty() ? static_cast<int>(heads.size()) + kLayerMatrices : 0;
         e.remote = e.parts_left > 0;
       }
     }

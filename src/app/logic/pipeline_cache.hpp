@@ -32,7 +32,7 @@ struct CachedPipeline {
   bool remote = false;                       // the compute worker computes it (pipeline_messages.hpp)
   float remote_progress = 0.0f;              // what the worker last said of it
   bool from_worker = false;                  // the result or error came from the worker
-  int parts_left = 0;                        // heads whose matrices have not arrived yet (remote)
+  int parts_left = 0;                        // parts (a head's or a layer matrix) not arrived yet (remote)
   bool ok() const { return error.empty() && !pending(); }
   bool pending() const { return job != nullptr || remote; }
   float progress() const { return job ? job->progress() : remote ? remote_progress : 1.0f; }

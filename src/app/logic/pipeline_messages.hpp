@@ -25,15 +25,24 @@ struct PipelineJob {
 struct PipelineAnswer {
   std::uint64_t version = 0;  // the job's
   bool done = false;          // false: only progress; true: result or error
-  int part = 0;           // 0: all but the heads' matrices (result.mha.head: H empty); h + 1: head h's alone
-  float progress = 0.0f;  // 0 .. 1
+  int part = 0;  // 0: all but the heads' and the layer's matrices (result.mha.head: H empty); h + 1: head h's
+                 // alone; -(k + 1): the layer's matrix k alone (layer_matrix)
+  float progress = 0.0f;    // 0 .. 1
   double compute_ms = 0.0;  // the worker's computing time so far
   std::string error;        // done and failed: the core's message
   attn::PipelineResult result;
 };
 
+// The layer's (T, D) matrices that travel as parts of their own (megabytes each for long texts, so that no
+// message takes long to read): k in [0, kLayerMatrices) -> embeddings, position table, inputs, the
+// multi-head output and the heads' concatenation.
+constexpr int kLayerMatrices = 5;
+attn::Mat& layer_matrix(attn::PipelineResult& p, int k);
+const attn::Mat& layer_matrix(const attn::PipelineResult& p, int k);
+
 Bytes encode(const PipelineJob& job);
-// How many messages an answer takes (1 + H for a result), and message `part` of it.
+// How many messages an answer takes (1 + H + kLayerMatrices for a result), and message `part` of it (in
+// [0, answer_parts): 0, then the heads, then the layer's matrices).
 int answer_parts(const PipelineAnswer& answer);
 Bytes encode(const PipelineAnswer& answer, int part = 0);
 // Throw InputError for bytes that are not a well-formed message of that kind.
