@@ -1,6 +1,9 @@
 // Tests of the scenes' pipeline: text -> embeddings (+ positions) -> seeded attention, and its encoder twin.
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <memory>
+
 #include "allclose.hpp"
 #include "core/error.hpp"
 #include "core/pipeline.hpp"
@@ -60,6 +63,64 @@ TEST(Pipeline, StepsAdvanceTheProgressAndGiveTheSameResult) {
   EXPECT_TRUE(ref::allclose(got.mha.output, whole.mha.output, 0, 0));
   ASSERT_EQ(got.stats.size(), 4u);
   EXPECT_EQ(got.stats[3].entropy, whole.stats[3].entropy);
+}
+
+// Several workers share a recompute: each runs a span of the heads; the heads, their statistics and the
+// output rows made from the joined heads (mha_output_rows, in row blocks) are run_pipeline's to the bit.
+TEST(Pipeline, SpansOfTheHeadsJoinToTheWholeResult) {
+  std::string text;
+  for (int i = 0; i < 150; ++i) text += i % 4 ? "cake " : "not ";
+  for (attn::Scheme scheme : attn::pipeline_schemes()) {
+    SCOPED_TRACE(attn::scheme_name(scheme));
+    attn::PipelineConfig c = fx::pipeline_config(24, 6, scheme);
+    c.causal = scheme != attn::Scheme::Sinusoidal;
+    c.learned_slots = 256;
+    const attn::PipelineResult whole = attn::run_pipeline(text, c);
+    const auto weights = std::make_shared<const attn::MhaWeights>(attn::scene_weights(c));
+    attn::Mat concat = attn::Mat::Zero(150, 24);  // (T, D)
+    for (const attn::HeadSpan span : {attn::HeadSpan{0, 2}, attn::HeadSpan{2, 5}, attn::HeadSpan{5, -1}}) {
+      attn::PipelineSteps steps(text, c, weights, attn::kStepRows, span);
+      float last = steps.progress();
+      while (!steps.done()) {
+        steps.step();
+        EXPECT_GT(steps.progress(), last);
+        last = steps.progress();
+      }
+      EXPECT_EQ(last, 1.0f);
+      const attn::PipelineResult part = steps.take();
+      EXPECT_TRUE(part.inputs == whole.inputs);
+      EXPECT_EQ(part.mha.output.size(), 0);
+      ASSERT_EQ(part.mha.head.size(), 6u);
+      const int end = span.end_of(6);
+      ASSERT_EQ(part.stats.size(), static_cast<size_t>(end - span.begin));
+      for (int h = span.begin; h < end; ++h) {
+        const auto hs = static_cast<size_t>(h);
+        EXPECT_TRUE(part.mha.head[hs].weights == whole.mha.head[hs].weights) << "head " << h;
+        EXPECT_TRUE(part.mha.head[hs].output == whole.mha.head[hs].output) << "head " << h;
+        EXPECT_EQ(part.stats[hs - static_cast<size_t>(span.begin)].entropy, whole.stats[hs].entropy);
+        EXPECT_EQ(part.stats[hs - static_cast<size_t>(span.begin)].peak_keys, whole.stats[hs].peak_keys);
+        concat.middleCols(h * 4, 4) = part.mha.head[hs].output;
+      }
+    }
+    EXPECT_TRUE(concat == whole.mha.concat);
+    attn::Mat output(150, 24);
+    output.topRows(100) = attn::mha_output_rows(concat, *weights, 0, 100);
+    output.bottomRows(50) = attn::mha_output_rows(concat, *weights, 100, 50);
+    EXPECT_TRUE(output == whole.mha.output);
+  }
+}
+
+TEST(Pipeline, OutputRowsRejectRowsOutsideAndNonFiniteHeads) {
+  const attn::PipelineConfig c = fx::pipeline_config(8, 2, attn::Scheme::None);
+  const attn::MhaWeights w = attn::scene_weights(c);
+  attn::Mat concat = attn::Mat::Ones(3, 8);
+  EXPECT_TRUE(fx::throws_input_error_saying([&] { attn::mha_output_rows(concat, w, 2, 2); }, "do not fit"));
+  EXPECT_TRUE(fx::throws_input_error_saying([&] { attn::mha_output_rows(concat.leftCols(4), w, 0, 1); },
+                                            "do not fit"));
+  concat(1, 3) = std::numeric_limits<float>::infinity();
+  EXPECT_TRUE(
+      fx::throws_input_error_saying([&] { attn::mha_output_rows(concat, w, 0, 3); }, "the attention output"));
+  EXPECT_EQ(attn::mha_output_rows(concat, w, 2, 1).rows(), 1);
 }
 
 TEST(Pipeline, CutsLongTextAndRejectsBadInput) {

@@ -174,6 +174,85 @@ TEST(Transformer, GroupedQueryHeadsShareTheirGroupsKeysAndValues) {
   }
 }
 
+// Spans of the heads, each run on its own (as the page's workers run them), give each head's weights and
+// concat slice to the bit of the whole layer, also where a span starts inside a key/value group; W_o of
+// the joined concat gives the layer's output to the bit.
+TEST(Transformer, SpansOfTheHeadsGiveTheWholeLayerToTheBit) {
+  struct Case {
+    int heads, kv_heads;
+    attn::Scheme scheme;
+    bool causal;
+    std::vector<attn::HeadSpan> spans;
+  };
+  const int d = 24, tokens = 11;
+  for (const Case& c : {Case{6, 0, attn::Scheme::None, false, {{0, 3}, {3, -1}}},
+                        Case{6, 0, attn::Scheme::Alibi, true, {{0, 1}, {1, 4}, {4, 6}}},
+                        Case{6, 3, attn::Scheme::Rope, true, {{0, 3}, {3, 5}, {5, -1}}},
+                        Case{4, 1, attn::Scheme::Rope, false, {{1, 2}, {0, 1}, {2, 4}}}}) {
+    SCOPED_TRACE(std::to_string(c.heads) + " heads, " + std::to_string(c.kv_heads) + " key/value heads, " +
+                 attn::scheme_name(c.scheme));
+    attn::TransformerConfig config;
+    config.d_model = d;
+    config.heads = c.heads;
+    config.kv_heads = c.kv_heads;
+    config.norm = attn::Norm::None;
+    config.positions = c.scheme;
+    config.causal = c.causal;
+    const int d_k = d / c.heads, kv_cols = config.kv_groups() * d_k;
+    attn::LayerWeightsT<float> w;
+    w.w_qkv = ref::to_float(ref::random_matrix(d, d + 2 * kv_cols, 31, 0.5));  // (D, D + 2 G d_k)
+    w.w_o = ref::to_float(ref::random_matrix(d, d, 32, 0.5));
+    const attn::MatT<float> x = ref::to_float(ref::random_matrix(tokens, d, 33));
+    attn::LayerCaptureT<float> whole;
+    attn::layer_forward(config, w, x, whole);
+    attn::MatT<float> joined = attn::MatT<float>::Zero(tokens, d);  // (T, D)
+    for (const attn::HeadSpan& span : c.spans) {
+      attn::LayerCaptureT<float> part;
+      attn::LayerSteps<float> steps(config, w, x, part, nullptr, nullptr, nullptr, 4, span);
+      while (!steps.done()) steps.step();
+      EXPECT_EQ(steps.steps_total(), 3 + span.end_of(c.heads) - span.begin);  // 3 row blocks, the heads
+      EXPECT_EQ(part.attention.size(), 0) << "no W_o in a span";
+      for (int h = 0; h < c.heads; ++h) {
+        const auto hs = static_cast<size_t>(h);
+        const bool mine = h >= span.begin && h < span.end_of(c.heads);
+        EXPECT_EQ(part.weights[hs].size() > 0, mine) << "head " << h;
+        if (!mine) {
+          EXPECT_TRUE(part.concat.middleCols(h * d_k, d_k).isZero(0.0f)) << "head " << h;
+          continue;
+        }
+        EXPECT_TRUE(part.weights[hs] == whole.weights[hs]) << "head " << h;
+        EXPECT_TRUE(part.scores[hs] == whole.scores[hs]) << "head " << h;
+        joined.middleCols(h * d_k, d_k) = part.concat.middleCols(h * d_k, d_k);
+      }
+    }
+    EXPECT_TRUE(joined == whole.concat);
+    attn::MatT<float> output;
+    attn::ops::matmul_rows<float>(joined, w.w_o, output);
+    EXPECT_TRUE(output == whole.attention);
+  }
+}
+
+TEST(Transformer, ASpanMustBeSomeOfTheHeadsOfABareLayer) {
+  attn::TransformerConfig config;
+  config.d_model = 8;
+  config.heads = 2;
+  config.norm = attn::Norm::None;
+  attn::LayerWeightsT<float> w;
+  w.w_qkv = attn::MatT<float>::Zero(8, 24);
+  w.w_o = attn::MatT<float>::Zero(8, 8);
+  const attn::MatT<float> x = attn::MatT<float>::Ones(3, 8);
+  attn::LayerCaptureT<float> out;
+  for (const attn::HeadSpan span : {attn::HeadSpan{1, 1}, attn::HeadSpan{0, 3}, attn::HeadSpan{-1, 1}}) {
+    EXPECT_TRUE(fx::throws_input_error_saying(
+        [&] { attn::LayerSteps<float> s(config, w, x, out, nullptr, nullptr, nullptr, 0, span); },
+        "are not a span"));
+  }
+  config.norm = attn::Norm::PostLayerNorm;
+  EXPECT_TRUE(fx::throws_input_error_saying(
+      [&] { attn::LayerSteps<float> s(config, w, x, out, nullptr, nullptr, nullptr, 0, {0, 1}); },
+      "only the bare attention layer"));
+}
+
 TEST(Transformer, KeyValueHeadsMustDivideTheHeadsAndFitTheWeights) {
   attn::TransformerConfig config;
   config.d_model = 8;

@@ -160,11 +160,12 @@ MhaResult take_heads(LayerCapture& capture) {
 }
 
 MhaSteps::MhaSteps(const Mat& x, const MhaWeights& w, const AttentionOptions& opt, int step_rows,
-                   const std::vector<char>* heads_off) {
+                   const std::vector<char>* heads_off, HeadSpan span) {
   positions_ = require_attention_inputs(x, w, opt);
   config_ = attention_layer_config(static_cast<int>(x.cols()), w.heads, opt);
   layer_ = std::make_unique<LayerSteps<float>>(config_, w, x, capture_, &positions_, nullptr, heads_off,
-                                               step_rows);
+                                               step_rows, span);
+  whole_ = span.all(w.heads);
 }
 
 void MhaSteps::step() {
@@ -175,8 +176,20 @@ void MhaSteps::step() {
   }
   if (done()) {
     capture_.qkv.resize(0, 0);
-    require_finite_result(capture_.attention, "the attention output");
+    if (whole_) require_finite_result(capture_.attention, "the attention output");
   }
+}
+
+Mat mha_output_rows(const Mat& concat, const MhaWeights& w, int first, int n) {
+  // concat (T, D), W_O (D, D) -> (n, D)
+  if (concat.cols() != w.w_o.rows() || first < 0 || n < 0 || first + n > concat.rows()) {
+    throw_input_error({"rows ", first, " to ", first + n - 1, " of a (", concat.rows(), ", ", concat.cols(),
+                       ") concatenation do not fit W_O (", w.w_o.rows(), ", ", w.w_o.cols(), ")"});
+  }
+  Mat out;
+  ops::matmul_rows<float>(concat.middleRows(first, n), w.w_o, out);
+  require_finite_result(out, "the attention output");
+  return out;
 }
 
 MhaResult MhaSteps::take() {

@@ -78,8 +78,10 @@ class MhaSteps {
  public:
   // x (T, D): checks what multi_head checks (throws InputError).
   // heads_off: (H,) 1 for a head whose output is zeroed (null: all on).
+  // span: some of the heads only (LayerSteps'): take() then gives H heads with only the span's filled, the
+  // concat's slices of the span (the rest 0) and no output; mha_output_rows finishes the joined concat.
   MhaSteps(const Mat& x, const MhaWeights& w, const AttentionOptions& opt, int step_rows = 0,
-           const std::vector<char>* heads_off = nullptr);
+           const std::vector<char>* heads_off = nullptr, HeadSpan span = {});
   MhaSteps(const MhaSteps&) = delete;
   MhaSteps& operator=(const MhaSteps&) = delete;
   bool done() const { return layer_->done(); }
@@ -93,7 +95,13 @@ class MhaSteps {
   std::vector<int> positions_;  // (T,)
   LayerCapture capture_;
   std::unique_ptr<LayerSteps<float>> layer_;
+  bool whole_ = true;  // every head: the output is computed (and checked) here
 };
+
+// Rows first .. first + n - 1 of the layer's output, concat W_O: concat (T, D) -> (n, D), each row what
+// multi_head gives it. Throws InputError when a row is not finite ("the attention output").
+Mat mha_output_rows(const Mat& concat, const MhaWeights& w, int first, int n);
+
 // x (B, T, D) -> B results, the same weights for every item.
 std::vector<MhaResult> multi_head(const Batch& x, const MhaWeights& w, const AttentionOptions& opt);
 

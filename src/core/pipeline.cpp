@@ -54,14 +54,14 @@ MhaWeights scene_weights(const PipelineConfig& c) {
 }
 
 PipelineSteps::PipelineSteps(const std::vector<std::string>& tokens, const PipelineConfig& c,
-                             std::shared_ptr<const MhaWeights> weights, int step_rows)
-    : weights_(std::move(weights)) {
+                             std::shared_ptr<const MhaWeights> weights, int step_rows, HeadSpan span)
+    : weights_(std::move(weights)), span_(span) {
   start(tokens, c, step_rows);
 }
 
 PipelineSteps::PipelineSteps(const std::string& text, const PipelineConfig& c,
-                             std::shared_ptr<const MhaWeights> weights, int step_rows)
-    : weights_(std::move(weights)) {
+                             std::shared_ptr<const MhaWeights> weights, int step_rows, HeadSpan span)
+    : weights_(std::move(weights)), span_(span) {
   std::size_t total = 0;
   start(tokenize(text, kMaxTokens, &total), c, step_rows);
   result_.dropped_tokens = static_cast<int>(std::min<std::size_t>(total - result_.tokens.size(), INT32_MAX));
@@ -70,6 +70,8 @@ PipelineSteps::PipelineSteps(const std::string& text, const PipelineConfig& c,
 void PipelineSteps::start(const std::vector<std::string>& tokens, const PipelineConfig& c, int step_rows) {
   parse_scheme(scheme_name(c.positions), pipeline_schemes());
   head_dim(c.d_model, c.heads);
+  span_.end = span_.end_of(c.heads);
+  stats_done_ = span_.begin;
   PipelineResult& r = result_;
   r.tokens = tokens;
   r.dropped_tokens = cut_tokens(r.tokens);
@@ -80,7 +82,7 @@ void PipelineSteps::start(const std::vector<std::string>& tokens, const Pipeline
   r.inputs = add_positions(r.embeddings, r.position_table);
   // 2. attention; RoPE and ALiBi act inside it
   if (!weights_) weights_ = std::make_shared<const MhaWeights>(scene_weights(c));
-  mha_ = std::make_unique<MhaSteps>(r.inputs, *weights_, attention_options(c), step_rows);
+  mha_ = std::make_unique<MhaSteps>(r.inputs, *weights_, attention_options(c), step_rows, nullptr, span_);
   mha_total_ = mha_->steps_total();
 }
 
@@ -94,14 +96,14 @@ void PipelineSteps::step() {
     return;
   }
   // 3. what each head does
-  if (stats_done_ < static_cast<int>(result_.mha.head.size())) {
+  if (stats_done_ < span_.end) {
     result_.stats.push_back(head_stats(result_.mha.head[static_cast<size_t>(stats_done_++)].weights));
   }
 }
 
 float PipelineSteps::progress() const {
-  const int heads = weights_->heads;
-  const int done = mha_ ? mha_->steps_done() : mha_total_ + stats_done_;
+  const int heads = span_.end - span_.begin;
+  const int done = mha_ ? mha_->steps_done() : mha_total_ + stats_done_ - span_.begin;
   return static_cast<float>(done) / static_cast<float>(mha_total_ + heads);
 }
 

@@ -50,17 +50,19 @@ PipelineResult run_pipeline(const std::vector<std::string>& tokens, const Pipeli
 // run_pipeline in pieces small enough to run between two frames: the tokens, embeddings and positions at
 // once (construction), then MhaSteps' pieces, then one head's statistics per step. The result is the one
 // run_pipeline gives (run_pipeline runs these steps). `weights`: scene_weights(config), or null to draw them;
-// step_rows: as MhaSteps'.
+// step_rows: as MhaSteps'. With a span of some of the heads (several workers share a recompute), the result
+// has MhaSteps' part (H heads, the span's filled; the span's concat slices; no output) and the span's
+// statistics only, in order.
 class PipelineSteps {
  public:
-  // Throws InputError for what run_pipeline rejects.
+  // Throws InputError for what run_pipeline rejects, or a span that is not some of the heads.
   PipelineSteps(const std::vector<std::string>& tokens, const PipelineConfig& config,
-                std::shared_ptr<const MhaWeights> weights, int step_rows = 0);
+                std::shared_ptr<const MhaWeights> weights, int step_rows = 0, HeadSpan span = {});
   PipelineSteps(const std::string& text, const PipelineConfig& config,
-                std::shared_ptr<const MhaWeights> weights, int step_rows = 0);
+                std::shared_ptr<const MhaWeights> weights, int step_rows = 0, HeadSpan span = {});
   PipelineSteps(const PipelineSteps&) = delete;
   PipelineSteps& operator=(const PipelineSteps&) = delete;
-  bool done() const { return stats_done_ == static_cast<int>(result_.mha.head.size()) && !mha_; }
+  bool done() const { return stats_done_ == span_.end && !mha_; }
   void step();
   float progress() const;  // 0 .. 1
   PipelineResult take();   // once done()
@@ -70,8 +72,9 @@ class PipelineSteps {
   PipelineResult result_;
   std::shared_ptr<const MhaWeights> weights_;
   std::unique_ptr<MhaSteps> mha_;  // reads result_.inputs and *weights_; null once the layer is done
+  HeadSpan span_;                  // end set: the heads whose statistics are taken
   int mha_total_ = 0;              // MhaSteps' pieces
-  int stats_done_ = 0;
+  int stats_done_ = 0;             // the next head to take statistics of
 };
 
 // The options for attention: the causal mask and the scheme (its rotation and bias act inside attention).

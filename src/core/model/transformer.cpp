@@ -22,6 +22,15 @@ void project_rows(const MatT<S>& x, const MatT<S>& w, int first, int n, MatT<S>&
   out.middleRows(first, n) = part;
 }
 
+// Rows first .. first + n - 1 of x (T, K) times columns col .. col + m - 1 of w (K, N), into the same
+// block of out (T, N): each entry the same sum over k as a product with all of w gives.
+template <class S>
+void project_row_cols(const MatT<S>& x, const MatT<S>& w, int first, int n, int col, int m, MatT<S>& out) {
+  MatT<S> part;  // (n, m)
+  ops::matmul_rows<S>(x.middleRows(first, n), w.middleCols(col, m), part);
+  out.block(first, col, n, m) = part;
+}
+
 }  // namespace
 
 bool HeadSwitch::is_off(int layer, int head) const {
@@ -32,7 +41,8 @@ bool HeadSwitch::is_off(int layer, int head) const {
 template <class S>
 LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w, const MatT<S>& x,
                           LayerCaptureT<S>& out, const std::vector<int>* positions,
-                          const ops::RopeTable* turn, const std::vector<char>* heads_off, int step_rows)
+                          const ops::RopeTable* turn, const std::vector<char>* heads_off, int step_rows,
+                          HeadSpan span)
     : c_(c), w_(w), x_(x), out_(out), turn_(turn) {
   // x (T, D); w_qkv (D, D + 2 G d_k); w_o (D, D)
   const auto t = static_cast<int>(x.rows());
@@ -47,9 +57,15 @@ LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w,
     throw_input_error({"W_qkv has ", w.w_qkv.cols(), " columns; ", groups, " key/value heads of ", dk_,
                        " need ", d_ + 2 * groups * dk_});
   }
+  first_ = span.begin, last_ = span.end_of(c.heads);
+  if (first_ < 0 || first_ >= last_ || last_ > c.heads) {
+    throw_input_error({"heads ", first_, " to ", last_ - 1, " are not a span of the layer's ", c.heads, " heads"});
+  }
+  part_ = !span.all(c.heads);
+  if (part_ && c.norm != Norm::None) throw InputError("only the bare attention layer splits its heads");
   rows_ = step_rows > 0 ? std::min(step_rows, std::max(t, 1)) : t;
   blocks_ = rows_ > 0 ? (t + rows_ - 1) / rows_ : 0;
-  total_ = 2 * blocks_ + c.heads + (c.norm == Norm::None ? 0 : 1);
+  total_ = part_ ? blocks_ + (last_ - first_) : 2 * blocks_ + c.heads + (c.norm == Norm::None ? 0 : 1);
   mask_.causal = c.causal;
   if (positions) mask_.positions = *positions;
   const SchemeDef& scheme = scheme_def(c.positions);
@@ -66,7 +82,12 @@ LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w,
     for (size_t h = 0; h < out_.off.size() && h < heads_off->size(); ++h) out_.off[h] = (*heads_off)[h];
   }
   out_.concat.resize(t, d_);
-  out_.attention.resize(t, d_);
+  if (part_) {
+    out_.concat.setZero();
+    out_.attention.resize(0, 0);
+  } else {
+    out_.attention.resize(t, d_);
+  }
 }
 
 template <class S>
@@ -76,19 +97,28 @@ void LayerSteps<S>::step() {
   const int k = next_++;
   last_head_ = -1;
   if (k < blocks_) {  // 1. all heads' queries, keys and values: (T, 3D), a block of rows
-    project_rows(x_, w_.w_qkv, k * rows_, std::min(rows_, t - k * rows_), out_.qkv);
+    const int first = k * rows_, n = std::min(rows_, t - k * rows_);
+    if (!part_) {
+      project_rows(x_, w_.w_qkv, first, n, out_.qkv);
+      return;
+    }
+    // the span's queries, and the keys and values of their groups
+    const int g0 = first_ / group_, g1 = (last_ - 1) / group_ + 1, groups = c_.heads / group_;
+    project_row_cols(x_, w_.w_qkv, first, n, first_ * dk_, (last_ - first_) * dk_, out_.qkv);
+    project_row_cols(x_, w_.w_qkv, first, n, d_ + g0 * dk_, (g1 - g0) * dk_, out_.qkv);
+    project_row_cols(x_, w_.w_qkv, first, n, d_ + (groups + g0) * dk_, (g1 - g0) * dk_, out_.qkv);
     return;
   }
-  if (k < blocks_ + c_.heads) {
+  if (k < blocks_ + (last_ - first_)) {
     // 2. head h reads its d_k-wide slice of q and its group's slices of k and v in place:
     // view(B, T, H, d_k).transpose(1, 2), the keys and values repeated over the group
-    const int h = k - blocks_;
+    const int h = first_ + k - blocks_;
     const auto hs = static_cast<size_t>(h);
     last_head_ = h;
     const int g = h / group_, k_col = d_ + g * dk_, v_col = d_ + (c_.heads / group_ + g) * dk_;
     if (turn_) {  // the scheme turns this head's queries, and its group's keys once, by their positions
       ops::rope_rotate(out_.qkv, h * dk_, dk_, *turn_, false);
-      if (h % group_ == 0) ops::rope_rotate(out_.qkv, k_col, dk_, *turn_, false);
+      if (h % group_ == 0 || h == first_) ops::rope_rotate(out_.qkv, k_col, dk_, *turn_, false);
     }
     mask_.alibi_slope = 0.0f;
     if (const auto bias = scheme_def(c_.positions).score_bias) bias(mask_, h, c_.heads);
@@ -100,7 +130,7 @@ void LayerSteps<S>::step() {
     out_.concat.middleCols(h * dk_, dk_) = head_out_;
     return;
   }
-  if (k < 2 * blocks_ + c_.heads) {  // 4. W_o mixes the heads: (T, D), a block of rows
+  if (k < 2 * blocks_ + c_.heads) {  // 4. W_o mixes the heads: (T, D), a block of rows (never in a part)
     const int b = k - blocks_ - c_.heads;
     project_rows(out_.concat, w_.w_o, b * rows_, std::min(rows_, t - b * rows_), out_.attention);
     if (c_.norm == Norm::None && done()) out_.output = out_.attention;

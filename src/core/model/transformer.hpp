@@ -79,18 +79,30 @@ struct HeadSwitch {
   bool is_off(int layer, int head) const;
 };
 
+// Heads begin .. end - 1 of a layer (end < 0: to the last): the share of one worker when several split a
+// layer's heads.
+struct HeadSpan {
+  int begin = 0;
+  int end = -1;
+  int end_of(int heads) const { return end < 0 ? heads : end; }
+  bool all(int heads) const { return begin == 0 && end_of(heads) == heads; }
+};
+
 // One layer's forward in pieces small enough to run between two frames: the QKV projection step_rows rows
 // at a time (0: all rows at once), one head at a time, W_o step_rows rows at a time, then the norms and the
 // feed-forward. Every row is computed alike whatever the blocks, so the result is the same to the bit.
 // x, w, the capture and the optional arguments must outlive it. positions: the tokens' positions (null:
 // 0 .. T-1); turn: the scheme's rotation table for them (null: made here when the scheme turns). Throws
 // InputError when the key/value heads do not divide the heads or W_qkv is not (D, D + 2 G d_k) wide.
+// With a span of some of the heads (the bare attention layer only, Norm::None), only their columns of qkv
+// are projected (every column is its own sum over k: the same bits), only they attend, their slices of
+// concat are filled (the rest 0), and W_o is left out: the caller joins the spans' heads and runs it.
 template <class S>
 class LayerSteps {
  public:
   LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w, const MatT<S>& x, LayerCaptureT<S>& out,
              const std::vector<int>* positions = nullptr, const ops::RopeTable* turn = nullptr,
-             const std::vector<char>* heads_off = nullptr, int step_rows = 0);
+             const std::vector<char>* heads_off = nullptr, int step_rows = 0, HeadSpan span = {});
   LayerSteps(const LayerSteps&) = delete;
   LayerSteps& operator=(const LayerSteps&) = delete;
   bool done() const { return next_ == total_; }
@@ -111,7 +123,9 @@ class LayerSteps {
   ops::HeadMask mask_;
   MatT<S> head_out_;  // (T, d_k)
   int d_ = 0, dk_ = 0, rows_ = 0, blocks_ = 0, next_ = 0, total_ = 0, last_head_ = -1;
-  int group_ = 1;  // query heads per key/value head
+  int group_ = 1;                      // query heads per key/value head
+  int first_ = 0, last_ = 0;           // the span's heads: first_ .. last_ - 1
+  bool part_ = false;                  // the span is not every head: W_o and the norms are left out
 };
 
 // The whole layer at once: x (T, D) -> out.
