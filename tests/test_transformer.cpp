@@ -249,7 +249,9 @@ TEST(Transformer, ASpanMustBeSomeOfTheHeadsOfABareLayer) {
   }
   config.norm = attn::Norm::PostLayerNorm;
   EXPECT_TRUE(fx::throws_input_error_saying(
-      [&] { attn::LayerSteps<float> s(config, w, x, out, nullptr, nullptr, nullptr, 0, {0, 1}); },
+      [&] {
+        attn::LayerSteps<float> s(config, w, x, out, nullptr, nullptr, nullptr, 0, {0, 1});
+      },
       "only the bare attention layer"));
 }
 

@@ -59,7 +59,8 @@ LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w,
   }
   first_ = span.begin, last_ = span.end_of(c.heads);
   if (first_ < 0 || first_ >= last_ || last_ > c.heads) {
-    throw_input_error({"heads ", first_, " to ", last_ - 1, " are not a span of the layer's ", c.heads, " heads"});
+    throw_input_error(
+        {"heads ", first_, " to ", last_ - 1, " are not a span of the layer's ", c.heads, " heads"});
   }
   part_ = !span.all(c.heads);
   if (part_ && c.norm != Norm::None) throw InputError("only the bare attention layer splits its heads");

@@ -123,9 +123,9 @@ class LayerSteps {
   ops::HeadMask mask_;
   MatT<S> head_out_;  // (T, d_k)
   int d_ = 0, dk_ = 0, rows_ = 0, blocks_ = 0, next_ = 0, total_ = 0, last_head_ = -1;
-  int group_ = 1;                      // query heads per key/value head
-  int first_ = 0, last_ = 0;           // the span's heads: first_ .. last_ - 1
-  bool part_ = false;                  // the span is not every head: W_o and the norms are left out
+  int group_ = 1;             // query heads per key/value head
+  int first_ = 0, last_ = 0;  // the span's heads: first_ .. last_ - 1
+  bool part_ = false;         // the span is not every head: W_o and the norms are left out
 };
 
 // The whole layer at once: x (T, D) -> out.
