@@ -45,7 +45,8 @@ set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_
                            _attn_set_visible _attn_field_input _attn_tab_leaves _attn_focus _attn_blur
                            _attn_open_query _attn_touch _attn_wheel_wanted _attn_set_prefers
                            _attn_load_steps _attn_worker_up _attn_from_worker _attn_worker_command
-                           _attn_worker_work _attn_model_from_worker _attn_worker_load_model)
+                           _attn_worker_work _attn_model_from_worker _attn_worker_load_model
+                           _attn_helpers_up)
 
 # attn_wasm_maths(target FAST files...): the FAST files (the GEMM kernel, the products, the attention ops
 # and the layer) at -O2, every other source of the target at -Os -flto (link-time optimised with the

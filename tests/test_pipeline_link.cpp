@@ -9,6 +9,7 @@
 #include <cstring>
 #include <deque>
 #include <string>
+#include <vector>
 
 #include "app/logic/compute_link.hpp"
 #include "app/logic/logic_state.hpp"
@@ -121,7 +122,7 @@ TEST(PipelineMessages, AJobAndAResultSurviveTheirBytes) {
   EXPECT_THROW(app::decode_pipeline_job(job_bytes), attn::InputError);
   // the embeddings' rows and columns (after the header, an empty error, the tokens and the dropped count)
   Bytes huge = bytes;
-  std::size_t at = 4 + 8 + 1 + 4 + 4 + 8 + 4;
+  std::size_t at = 4 + 8 + 1 + 4 + 4 + 8 + 4 + 4 + 4 + 1;  // ... the error's length, the span, output_rows
   std::uint32_t count = 0;
   std::memcpy(&count, huge.data() + at, 4);
   at += 4;
@@ -135,6 +136,57 @@ TEST(PipelineMessages, AJobAndAResultSurviveTheirBytes) {
   std::memcpy(huge.data() + at, &big, 4);
   std::memcpy(huge.data() + at + 4, &big, 4);
   EXPECT_THROW(app::decode_pipeline_answer(huge), attn::InputError);
+}
+
+TEST(PipelineMessages, ASpanAndASecondRoundSurviveTheirBytes) {
+  const attn::PipelineConfig c = wide();
+  app::PipelineJob job{5, words(30), c};
+  job.span = {3, 6};
+  app::PipelineJob j2 = app::decode_pipeline_job(app::encode(job));
+  EXPECT_EQ(j2.span.begin, 3);
+  EXPECT_EQ(j2.span.end, 6);
+  EXPECT_FALSE(j2.output_rows);
+  app::PipelineJob rows{5, "", c};
+  rows.output_rows = true, rows.first_row = 12;
+  rows.concat = attn::Mat::Constant(4, 256, 0.25f);
+  j2 = app::decode_pipeline_job(app::encode(rows));
+  EXPECT_TRUE(j2.output_rows);
+  EXPECT_EQ(j2.first_row, 12);
+  EXPECT_TRUE(same(j2.concat, rows.concat));
+
+  // a span's answer: part 0, the span's heads (on the wire as their own head numbers), and from the span
+  // at head 0 the embeddings, the position table and the inputs
+  for (const attn::HeadSpan span : {attn::HeadSpan{0, 3}, attn::HeadSpan{3, 8}}) {
+    app::PipelineAnswer a;
+    a.version = 6, a.done = true, a.span = span;
+    attn::PipelineSteps steps(words(30), c, nullptr, 0, span);
+    while (!steps.done()) steps.step();
+    a.result = steps.take();
+    const int matrices = span.begin == 0 ? 3 : 0;
+    ASSERT_EQ(app::answer_parts(a), 1 + (span.end - span.begin) + matrices);
+    const app::PipelineAnswer a0 = app::decode_pipeline_answer(app::encode(a, 0));
+    EXPECT_EQ(a0.span.begin, span.begin);
+    EXPECT_EQ(a0.result.stats.size(), static_cast<std::size_t>(span.end - span.begin));
+    for (int part = 1; part <= span.end - span.begin; ++part)
+      EXPECT_EQ(app::decode_pipeline_answer(app::encode(a, part)).part, span.begin + part);
+    for (int k = 0; k < matrices; ++k)
+      EXPECT_EQ(app::decode_pipeline_answer(app::encode(a, span.end - span.begin + 1 + k)).part, -(k + 1));
+  }
+  app::PipelineAnswer r;
+  r.version = 7, r.done = true, r.output_rows = true, r.first_row = 9;
+  r.result.mha.output = attn::Mat::Constant(3, 256, -1.5f);
+  ASSERT_EQ(app::answer_parts(r), 1);
+  const app::PipelineAnswer r2 = app::decode_pipeline_answer(app::encode(r));
+  EXPECT_TRUE(r2.output_rows);
+  EXPECT_EQ(r2.first_row, 9);
+  EXPECT_TRUE(same(r2.result.mha.output, r.result.mha.output));
+  const std::vector<attn::HeadSpan> spans = app::head_spans(12, 5);
+  ASSERT_EQ(spans.size(), 5u);
+  for (std::size_t k = 0; k < spans.size(); ++k) {
+    EXPECT_EQ(spans[k].begin, k ? spans[k - 1].end : 0);
+    EXPECT_GE(spans[k].end - spans[k].begin, 2);
+  }
+  EXPECT_EQ(spans.back().end, 12);
 }
 
 // The other side of the link: a PipelineHost that gets what the page posts and answers when pumped.
@@ -154,6 +206,31 @@ class LoopbackHost : public app::ComputeLink {
   }
   app::PipelineHost host;
   int posted = 0;
+};
+
+// Several workers on the other side: what the page posts to worker k goes to host k.
+class LoopbackPool : public app::ComputeLink {
+ public:
+  explicit LoopbackPool(int n) : hosts(static_cast<std::size_t>(n)), posted(static_cast<std::size_t>(n)) {}
+  void post(const Bytes& message) override { post_to(0, message); }
+  int workers() const override { return static_cast<int>(hosts.size()); }
+  void post_to(int k, const Bytes& message) override {
+    ++posted[static_cast<std::size_t>(k)];
+    hosts[static_cast<std::size_t>(k)].receive(app::decode_pipeline_job(message));
+  }
+  // Each host works a little and its answers are delivered, the last host first (answers interleave).
+  void pump() {
+    for (std::size_t k = hosts.size(); k-- > 0;) {
+      hosts[k].work(1.0);
+      while (auto a = hosts[k].take_answer()) {
+        for (int part = 0; part < app::answer_parts(*a); ++part)
+          app::deliver_pipeline_answer(app::decode_pipeline_answer(app::encode(*a, part)));
+        if (a->done) break;
+      }
+    }
+  }
+  std::vector<app::PipelineHost> hosts;
+  std::vector<int> posted;
 };
 
 // Calls cached_pipeline as the scene does each frame (pumping the worker between) until it is done.
@@ -273,6 +350,48 @@ TEST(PipelineLink, WithoutAWorkerThePageComputesTheSameNumbers) {
   ASSERT_TRUE(fallback.ok());
   EXPECT_FALSE(fallback.from_worker);
   expect_same(fallback.result, attn::run_pipeline(other, wide()));
+}
+
+// Three workers share a recompute: each runs a span of the heads, then a block of the output's rows, and
+// the page shows exactly run_pipeline's result, with its progress rising on the way; the helpers that are
+// still starting hold the job back; an error from the spans reaches the page as the core says it.
+TEST(PipelineLink, WorkersSharingARecomputeGiveRunPipelinesNumbers) {
+  fx::FreshLogicState fresh;
+  LoopbackPool pool(3);
+  app::use_compute_link(&pool);
+  const std::string text = words(96);
+  app::set_compute_helpers_starting(true);
+  EXPECT_TRUE(app::cached_pipeline(text, wide(), 5.0).remote);
+  EXPECT_TRUE(app::compute_helpers_wanted());
+  EXPECT_EQ(pool.posted, (std::vector<int>{0, 0, 0})) << "held back while the helpers start";
+  app::set_compute_helpers_starting(false);
+  app::cached_pipeline(text, wide(), 5.0);
+  EXPECT_EQ(pool.posted, (std::vector<int>{1, 1, 1}));
+  float last = 0.0f;
+  const app::CachedPipeline* e = nullptr;
+  for (int i = 0; i < 100000; ++i) {
+    e = &app::cached_pipeline(text, wide(), 5.0);
+    if (!e->pending()) break;
+    EXPECT_GE(e->progress(), last);
+    last = e->progress();
+    pool.pump();
+  }
+  ASSERT_TRUE(e->ok()) << e->error;
+  EXPECT_TRUE(e->from_worker);
+  EXPECT_EQ(e->shares, 3);
+  EXPECT_EQ(pool.posted, (std::vector<int>{2, 2, 2})) << "a span of the heads, then a block of rows, each";
+  expect_same(e->result, attn::run_pipeline(text, wide()));
+
+  attn::PipelineConfig bad = wide();
+  bad.positions = attn::Scheme::Learned, bad.learned_slots = 8;
+  const app::CachedPipeline* b = nullptr;
+  for (int i = 0; i < 100000; ++i) {
+    b = &app::cached_pipeline(text, bad, 5.0);
+    if (!b->pending()) break;
+    pool.pump();
+  }
+  EXPECT_TRUE(b->from_worker);
+  EXPECT_NE(b->error.find("learned table"), std::string::npos) << b->error;
 }
 
 }  // namespace

@@ -201,6 +201,15 @@ mergeInto(LibraryManager.library, {
     var to = typeof WorkerGlobalScope === "function" ? self : Module.attentionWorker;
     if (to) to.postMessage(copy, [copy]);
   },
+  // Starts the helper workers that share the multi-head scene's recomputes (web/shell.js); the app hears
+  // how many run through attn_helpers_up.
+  attn_js_start_helpers: function () { Module.attentionStartHelpers(); },
+  // Page: posts a copy of n bytes at `bytes` to worker k (0: the compute worker, then the helpers).
+  attn_js_post_to: function (k, bytes, n) {
+    var to = k === 0 ? Module.attentionWorker : (Module.attentionHelpers || [])[k - 1];
+    var copy = HEAPU8.slice(bytes, bytes + n).buffer;
+    if (to) to.postMessage(copy, [copy]);
+  },
   // Worker: `read` of `total` bytes of model file number `load` are read (the page shows the fraction).
   attn_js_model_read: function (load, read, total) {
     self.postMessage({modelRead: [load, read, total]});

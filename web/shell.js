@@ -30,9 +30,10 @@
   // the single-file build (scripts/single_file.py): the .wasm inside the page as base64, the glue inline
   var singleFile = typeof window.attentionWasmBase64 === "string";
   // Start-up milestones in ms since navigation (performance.now()): filled in as they happen; wasm_shared
-  // is true when another figure on the course page compiled the module this one runs.
+  // is true when another figure on the course page compiled the module this one runs; helpers: how many
+  // helper workers share large recomputes once a recompute asked for them.
   var timing = { wasm_downloaded_ms: null, wasm_compiled_ms: null, wasm_shared: false, runtime_ready_ms: null,
-                 first_frame_ms: null, worker_ready_ms: null };
+                 first_frame_ms: null, worker_ready_ms: null, helpers: null };
 
   // [2] calls into the module. Strings are copied into the heap (malloc), never onto the 5 MB stack that
   // ccall would use, so any length is safe; an exception out of the module means it stopped.
@@ -460,19 +461,15 @@
   // [7b] the compute worker (web/compute_worker.js), started on the module compiled above when the app
   // first wants it (Module.attentionStartWorker); the app computes on this thread until it runs, or if it
   // cannot start (then it says why in the console).
-  function startWorker(module) {
+  // A worker on `module`: its messages go to the app (a model answer to modelFromWorker, progress of a
+  // model read to the Train scene), ready() once its runtime runs, down(why) when it fails or cannot start.
+  function spawnWorker(module, ready, down) {
     var worker;
-    function down(why) {
-      if (worker) worker.terminate();
-      Module.attentionWorker = null;
-      console.warn("The compute worker stopped; the demo computes on the page's own thread: " + why);
-      tellApp("attn_worker_up", [0]);
-      modelLoadsStopped(why);
-    }
     try {
       worker = new Worker(trustedUrl(WORKER_FILE));
     } catch (e) {
-      return down(describe(e));
+      down(describe(e));
+      return null;
     }
     worker.onmessage = function (e) {
       var d = e.data;
@@ -486,9 +483,7 @@
         var reading = modelLoads[d.modelRead[0]];
         if (reading) tellApp("attn_model_build_progress", [d.modelRead[1], d.modelRead[2], reading.name]);
       } else if (d && d.ready) {
-        timing.worker_ready_ms = performance.now();
-        Module.attentionWorker = worker;
-        tellApp("attn_worker_up", [1]);
+        ready();
       } else if (d && d.failed) {
         down(d.failed);
       }
@@ -498,6 +493,47 @@
       down(e.message || "an error in the worker");
     };
     worker.postMessage({ module: module, glue: JS_FILE });
+    return worker;
+  }
+
+  function startWorker(module) {
+    var worker = spawnWorker(module, function () {
+      timing.worker_ready_ms = performance.now();
+      Module.attentionWorker = worker;
+      tellApp("attn_worker_up", [1]);
+    }, function (why) {
+      if (worker) worker.terminate();
+      Module.attentionWorker = null;
+      console.warn("The compute worker stopped; the demo computes on the page's own thread: " + why);
+      tellApp("attn_worker_up", [0]);
+      modelLoadsStopped(why);
+    });
+  }
+
+  // The helper workers that share the multi-head scene's large recomputes with the compute worker: one per
+  // core beyond the first, at most three (the module compiled above again). The app hears how many run once
+  // all of them do; if one fails, all stop and the compute worker computes alone.
+  function startHelpers(module) {
+    var cores = Math.min(navigator.hardwareConcurrency || 1, 4), helpers = [], up = 0, stopped = false;
+    function down(why) {
+      if (stopped) return;
+      stopped = true;
+      helpers.forEach(function (w) { if (w) w.terminate(); });
+      Module.attentionHelpers = [];
+      timing.helpers = 0;
+      if (why) console.warn("A helper worker stopped; the compute worker computes alone: " + why);
+      tellApp("attn_helpers_up", [0]);
+    }
+    if (cores < 2) return down("");
+    for (var i = 1; i < cores && !stopped; i++) {
+      helpers.push(spawnWorker(module, function () {
+        if (++up === cores - 1 && !stopped) {
+          Module.attentionHelpers = helpers;
+          timing.helpers = helpers.length;
+          tellApp("attn_helpers_up", [helpers.length]);
+        }
+      }, down));
+    }
   }
 
   // Resolves once the page has had a chance to paint what it shows now (the loading screen), so the app's
@@ -556,6 +592,11 @@
     attentionStartWorker: function () {
       if (singleFile) setTimeout(function () { tellApp("attn_worker_up", [0]); }, 0);
       else wasmModule.then(startWorker);
+    },
+    // A large recompute wants the helper workers (once); none in the single-file build.
+    attentionStartHelpers: function () {
+      if (singleFile) setTimeout(function () { tellApp("attn_helpers_up", [0]); }, 0);
+      else wasmModule.then(startHelpers);
     },
     // The app recreated its GL objects after the browser gave a lost WebGL context back.
     attentionGraphicsRestored: function () {

@@ -34,6 +34,8 @@ int attn_js_model_chunk(char* dst, int cap);
 // the compute worker's messages (compute_web.cpp)
 void attn_js_start_worker();
 void attn_js_post(const void* bytes, int n);
+void attn_js_start_helpers();
+void attn_js_post_to(int worker, const void* bytes, int n);
 void attn_js_post_parts(const std::uint32_t* at_size, int count);
 void attn_js_inbox_copy(void* dst, double at, double n);
 void attn_js_model_read(double load, double read, double total);

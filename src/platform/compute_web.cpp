@@ -37,6 +37,10 @@ void post(const std::vector<std::uint8_t>& bytes) {
 class WorkerLink : public app::ComputeLink {
  public:
   void post(const std::vector<std::uint8_t>& message) override { ::post(message); }
+  int workers() const override { return 1 + helpers; }
+  void post_to(int worker, const std::vector<std::uint8_t>& message) override {
+    attn_js_post_to(worker, message.data(), static_cast<int>(message.size()));
+  }
   void post_parts(const std::vector<app::Part>& parts) override {
     std::vector<std::uint32_t> at_size;  // (2 * parts) heap address, byte count
     for (const app::Part& part : parts) {
@@ -45,7 +49,13 @@ class WorkerLink : public app::ComputeLink {
     }
     attn_js_post_parts(at_size.data(), static_cast<int>(parts.size()));
   }
+  int helpers = 0;  // helper workers running (attn_helpers_up)
 };
+
+WorkerLink& link() {
+  static WorkerLink l;
+  return l;
+}
 
 // The worker's training session and pipeline job (the worker runs no App).
 app::train_ui::TrainHost& host() {
@@ -75,6 +85,11 @@ void start_compute_worker_if_wanted() {
     w.worker_asked = true;
     attn_js_start_worker();
   }
+  if (!w.helpers_asked && app::compute_helpers_wanted()) {
+    w.helpers_asked = true;
+    app::set_compute_helpers_starting(true);
+    attn_js_start_helpers();
+  }
 }
 
 }  // namespace platform
@@ -83,8 +98,14 @@ extern "C" {
 
 // Page: the compute worker started (1), or stopped or cannot start (0: for good).
 EMSCRIPTEN_KEEPALIVE void attn_worker_up(int up) {
-  static WorkerLink link;
-  app::use_compute_link(up ? &link : nullptr, up != 0);
+  app::use_compute_link(up ? &link() : nullptr, up != 0);
+  platform::request_app_frames(1);
+}
+
+// Page: n helper workers run (0: none, or they stopped: the compute worker alone computes).
+EMSCRIPTEN_KEEPALIVE void attn_helpers_up(int n) {
+  link().helpers = n > 0 ? n : 0;
+  app::set_compute_helpers_starting(false);
   platform::request_app_frames(1);
 }
 

@@ -71,6 +71,7 @@ struct WebLayer {
   // compute_web.cpp: the page's compute worker was asked for (whether it runs is the app's
   // compute_link state, set as the worker starts or stops)
   bool worker_asked = false;
+  bool helpers_asked = false;
   TextFieldsState fields;
   ToldPage told;
   WebFontState font;

@@ -206,7 +206,8 @@ async function recompute512(page) {
   }), text);
   const s = await state(page);
   const head0 = heatmapById(await api(page, 'heatmaps', { id: 'mha/head0' }), 'mha/head0');
-  return { s, run, head0 };
+  const helpers = await page.evaluate(() => window.attentionDemo.timing.helpers);
+  return { s, run, head0, helpers };
 }
 
 test("worker: a 512 x 768 x 12 recompute runs there, without blocking the page, and gives the page's own numbers", async (t) => {
@@ -225,10 +226,21 @@ test("worker: a 512 x 768 x 12 recompute runs there, without blocking the page, 
     inPage = await recompute512(page);
   });
   const report = (r) => ({ ms: Math.round(r.run.ms), compute_ms: Math.round(r.s.shown.compute_ms),
-    long_tasks_ms: r.run.long.map(Math.round) });
+    workers: r.s.shown.workers, long_tasks_ms: r.run.long.map(Math.round) });
   t.diagnostic(`in the worker: ${workerRuns.map((r) => JSON.stringify(report(r))).join(', ')}; on the page's thread: ${JSON.stringify(report(inPage))}`);
-  for (const r of workerRuns) assert.equal(r.s.shown.computed_in, 'worker');
+  // one worker per core up to four shares the recompute: the compute worker and its helpers
+  const cores = await (async () => {
+    let n;
+    await withCleanPage(browser, {}, async (page) => { n = await page.evaluate(() => navigator.hardwareConcurrency); });
+    return n;
+  })();
+  for (const r of workerRuns) {
+    assert.equal(r.s.shown.computed_in, 'worker');
+    assert.equal(r.helpers, Math.max(Math.min(cores, 4) - 1, 0), `helper workers on ${cores} cores`);
+    assert.equal(r.s.shown.workers, 1 + r.helpers, 'the compute worker and every helper shared it');
+  }
   assert.equal(inPage.s.shown.computed_in, 'page');
+  assert.equal(inPage.s.shown.workers, 0);
   for (const r of [...workerRuns, inPage]) {
     assert.equal(r.s.error, '');
     assert.equal(r.s.shown.tokens.length, 512);

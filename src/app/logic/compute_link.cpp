@@ -26,6 +26,22 @@ bool compute_worker_wanted() {
   return logic_state().worker.wanted;
 }
 
+void want_compute_helpers() {
+  logic_state().worker.helpers_wanted = true;
+}
+
+bool compute_helpers_wanted() {
+  return logic_state().worker.helpers_wanted;
+}
+
+void set_compute_helpers_starting(bool starting) {
+  logic_state().worker.helpers_starting = starting;
+}
+
+bool compute_helpers_starting() {
+  return logic_state().worker.helpers_starting;
+}
+
 void deliver_from_worker(std::vector<std::uint8_t> message) {
   logic_state().worker.inbox.push_back(std::move(message));
 }

@@ -13,9 +13,16 @@ namespace app {
 class ComputeLink {
  public:
   virtual ~ComputeLink() = default;
+  // To the first worker (the one that also runs the Train scene's session).
   virtual void post(const std::vector<std::uint8_t>& message) = 0;
   // The message made of `parts` in order (by default joined, then posted).
   virtual void post_parts(const std::vector<Part>& parts) { post(join(parts)); }
+  // How many workers run: the first, then helpers that only share the multi-head scene's recomputes
+  // (pipeline_messages.hpp); and a message to worker k of them.
+  virtual int workers() const { return 1; }
+  virtual void post_to(int worker, const std::vector<std::uint8_t>& message) {
+    if (worker == 0) post(message);
+  }
 };
 
 // The link in use, or nullptr.
@@ -28,6 +35,12 @@ bool compute_worker_possible();
 // Asks the platform to start its compute worker (once: a page that never needs one never starts it).
 void want_compute_worker();
 bool compute_worker_wanted();
+// Asks the platform for its helper workers too (once: a large recompute wants them), and whether they are
+// still starting (a shared recompute waits for them; the platform clears it when they run or cannot).
+void want_compute_helpers();
+bool compute_helpers_wanted();
+void set_compute_helpers_starting(bool starting);
+bool compute_helpers_starting();
 // A message from the worker for the Train scene (the platform calls this as it arrives; pipeline answers go
 // to pipeline_cache.hpp's deliver_pipeline_answer) and the ones not yet taken, in order.
 void deliver_from_worker(std::vector<std::uint8_t> message);

@@ -16,8 +16,10 @@ class ComputeLink;
 // compute_link.hpp's link and the messages from the worker not yet taken.
 struct WorkerState {
   ComputeLink* link = nullptr;
-  bool wanted = false;    // want_compute_worker() was called
-  bool possible = false;  // the platform has a link, or may have one
+  bool wanted = false;            // want_compute_worker() was called
+  bool possible = false;          // the platform has a link, or may have one
+  bool helpers_wanted = false;    // want_compute_helpers() was called
+  bool helpers_starting = false;  // the platform is starting its helper workers
   std::vector<std::vector<std::uint8_t>> inbox;
 };
 

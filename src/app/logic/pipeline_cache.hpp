@@ -33,6 +33,14 @@ struct CachedPipeline {
   float remote_progress = 0.0f;              // what the worker last said of it
   bool from_worker = false;                  // the result or error came from the worker
   int parts_left = 0;                        // parts (a head's or a layer matrix) not arrived yet (remote)
+  // Shared by several workers (shares > 1; pipeline_messages.hpp): the config, each share's progress and
+  // time in the first round, the longest time of the second round, and whether it is under way.
+  int shares = 0;
+  attn::PipelineConfig config;
+  std::vector<float> share_progress;  // (shares,)
+  std::vector<double> share_ms;       // (shares,)
+  double rows_ms = 0.0;
+  bool second_round = false;
   bool ok() const { return error.empty() && !pending(); }
   bool pending() const { return job != nullptr || remote; }
   float progress() const { return job ? job->progress() : remote ? remote_progress : 1.0f; }
@@ -49,9 +57,14 @@ struct SceneWeights {
 // The two halves of a computation, wherever it runs (here, or in the worker's PipelineHost): start_pipeline
 // sets e.job (or e.error) and e.compute_ms; advance_pipeline runs e.job for about budget_ms and, once it is
 // done, puts its result (or error) in e.
+// With a span of the heads, the result is PipelineSteps' part for them.
 void start_pipeline(CachedPipeline& e, const std::string& text, const attn::PipelineConfig& config,
-                    SceneWeights& weights);
+                    SceneWeights& weights, attn::HeadSpan span = {});
 void advance_pipeline(CachedPipeline& e, double budget_ms);
+// The second round of a recompute shared by several workers: rows of the output from the same rows of the
+// joined concat (rows, D), into e.result.mha.output (or e.error), the time added to e.compute_ms.
+void output_rows(CachedPipeline& e, const attn::Mat& concat_rows, const attn::PipelineConfig& config,
+                 SceneWeights& weights);
 
 // With budget_ms, each call runs the pending steps for about that long and returns, pending, when they
 // are not all done: the caller shows the progress and calls again next frame (a frame is requested). With

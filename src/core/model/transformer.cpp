@@ -85,7 +85,7 @@ LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w,
   out_.concat.resize(t, d_);
   if (part_) {
     out_.concat.setZero();
-    out_.attention.resize(0, 0);
+    out_.attention = MatT<S>();  // empty
   } else {
     out_.attention.resize(t, d_);
   }

@@ -265,7 +265,9 @@ void report(SceneContext& ctx, mha::MhaState& ms, const CachedPipeline* pipe,
   const nlohmann::json params = mha::parameters_json(ms, s);
   const double compute_ms = pipe ? pipe->compute_ms : 0.0;
   const bool in_worker = pipe && pipe->from_worker;
-  ctx.report([s, compute_ms, in_worker, d, row, enlarged, trained, text, win, params](nlohmann::json& shown) {
+  const int workers = in_worker ? std::max(pipe->shares, 1) : 0;
+  ctx.report([s, compute_ms, in_worker, workers, d, row, enlarged, trained, text, win,
+              params](nlohmann::json& shown) {
     // key by key: nlohmann's nested initializer lists cost the page several times the code
     shown["d_model"] = s.d_model;
     shown["heads"] = s.heads;
@@ -277,6 +279,7 @@ void report(SceneContext& ctx, mha::MhaState& ms, const CachedPipeline* pipe,
     shown["enlarged"] = enlarged;
     shown["compute_ms"] = compute_ms;
     shown["computed_in"] = in_worker ? "worker" : "page";
+    shown["workers"] = workers;  // how many workers shared it (0: computed on the page)
     shown["model"] = param_value(s, "model");
     if (uses_trained_model(s)) {
       shown["trained_model"] = trained;
