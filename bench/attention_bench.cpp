@@ -1,6 +1,7 @@
 // Benchmarks of one recompute of the attention scenes (text -> attention with statistics), side by side.
 #include <benchmark/benchmark.h>
 
+#include <memory>
 #include <string>
 
 #include "core/pipeline.hpp"
@@ -45,7 +46,7 @@ void BM_RecomputeText(benchmark::State& state) {
   const attn::MhaWeights w = attn::scene_weights(c);
   for (auto _ : state) benchmark::DoNotOptimize(attn::run_pipeline(text, c, &w));
 }
-BENCHMARK(BM_RecomputeText)->Arg(128)->Arg(512)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RecomputeText)->Arg(128)->Arg(512)->Arg(1024)->Unit(benchmark::kMillisecond);
 
 // The same with RoPE: the rotation of q and k per head on top.
 void BM_RecomputeRope(benchmark::State& state) {
@@ -54,6 +55,20 @@ void BM_RecomputeRope(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(attn::run_pipeline(text, c));
 }
 BENCHMARK(BM_RecomputeRope)->Arg(512)->Unit(benchmark::kMillisecond);
+
+// One worker's share when two share a recompute (the first half of the heads, as the page's first round
+// gives it), beside the whole one (BM_RecomputeText): the part of the work that splits.
+void BM_RecomputeHalfTheHeads(benchmark::State& state) {
+  const std::string text = text_of(static_cast<int>(state.range(0)));
+  const attn::PipelineConfig c = config(768, 12, attn::Scheme::Sinusoidal);
+  const auto w = std::make_shared<const attn::MhaWeights>(attn::scene_weights(c));
+  for (auto _ : state) {
+    attn::PipelineSteps steps(text, c, w, attn::kStepRows, attn::HeadSpan{0, 6});
+    while (!steps.done()) steps.step();
+    benchmark::DoNotOptimize(steps.take());
+  }
+}
+BENCHMARK(BM_RecomputeHalfTheHeads)->Arg(512)->Arg(1024)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

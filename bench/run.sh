@@ -112,6 +112,8 @@ part "native recompute of the attention scenes (Google Benchmark)" \
 part "browser engines: start-up, training to 99% in the compute worker, against the same worker in node (bench/engines_bench.mjs; Chromium, Firefox ESR, WebKitGTK)" \
   env ATTENTION_DEMO_DIST="$DIST" tests/browser/engines/with_display.sh scripts/with_dist_server.sh --dir "$DIST" \
   node bench/engines_bench.mjs
+part "the multi-head scene's large recomputes: the compute worker alone against shared with its helper workers (bench/shared_recompute_bench.mjs, headless Chromium)" \
+  scripts/with_dist_server.sh --dir "$DIST" node bench/shared_recompute_bench.mjs
 part "a 66 MB model file: the page's loadModel() against attention_cli (bench/model_load_bench.mjs, headless Chromium)" \
   scripts/with_dist_server.sh --dir "$DIST" node bench/model_load_bench.mjs
 part "three embeds on one course page: first frames cold and warm, the compile shared or not, memory per embed (bench/embeds_bench.mjs, headless Chromium)" \
