@@ -211,9 +211,9 @@ class LoopbackHost : public app::ComputeLink {
 // Several workers on the other side: what the page posts to worker k goes to host k.
 class LoopbackPool : public app::ComputeLink {
  public:
-  explicit LoopbackPool(int n) : hosts(static_cast<std::size_t>(n)), posted(static_cast<std::size_t>(n)) {}
+  explicit LoopbackPool(int n) : hosts(static_cast<std::size_t>(n)), posted(static_cast<std::size_t>(n)), up(n) {}
   void post(const Bytes& message) override { post_to(0, message); }
-  int workers() const override { return static_cast<int>(hosts.size()); }
+  int workers() const override { return up; }
   void post_to(int k, const Bytes& message) override {
     ++posted[static_cast<std::size_t>(k)];
     hosts[static_cast<std::size_t>(k)].receive(app::decode_pipeline_job(message));
@@ -231,6 +231,7 @@ class LoopbackPool : public app::ComputeLink {
   }
   std::vector<app::PipelineHost> hosts;
   std::vector<int> posted;
+  int up;  // workers running: the first `up` hosts
 };
 
 // Calls cached_pipeline as the scene does each frame (pumping the worker between) until it is done.
@@ -354,7 +355,8 @@ TEST(PipelineLink, WithoutAWorkerThePageComputesTheSameNumbers) {
 
 // Three workers share a recompute: each runs a span of the heads, then a block of the output's rows, and
 // the page shows exactly run_pipeline's result, with its progress rising on the way; the helpers that are
-// still starting hold the job back; an error from the spans reaches the page as the core says it.
+// still starting hold the job back; helpers that stop half way leave it to the compute worker, asked again
+// under a new version; an error from the spans reaches the page as the core says it.
 TEST(PipelineLink, WorkersSharingARecomputeGiveRunPipelinesNumbers) {
   fx::FreshLogicState fresh;
   LoopbackPool pool(3);
@@ -381,6 +383,28 @@ TEST(PipelineLink, WorkersSharingARecomputeGiveRunPipelinesNumbers) {
   EXPECT_EQ(e->shares, 3);
   EXPECT_EQ(pool.posted, (std::vector<int>{2, 2, 2})) << "a span of the heads, then a block of rows, each";
   expect_same(e->result, attn::run_pipeline(text, wide()));
+
+  // the helpers stop half way: the compute worker is asked for all of it, under a new version
+  const std::string other = words(97);
+  const std::uint64_t asked = app::cached_pipeline(other, wide(), 5.0).version;
+  pool.pump();
+  pool.up = 1;
+  const app::CachedPipeline* o = nullptr;
+  for (int i = 0; i < 100000; ++i) {
+    o = &app::cached_pipeline(other, wide(), 5.0);
+    if (!o->pending()) break;
+    pool.hosts[0].work(1.0);
+    while (auto a = pool.hosts[0].take_answer()) {
+      for (int part = 0; part < app::answer_parts(*a); ++part)
+        app::deliver_pipeline_answer(app::decode_pipeline_answer(app::encode(*a, part)));
+      if (a->done) break;
+    }
+  }
+  ASSERT_TRUE(o->ok()) << o->error;
+  EXPECT_NE(o->version, asked);
+  EXPECT_EQ(o->shares, 1);
+  expect_same(o->result, attn::run_pipeline(other, wide()));
+  pool.up = 3;
 
   attn::PipelineConfig bad = wide();
   bad.positions = attn::Scheme::Learned, bad.learned_slots = 8;

@@ -307,7 +307,10 @@ const CachedPipeline& cached_pipeline(const std::string& text, const attn::Pipel
   CachedPipeline& e = it->second;
   if (e.remote) {
     ComputeLink* link = compute_link();
-    if (link && e.shares > link->workers()) store.asked = 0;  // a helper stopped: asked again of those left
+    if (link && e.shares > link->workers()) {  // a helper stopped: asked again of those left, under a new
+      e.version = next_version();              // version (the old shares' answers still on the way are stale)
+      store.asked = 0;
+    }
     if (link && !compute_helpers_starting()) {
       // the workers have another job, or none: this one replaces it
       if (store.asked != e.version) ask_workers(*link, e, text, config);
