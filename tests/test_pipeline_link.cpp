@@ -211,7 +211,8 @@ class LoopbackHost : public app::ComputeLink {
 // Several workers on the other side: what the page posts to worker k goes to host k.
 class LoopbackPool : public app::ComputeLink {
  public:
-  explicit LoopbackPool(int n) : hosts(static_cast<std::size_t>(n)), posted(static_cast<std::size_t>(n)), up(n) {}
+  explicit LoopbackPool(int n)
+      : hosts(static_cast<std::size_t>(n)), posted(static_cast<std::size_t>(n)), up(n) {}
   void post(const Bytes& message) override { post_to(0, message); }
   int workers() const override { return up; }
   void post_to(int k, const Bytes& message) override {
