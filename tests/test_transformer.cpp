@@ -22,6 +22,15 @@ ref::MatD without_head(const attn::Mat& w_o, int head, int d_k) {
   return w;
 }
 
+// The bare attention layer (no norms, no feed-forward) of d_model and heads.
+attn::TransformerConfig bare_layer(int d_model, int heads) {
+  attn::TransformerConfig c;
+  c.d_model = d_model;
+  c.heads = heads;
+  c.norm = attn::Norm::None;
+  return c;
+}
+
 }  // namespace
 
 TEST(Transformer, ASwitchedOffHeadAddsNothing) {
@@ -191,11 +200,8 @@ TEST(Transformer, SpansOfTheHeadsGiveTheWholeLayerToTheBit) {
                         Case{4, 1, attn::Scheme::Rope, false, {{1, 2}, {0, 1}, {2, 4}}}}) {
     SCOPED_TRACE(std::to_string(c.heads) + " heads, " + std::to_string(c.kv_heads) + " key/value heads, " +
                  attn::scheme_name(c.scheme));
-    attn::TransformerConfig config;
-    config.d_model = d;
-    config.heads = c.heads;
+    attn::TransformerConfig config = bare_layer(d, c.heads);
     config.kv_heads = c.kv_heads;
-    config.norm = attn::Norm::None;
     config.positions = c.scheme;
     config.causal = c.causal;
     const int d_k = d / c.heads, kv_cols = config.kv_groups() * d_k;
@@ -233,10 +239,7 @@ TEST(Transformer, SpansOfTheHeadsGiveTheWholeLayerToTheBit) {
 }
 
 TEST(Transformer, ASpanMustBeSomeOfTheHeadsOfABareLayer) {
-  attn::TransformerConfig config;
-  config.d_model = 8;
-  config.heads = 2;
-  config.norm = attn::Norm::None;
+  attn::TransformerConfig config = bare_layer(8, 2);
   attn::LayerWeightsT<float> w;
   w.w_qkv = attn::MatT<float>::Zero(8, 24);
   w.w_o = attn::MatT<float>::Zero(8, 8);
@@ -256,10 +259,7 @@ TEST(Transformer, ASpanMustBeSomeOfTheHeadsOfABareLayer) {
 }
 
 TEST(Transformer, KeyValueHeadsMustDivideTheHeadsAndFitTheWeights) {
-  attn::TransformerConfig config;
-  config.d_model = 8;
-  config.heads = 4;
-  config.norm = attn::Norm::None;
+  attn::TransformerConfig config = bare_layer(8, 4);
   attn::LayerWeightsT<float> w;
   w.w_o = ref::to_float(ref::random_matrix(8, 8, 2));
   const attn::Mat x = ref::to_float(ref::random_matrix(3, 8, 3));
