@@ -75,6 +75,9 @@ attn::Mat Reader::mat() {
   if (rows < 0 || cols < 0) fail();
   const auto count = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
   if (count > left() / sizeof(float)) fail();
+  // an empty one (a scheme's missing position table) as a default matrix: sized (0, 0) through Eigen's
+  // resize, the page's wasm traps (its overflow check divides by the 0 here)
+  if (count == 0) return attn::Mat();
   attn::Mat m(rows, cols);
   read(m.data(), sizeof(float) * count);
   return m;

@@ -1,13 +1,13 @@
 // The cross-engine tests: the same checks on whichever engine ATTN_ENGINE names (chromium, firefox or
-// webkit; run.sh runs the file once per engine). One browser launch and five page loads: the demo (start-up,
+// webkit; run.sh runs the file once per engine). One browser launch and six page loads: the demo (start-up,
 // the clock, set(), idle, heatmap pixels, typed text, context loss), a course page on another origin that
 // embeds it, the example course page's three demos on one compiled module, the demo under a strict CSP with
-// Trusted Types, and the Train scene.
+// Trusted Types, a large recompute shared by the workers, and the Train scene.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { launch, engineFromEnv } from './driver.mjs';
-import { baseUrl, waitFrames, setAndWait, api, assertAllClose } from '../harness.mjs';
+import { baseUrl, waitFrames, setAndWait, api, assertAllClose, cliAttend, heatmapById } from '../harness.mjs';
 import { openDemo, trainUntilStopped, TRAIN_QUERY } from './demo_runs.mjs';
 import { assertHeatmapPixels } from '../sampled_pixels.mjs';
 
@@ -251,6 +251,39 @@ test(`${engine}: under a strict CSP with Trusted Types the page and its compute 
   } finally {
     server.close();
   }
+});
+
+// 96 tokens at d_model 256 go to the compute worker, which shares them with its helpers (one per core
+// beyond the first): the heads' weights (the grids of the first and the last) and statistics are the CLI's.
+test(`${engine}: a large recompute shared by the compute worker and its helpers gives the CLI's numbers`, async (t) => {
+  const words = ['refund', 'the', 'delivery', 'fee', 'not', 'cake', 'it', 'was', 'late'];
+  const text = Array.from({ length: 96 }, (_, i) => words[i % words.length]).join(' ');
+  const input = { text, d_model: 256, heads: 8, positions: 'rope', causal: true, seed: 3, max_len: 128 };
+  await openDemo(page, `scene=mha&heads_view=grid&d_model=256&heads=8&positions=rope&causal=1&seed=3&text=${encodeURIComponent(text)}`);
+  let s;
+  for (let i = 0; i < 600; i++) {
+    s = await state();
+    if (s.shown.computed_in === 'worker' && (s.shown.stats || []).length === 8 &&
+        !(await api(page, 'frameStats')).computing) break;
+    await sleep(100);
+  }
+  await waitFrames(page, 3);
+  const timing = await page.evaluate(() => window.attentionDemo.timing);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  t.diagnostic(`${engine}: ${cores} cores, ${timing.helpers} helper workers, shared by ${s.shown.workers}`);
+  assert.equal(s.error, '');
+  assert.equal(s.shown.computed_in, 'worker');
+  assert.equal(timing.helpers, Math.max(Math.min(cores || 1, 4) - 1, 0), 'one helper per core beyond the first');
+  assert.equal(s.shown.workers, 1 + timing.helpers, 'the compute worker and every helper shared it');
+  const want = cliAttend(input);
+  assert.deepEqual(s.shown.tokens, want.tokens);
+  for (const h of [0, 7]) {  // the first span's first head, the last span's last
+    const id = `mha/head${h}`;
+    const map = heatmapById(await api(page, 'heatmaps', { id }), id);
+    assertAllClose(map.values, want.weights[h], `${engine}: head ${h}'s weights`);
+  }
+  const stats = (list) => list.map((h) => [h.entropy, h.mean_distance, h.first_token_mass]);
+  assertAllClose(stats(s.shown.stats), stats(want.stats), `${engine}: every head's statistics`);
 });
 
 test(`${engine}: training with sinusoidal positions reaches 99% held-out accuracy, in the compute worker`, async (t) => {
