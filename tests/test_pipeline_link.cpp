@@ -189,27 +189,37 @@ TEST(PipelineMessages, ASpanAndASecondRoundSurviveTheirBytes) {
   EXPECT_EQ(spans.back().end, 12);
 }
 
-// The other side of the link: a PipelineHost that gets what the page posts and answers when pumped.
-class LoopbackHost : public app::ComputeLink {
+// One slice of a host's work, then its answers delivered to the page as the platform does: each as bytes,
+// part by part.
+void pump_host(app::PipelineHost& host) {
+  host.work(1.0);
+  while (auto a = host.take_answer()) {
+    for (int part = 0; part < app::answer_parts(*a); ++part)
+      app::deliver_pipeline_answer(app::decode_pipeline_answer(app::encode(*a, part)));
+    if (a->done) break;
+  }
+}
+
+// The other side of a link, worked when pumped.
+class Loopback : public app::ComputeLink {
+ public:
+  virtual void pump() = 0;
+};
+
+// A PipelineHost that gets what the page posts.
+class LoopbackHost : public Loopback {
  public:
   void post(const Bytes& message) override {
     ++posted;
     host.receive(app::decode_pipeline_job(message));
   }
-  void pump() {
-    host.work(1.0);
-    while (auto a = host.take_answer()) {
-      for (int part = 0; part < app::answer_parts(*a); ++part)
-        app::deliver_pipeline_answer(app::decode_pipeline_answer(app::encode(*a, part)));
-      if (a->done) break;
-    }
-  }
+  void pump() override { pump_host(host); }
   app::PipelineHost host;
   int posted = 0;
 };
 
 // Several workers on the other side: what the page posts to worker k goes to host k.
-class LoopbackPool : public app::ComputeLink {
+class LoopbackPool : public Loopback {
  public:
   explicit LoopbackPool(int n)
       : hosts(static_cast<std::size_t>(n)), posted(static_cast<std::size_t>(n)), up(n) {}
@@ -219,16 +229,10 @@ class LoopbackPool : public app::ComputeLink {
     ++posted[static_cast<std::size_t>(k)];
     hosts[static_cast<std::size_t>(k)].receive(app::decode_pipeline_job(message));
   }
-  // Each host works a little and its answers are delivered, the last host first (answers interleave).
-  void pump() {
-    for (std::size_t k = hosts.size(); k-- > 0;) {
-      hosts[k].work(1.0);
-      while (auto a = hosts[k].take_answer()) {
-        for (int part = 0; part < app::answer_parts(*a); ++part)
-          app::deliver_pipeline_answer(app::decode_pipeline_answer(app::encode(*a, part)));
-        if (a->done) break;
-      }
-    }
+  // Each running host works a little and its answers are delivered, the last host first (answers
+  // interleave).
+  void pump() override {
+    for (auto k = static_cast<std::size_t>(up); k-- > 0;) pump_host(hosts[k]);
   }
   std::vector<app::PipelineHost> hosts;
   std::vector<int> posted;
@@ -237,7 +241,7 @@ class LoopbackPool : public app::ComputeLink {
 
 // Calls cached_pipeline as the scene does each frame (pumping the worker between) until it is done.
 const app::CachedPipeline& until_done(const std::string& text, const attn::PipelineConfig& c,
-                                      LoopbackHost* worker, int* frames = nullptr) {
+                                      Loopback* worker, int* frames = nullptr) {
   for (int i = 0; i < 100000; ++i) {
     const app::CachedPipeline& e = app::cached_pipeline(text, c, 5.0);
     if (!e.pending()) return e;
@@ -390,33 +394,18 @@ TEST(PipelineLink, WorkersSharingARecomputeGiveRunPipelinesNumbers) {
   const std::uint64_t asked = app::cached_pipeline(other, wide(), 5.0).version;
   pool.pump();
   pool.up = 1;
-  const app::CachedPipeline* o = nullptr;
-  for (int i = 0; i < 100000; ++i) {
-    o = &app::cached_pipeline(other, wide(), 5.0);
-    if (!o->pending()) break;
-    pool.hosts[0].work(1.0);
-    while (auto a = pool.hosts[0].take_answer()) {
-      for (int part = 0; part < app::answer_parts(*a); ++part)
-        app::deliver_pipeline_answer(app::decode_pipeline_answer(app::encode(*a, part)));
-      if (a->done) break;
-    }
-  }
-  ASSERT_TRUE(o->ok()) << o->error;
-  EXPECT_NE(o->version, asked);
-  EXPECT_EQ(o->shares, 1);
-  expect_same(o->result, attn::run_pipeline(other, wide()));
+  const app::CachedPipeline& o = until_done(other, wide(), &pool);
+  ASSERT_TRUE(o.ok()) << o.error;
+  EXPECT_NE(o.version, asked);
+  EXPECT_EQ(o.shares, 1);
+  expect_same(o.result, attn::run_pipeline(other, wide()));
   pool.up = 3;
 
   attn::PipelineConfig bad = wide();
   bad.positions = attn::Scheme::Learned, bad.learned_slots = 8;
-  const app::CachedPipeline* b = nullptr;
-  for (int i = 0; i < 100000; ++i) {
-    b = &app::cached_pipeline(text, bad, 5.0);
-    if (!b->pending()) break;
-    pool.pump();
-  }
-  EXPECT_TRUE(b->from_worker);
-  EXPECT_NE(b->error.find("learned table"), std::string::npos) << b->error;
+  const app::CachedPipeline& b = until_done(text, bad, &pool);
+  EXPECT_TRUE(b.from_worker);
+  EXPECT_NE(b.error.find("learned table"), std::string::npos) << b.error;
 }
 
 }  // namespace

@@ -45,7 +45,6 @@ std::optional<PipelineAnswer> PipelineHost::take_answer() {
   a.span = span_;
   a.output_rows = rows_.output_rows;
   a.first_row = rows_.first_row;
-  if (a.output_rows) a.progress = a.done ? 1.0f : 0.0f;
   if (a.done) {
     a.error = std::move(run_.error);
     a.result = std::move(run_.result);
