@@ -48,21 +48,30 @@ set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_
                            _attn_worker_work _attn_model_from_worker _attn_worker_load_model
                            _attn_helpers_up)
 
-# attn_wasm_maths(target FAST files...): the FAST files (the GEMM kernel, the products, the attention ops
-# and the layer) at -O2, every other source of the target at -Os -flto (link-time optimised with the
-# interface: 8 KB gzipped less, the same bits, tests/wasm/run_node_test.sh). Eigen's element-wise loops are
+# attn_wasm_maths(target FAST files... INLINED files...): the FAST files (the GEMM kernel, the products, the
+# attention ops) at -O2; the INLINED ones (the trained router's forward and backward) at -Os -flto with
+# Eigen's small functions forced inline (EIGEN_STRONG_INLINE, which Eigen lets a build define): at plain
+# -Os each coefficient of an element-wise expression was a call, and the router trained at 163 steps/s in
+# the page's worker (node), 275 so, for 1.4 KB gzipped (-O2 cost 6.9 KB); every other source at -Os -flto
+# (link-time optimised with the interface: 8 KB gzipped less, the same bits, tests/wasm/run_node_test.sh).
+# Eigen's element-wise loops are
 # several times slower at -Os and -O3 unrolls more than -O2 for little gain in wasm; every matrix product but
 # the seeded router's (1, D) x (D, 2) is matmul.hpp's, so no Eigen GEMM kernel is linked. Measured: the core
 # 52 -> 39 KB gzipped; the forward's GFLOP/s and the training steps/s are in README.md's benchmark figures.
 # Natively: -O3.
 function(attn_wasm_maths target)
   if(EMSCRIPTEN)
-    cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FAST")
+    cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "FAST;INLINED")
     # Each source gets exactly one level, set per file: with emcc 3.1.6 a per-file -O2 after a target-wide
     # -Os still gave size-tuned code (measured: the forward 30% slower, training 2x).
     get_target_property(sources ${target} SOURCES)
     foreach(f IN LISTS sources)
       set(level -Os -flto)
+      foreach(inlined IN LISTS arg_INLINED)
+        if(f STREQUAL "${CMAKE_SOURCE_DIR}/${inlined}")
+          set(level -Os -flto "-DEIGEN_STRONG_INLINE=inline __attribute__((always_inline))")
+        endif()
+      endforeach()
       foreach(fast IN LISTS arg_FAST)
         if(f STREQUAL "${CMAKE_SOURCE_DIR}/${fast}")
           set(level -O2)

@@ -115,6 +115,33 @@ TEST(InputLimits, OverflowingResultsAreErrorsNotNaN) {
   }
 }
 
+// A causal head reads the scores on and below the diagonal only (the rest are masked to -inf): an
+// overflow above it is no error, one on or below it is.
+TEST(InputLimits, ACausalHeadChecksTheScoresItReads) {
+  attn::Mat q = attn::Mat::Ones(3, 2), k = attn::Mat::Ones(3, 2);
+  const attn::Mat v = attn::Mat::Ones(3, 2);
+  q.row(0).setConstant(1e20f);
+  k.row(2).setConstant(1e20f);  // score (0, 2) = 2e40 / sqrt(2) overflows; every other one is finite
+  attn::AttentionOptions causal;
+  causal.causal = true;
+  const attn::HeadResult r = attn::attend(q, k, v, causal);
+  EXPECT_TRUE(r.weights.allFinite());
+  EXPECT_EQ(r.weights(0, 0), 1.0f) << "the first query reads only the first key";
+  const auto overflows = [&](const attn::AttentionOptions& opt, const char* what) {
+    try {
+      attn::attend(q, k, v, opt);
+      ADD_FAILURE() << what << ": an overflowing score was read without an error";
+    } catch (const InputError& e) {
+      EXPECT_TRUE(has(e.what(), "overflowed float32")) << e.what();
+    }
+  };
+  overflows({}, "not causal");
+  k.row(2).setOnes();
+  q.row(1).setConstant(1e20f);
+  k.row(1).setConstant(1e20f);  // now (0, 1) above the diagonal overflows and (1, 1) on it, which is read
+  overflows(causal, "causal, on the diagonal");
+}
+
 TEST(InputLimits, LayerNormOfHugeValuesIsExact) {
   // a float sum of 3e38 + 3e38 overflows; the mean and variance are summed in double
   attn::Mat x(2, 4);

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/train/set_chunks.hpp"
@@ -147,6 +149,34 @@ TEST(TrainResults, ChunksOfASetTallyToTheWholeSet) {
   }
   EXPECT_GT(whole.accuracy, 0.0f);
   EXPECT_LT(whole.pair_accuracy, 1.0f);
+}
+
+// The Train scene's session encodes its evaluation sets once: evaluating the encoded set measures exactly
+// what encoding each email as it is evaluated does, and ids that do not match the set are refused.
+TEST(TrainResults, AnEncodedSetMeasuresWhatEncodingEachEmailDoes) {
+  tr::Trainer t(config(Scheme::Sinusoidal, 2), {}, data());
+  t.train(40);  // part-trained: some emails right, some wrong, twins that differ
+  const std::vector<tr::Example> longer = tr::lengthen(data().test, 8);
+  const std::vector<std::vector<int>> ids = tr::encode_set(t.vocab(), longer);
+  ASSERT_EQ(ids.size(), longer.size());
+  for (size_t i = 0; i < longer.size(); i += 97) EXPECT_EQ(ids[i], t.vocab().encode(longer[i].text));
+  const tr::SetMetrics each = tr::evaluate_set(t.model(), t.vocab(), longer);
+  const tr::SetMetrics encoded = tr::evaluate_set(t.model(), t.vocab(), longer, &ids);
+  EXPECT_EQ(encoded.examples, each.examples);
+  EXPECT_EQ(encoded.twins, each.twins);
+  EXPECT_EQ(encoded.accuracy, each.accuracy);
+  EXPECT_EQ(encoded.pair_accuracy, each.pair_accuracy);
+  EXPECT_EQ(encoded.max_pair_difference, each.max_pair_difference);
+  EXPECT_EQ(encoded.loss, each.loss);
+  EXPECT_GT(each.accuracy, 0.0f);
+  EXPECT_LT(each.pair_accuracy, 1.0f);
+  const std::vector<std::vector<int>> fewer(ids.begin(), ids.end() - 1);
+  try {
+    tr::evaluate_set(t.model(), t.vocab(), longer, &fewer);
+    ADD_FAILURE() << "ids for one email fewer were taken";
+  } catch (const attn::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("encoded emails for a set of"), std::string::npos) << e.what();
+  }
 }
 
 // The page's longer-emails panel steps a SetEvaluation one email a frame, between other work: its measures

@@ -37,7 +37,11 @@ void require_finite(const Mat& m, const std::string& what) {
 }
 
 void require_finite_result(const Mat& m, const std::string& what) {
-  if (gemm::all_finite(m.data(), m.size())) return;
+  require_finite_result(m.data(), m.size(), what);
+}
+
+void require_finite_result(const float* data, Eigen::Index n, const std::string& what) {
+  if (gemm::all_finite(data, n)) return;
   throw InputError(what +
                    " overflowed float32 (a NaN or an infinity in the result): the inputs or weights are "
                    "too large; keep them within about +-1e18");

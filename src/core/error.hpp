@@ -42,6 +42,8 @@ void require_finite(const Mat& m, const std::string& what);
 // Throws InputError when a computed result `what` has a NaN or infinity: the inputs or weights were too
 // large for float32. A result is an error then, never silently NaN.
 void require_finite_result(const Mat& m, const std::string& what);
+// The same for the n floats at `data`.
+void require_finite_result(const float* data, Eigen::Index n, const std::string& what);
 // Throws InputError when `count` weights of `what` are more than kMaxWeights.
 void require_weight_count(long long count, const std::string& what);
 // Throws InputError unless lo <= value <= hi, naming `what` and the allowed range.

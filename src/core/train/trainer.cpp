@@ -10,13 +10,28 @@
 
 namespace attn::train {
 
-SetEvaluation::SetEvaluation(std::vector<Example> examples)
-    : examples_(std::move(examples)), probs_(examples_.size()) {}
+std::vector<std::vector<int>> encode_set(const Vocab& vocab, const std::vector<Example>& examples) {
+  std::vector<std::vector<int>> ids;
+  ids.reserve(examples.size());
+  for (const auto& e : examples) ids.push_back(vocab.encode(e.text));
+  return ids;
+}
+
+SetEvaluation::SetEvaluation(std::vector<Example> examples, std::vector<std::vector<int>> ids)
+    : examples_(std::move(examples)), ids_(std::move(ids)), probs_(examples_.size()) {
+  if (!ids_.empty() && ids_.size() != examples_.size()) {
+    throw_input_error({ids_.size(), " encoded emails for a set of ", examples_.size()});
+  }
+}
 
 void SetEvaluation::step(const Model& model, const Vocab& vocab) {
   if (done()) return;
   const Example& e = examples_[next_];
-  model.forward(vocab.encode(e.text), forward_);
+  if (ids_.empty()) {
+    model.forward(vocab.encode(e.text), forward_);
+  } else {
+    model.forward(ids_[next_], forward_);
+  }
   probs_[next_] = forward_.probs;
   Eigen::Index best = 0;
   forward_.probs.row(0).maxCoeff(&best);
@@ -55,8 +70,9 @@ SetMetrics SetEvaluation::metrics() const {
   return m;
 }
 
-SetMetrics evaluate_set(const Model& model, const Vocab& vocab, const std::vector<Example>& examples) {
-  SetEvaluation evaluation(examples);
+SetMetrics evaluate_set(const Model& model, const Vocab& vocab, const std::vector<Example>& examples,
+                        const std::vector<std::vector<int>>* ids) {
+  SetEvaluation evaluation(examples, ids ? *ids : std::vector<std::vector<int>>{});
   while (!evaluation.done()) evaluation.step(model, vocab);
   return evaluation.metrics();
 }

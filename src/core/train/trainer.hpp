@@ -36,14 +36,20 @@ struct SetMetrics {
   float max_pair_difference = 0;
   float loss = 0;
 };
-// Throws InputError when an email cannot be read by the model (e.g. longer than a learned table).
-SetMetrics evaluate_set(const Model& model, const Vocab& vocab, const std::vector<Example>& examples);
+// Each email's word ids in `vocab`: (examples) lists of (T).
+std::vector<std::vector<int>> encode_set(const Vocab& vocab, const std::vector<Example>& examples);
+// Throws InputError when an email cannot be read by the model (e.g. longer than a learned table). `ids`:
+// encode_set(vocab, examples) made earlier (a set evaluated again and again), or null to encode here.
+SetMetrics evaluate_set(const Model& model, const Vocab& vocab, const std::vector<Example>& examples,
+                        const std::vector<std::vector<int>>* ids = nullptr);
 
 // evaluate_set one email at a time, so a caller can stop between emails: after every email is stepped,
 // metrics() equals evaluate_set on the same list, bit for bit.
 class SetEvaluation {
  public:
-  explicit SetEvaluation(std::vector<Example> examples);
+  // `ids`: encode_set of the examples in the vocabulary step() gets, or empty to encode each email as it
+  // is stepped.
+  explicit SetEvaluation(std::vector<Example> examples, std::vector<std::vector<int>> ids = {});
   bool done() const { return next_ >= examples_.size(); }
   size_t measured() const { return next_; }
   size_t size() const { return examples_.size(); }
@@ -54,7 +60,8 @@ class SetEvaluation {
 
  private:
   std::vector<Example> examples_;
-  std::vector<MatT<float>> probs_;  // (examples) of (1 x classes)
+  std::vector<std::vector<int>> ids_;  // (examples) of (T), or empty
+  std::vector<MatT<float>> probs_;     // (examples) of (1 x classes)
   size_t next_ = 0;
   int right_ = 0;
   double loss_ = 0.0;
