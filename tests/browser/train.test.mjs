@@ -4,7 +4,10 @@
 // multi-head scene shows the trained model's heads. Timings are printed (t.diagnostic) for the report.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openDemo, waitFrames, setAndWait, api, assertAllClose, withCleanPage, state } from './harness.mjs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { launchBrowser, openDemo, waitFrames, setAndWait, api, assertAllClose, withCleanPage, state, cli } from './harness.mjs';
 
 let browser;
 before(async () => { browser = await launchBrowser(); });
@@ -192,4 +195,39 @@ test('train: without positions the order-flipped twins stay identical however lo
     s = await state(page);
     assert.ok(said(s, 'The router trained without positions in the Train scene gives both'), s.texts.join('\n'));
   });
+});
+
+// A model file wider than the page trains (d_model 160; the scene trains up to 128) is shown as it is: its
+// width stays in the settings, it labels an email as the CLI does, and training it says why it cannot, in
+// place, until a width it can train is chosen.
+test('train: a model file wider than the page trains keeps its width and predicts as the CLI does', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'attn-wide-'));
+  try {
+    const file = path.join(dir, 'wide.json');
+    cli(['train', '--d-model', '160', '--heads', '4', '--layers', '1', '--steps', '2', '--out', file]);
+    const text = 'Refund the cake, not the balloons.';
+    const want = cli(['router', '--model', file, '--text', text]);
+    await withPage({ width: 1280, height: 800 }, async (page) => {
+      await openDemo(page, `scene=train&text=${encodeURIComponent(text)}`);
+      assert.deepEqual(await api(page, 'loadModel', readFileSync(file, 'utf8'), 'wide.json'), { ok: true });
+      await waitFrames(page, 3);
+      let s = await state(page);
+      assert.equal(s.error, '');
+      assert.equal(s.shown.model_loaded_from, 'wide.json');
+      assert.equal(s.shown.d_model, 160);
+      assert.equal(s.settings.d_model, '160');
+      assert.equal(s.shown.prediction.label, want.label);
+      assertAllClose(s.shown.prediction.probabilities, want.probabilities, 'the wide model against the CLI');
+      await setAndWait(page, { train: 'run' });
+      s = await state(page);
+      assert.match(s.error, /d_model 160 is too wide to train in the page/);
+      assert.equal(s.settings.train, 'pause');
+      await setAndWait(page, { d_model: 32 });
+      s = await state(page);
+      assert.equal(s.error, '');
+      assert.equal(s.shown.d_model, 32);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

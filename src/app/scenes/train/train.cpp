@@ -134,7 +134,9 @@ void draw_controls(Settings& s) {
       "turned by their position).");
   same_line_if_fits(150, "d_model");
   ImGui::SetNextItemWidth(150);
-  slider_int("d_model", &s.d_model, 4, kMaxTrainWidth, "%d",
+  // up to the loaded model's width when it is wider: the slider keeps its value (it clamps to its range),
+  // and training it says why it cannot (sync_session)
+  slider_int("d_model", &s.d_model, 4, std::max(kMaxTrainWidth, s.d_model), "%d",
              ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   same_line_if_fits(100, "heads");
   ImGui::SetNextItemWidth(100);
