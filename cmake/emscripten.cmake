@@ -54,8 +54,8 @@ set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_
 # -Os each coefficient of an element-wise expression was a call, and the router trained at 163 steps/s in
 # the page's worker (node), 275 so, for 1.4 KB gzipped (-O2 cost 6.9 KB); every other source at -Os -flto
 # (link-time optimised with the interface: 8 KB gzipped less, the same bits, tests/wasm/run_node_test.sh).
-# Eigen's element-wise loops are
-# several times slower at -Os and -O3 unrolls more than -O2 for little gain in wasm; every matrix product but
+# Eigen's element-wise loops are several times slower at -Os and -O3 unrolls more than -O2 for little gain
+# in wasm; every matrix product but
 # the seeded router's (1, D) x (D, 2) is matmul.hpp's, so no Eigen GEMM kernel is linked. Measured: the core
 # 52 -> 39 KB gzipped; the forward's GFLOP/s and the training steps/s are in README.md's benchmark figures.
 # Natively: -O3.

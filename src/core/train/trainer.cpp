@@ -106,7 +106,7 @@ Trainer::Trainer(const ModelConfig& model_config, const TrainConfig& train_confi
   ac.weight_decay = train_config.weight_decay;
   adam_ = Adam(ac, model_.params);
   grads_ = model_.params.zeros_like();
-  for (const auto& e : data_.train) train_ids_.push_back(vocab_.encode(e.text));
+  train_ids_ = encode_set(vocab_, data_.train);
   order_.resize(train_ids_.size());
   for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<int>(i);
   rng_ = Rng(mix_seed(c.seed, 0xba7c4ULL));
