@@ -5,7 +5,13 @@
 //     FILE inputs: raw little-endian float32, concatenated: x (T, D), w_qkv (D, 3D), w_o (D, D), all
 //     row-major (the MhaWeights layout). One warm-up run, then R timed runs (each result freed before the
 //     next run); the (T, D) output is written to --output as float32. Prints one JSON line: impl, tokens,
-//     d_model, heads, reps, ms (each run), median_ms, gflops = (8 T D^2 + 4 T^2 D) / median seconds / 1e9.
+//     d_model, heads, reps, ms (each run), median_ms, gflops = (8 T D^2 + 4 T^2 D) / median seconds / 1e9
+//     (null with --share).
+//   ... --share I/N: instead, the share of worker I (0-based) of N when N workers split the forward as the
+//     page's helper workers do: heads I*H/N .. (I+1)*H/N - 1 (attn::MhaSteps with that HeadSpan, kStepRows
+//     rows per projection step), then output rows I*T/N .. (I+1)*T/N - 1 of the joined concat x W_O
+//     (attn::mha_output_rows; the concat comes from the warm-up's whole forward). Each run is timed in its
+//     two rounds: the line adds span_ms and rows_ms (ms is their sum), and --output gets the share's rows.
 //   mha_bench --softmax --rows N --cols M --reps R
 //     Times ops::softmax_forward<float> on a seeded random (N, M) matrix; prints one JSON line with impl,
 //     softmax_rows, softmax_cols, reps, ms, median_ms.
@@ -45,6 +51,7 @@ struct UsageError {
 struct Args {
   bool softmax = false;
   long long tokens = 0, d_model = 0, heads = 0, reps = 0, rows = 0, cols = 0;
+  long long share = -1, shares = 0;  // --share I/N (shares 0: the whole forward)
   std::string inputs, output;
 };
 
@@ -67,12 +74,12 @@ Args parse(int argc, char** argv) {
       a.softmax = true;
       continue;
     }
-    const char* const known[] = {"--tokens", "--d-model", "--heads",  "--reps",
-                                 "--rows",   "--cols",    "--inputs", "--output"};
+    const char* const known[] = {"--tokens", "--d-model", "--heads",  "--reps", "--rows",
+                                 "--cols",   "--inputs",  "--output", "--share"};
     if (std::find(std::begin(known), std::end(known), opt) == std::end(known)) {
       throw UsageError{"unknown option '" + opt +
                        "'; usage: mha_bench --tokens T --d-model D --heads H --reps R --inputs FILE --output "
-                       "FILE, or mha_bench --softmax --rows N --cols M --reps R"};
+                       "FILE [--share I/N], or mha_bench --softmax --rows N --cols M --reps R"};
     }
     if (i + 1 >= argc) throw UsageError{"option " + opt + " needs a value"};
     const char* v = argv[++i];
@@ -88,6 +95,12 @@ Args parse(int argc, char** argv) {
       a.rows = parse_int("--rows", v, 1, 1 << 16);
     } else if (opt == "--cols") {
       a.cols = parse_int("--cols", v, 1, 1 << 16);
+    } else if (opt == "--share") {
+      const std::string text = v;
+      const size_t slash = text.find('/');
+      if (slash == std::string::npos) throw UsageError{"--share takes I/N, got '" + text + "'"};
+      a.shares = parse_int("--share's N", text.substr(slash + 1).c_str(), 1, 64);
+      a.share = parse_int("--share's I", text.substr(0, slash).c_str(), 0, a.shares - 1);
     } else if (opt == "--inputs") {
       a.inputs = v;
     } else {
@@ -101,7 +114,7 @@ Args parse(int argc, char** argv) {
   if (a.softmax) {
     need(a.rows > 0, "--rows");
     need(a.cols > 0, "--cols");
-    if (a.tokens || a.d_model || a.heads || !a.inputs.empty() || !a.output.empty())
+    if (a.tokens || a.d_model || a.heads || a.shares || !a.inputs.empty() || !a.output.empty())
       throw UsageError{"--softmax takes only --rows, --cols and --reps"};
   } else {
     need(a.tokens > 0, "--tokens");
@@ -113,6 +126,10 @@ Args parse(int argc, char** argv) {
     if (a.d_model % a.heads != 0) {
       throw UsageError{"--heads " + std::to_string(a.heads) + " does not divide --d-model " +
                        std::to_string(a.d_model)};
+    }
+    if (a.shares > a.heads || a.shares > a.tokens) {
+      throw UsageError{"--share: " + std::to_string(a.shares) + " workers for " + std::to_string(a.heads) +
+                       " heads and " + std::to_string(a.tokens) + " tokens"};
     }
   }
   return a;
@@ -189,13 +206,35 @@ int run_mha(const Args& a) {
   //    dropped before the next starts, as a peer's session reuses its buffers: with the last result still
   //    alive the next run would take fresh memory (first-touch page faults) instead of the freed blocks.
   const attn::AttentionOptions opt;
-  attn::Mat output = attn::multi_head(x, w, opt).output;
-  std::vector<double> ms;
-  for (long long i = 0; i < a.reps; ++i) {
-    const auto t0 = Clock::now();
-    attn::MhaResult r = attn::multi_head(x, w, opt);
-    ms.push_back(ms_since(t0));
-    if (i + 1 == a.reps) output = std::move(r.output);
+  attn::MhaResult whole = attn::multi_head(x, w, opt);
+  attn::Mat output = std::move(whole.output);
+  std::vector<double> ms, span_ms, rows_ms;
+  if (a.shares > 0) {
+    // 2b. one worker's share: its span of heads, then its block of output rows of the joined concat
+    const auto part = [&](long long n, long long i) { return static_cast<int>(n * i / a.shares); };
+    const attn::HeadSpan span{part(a.heads, a.share), part(a.heads, a.share + 1)};
+    const int first = part(t, a.share), rows = part(t, a.share + 1) - first;
+    for (long long i = 0; i < a.reps; ++i) {
+      const auto t0 = Clock::now();
+      {
+        attn::MhaSteps steps(x, w, opt, attn::kStepRows, nullptr, span);
+        while (!steps.done()) steps.step();
+        attn::MhaResult r = steps.take();
+      }
+      span_ms.push_back(ms_since(t0));
+      const auto t1 = Clock::now();
+      attn::Mat block = attn::mha_output_rows(whole.concat, w, first, rows);
+      rows_ms.push_back(ms_since(t1));
+      ms.push_back(span_ms.back() + rows_ms.back());
+      if (i + 1 == a.reps) output = std::move(block);
+    }
+  } else {
+    for (long long i = 0; i < a.reps; ++i) {
+      const auto t0 = Clock::now();
+      attn::MhaResult r = attn::multi_head(x, w, opt);
+      ms.push_back(ms_since(t0));
+      if (i + 1 == a.reps) output = std::move(r.output);
+    }
   }
   // 3. the output (T, D) as float32
   std::FILE* o = std::fopen(a.output.c_str(), "wb");
@@ -205,11 +244,16 @@ int run_mha(const Args& a) {
   if (std::fclose(o) != 0 || !ok) throw UsageError{"writing --output file '" + a.output + "' failed"};
   const double med = median(ms);
   const double flops = 8.0 * t * d * d + 4.0 * t * static_cast<double>(t) * d;
+  const std::string share = a.shares > 0
+                                ? ",\"share\":[" + std::to_string(a.share) + "," + std::to_string(a.shares) +
+                                      "],\"span_ms\":" + list(span_ms) + ",\"rows_ms\":" + list(rows_ms)
+                                : "";
   std::printf(
       "{\"impl\":\"%s\",\"tokens\":%d,\"d_model\":%d,\"heads\":%lld,\"reps\":%lld,\"ms\":%s,\"median_ms\":%."
       "4f,"
-      "\"gflops\":%.3f}\n",
-      kImpl, t, d, a.heads, a.reps, list(ms).c_str(), med, flops / (med * 1e-3) / 1e9);
+      "\"gflops\":%s%s}\n",
+      kImpl, t, d, a.heads, a.reps, list(ms).c_str(), med,
+      a.shares > 0 ? "null" : std::to_string(flops / (med * 1e-3) / 1e9).c_str(), share.c_str());
   return 0;
 }
 

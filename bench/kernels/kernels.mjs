@@ -1,8 +1,11 @@
 // Kernel benchmark: this project's multi-head attention forward (mha_bench, wasm under node and native)
 // against onnxruntime-web (wasm EP) and tfjs-backend-wasm on the same seeded inputs, single thread, run
-// interleaved over several rounds (A B C D A B C D ...; medians). Prints each one's median ms, GFLOP/s,
-// speed against this project's wasm, its largest difference to a float64 reference, the largest difference
-// between implementations, PASS/FAIL per target, and the softmax wasm/native ratio.
+// interleaved over several rounds (A B C D A B C D ...; medians). Beside them, on as many cores as the page
+// would use (up to 4): this project's wasm split over that many workers as the page's helper workers split
+// it (mha_bench --share, one process per worker, all at once) against onnxruntime-web with that many
+// threads (ort_threads.mjs). Prints each one's median ms, GFLOP/s, speed against this project's wasm, its
+// largest difference to a float64 reference, the largest difference between implementations, PASS/FAIL
+// per target, and the softmax wasm/native ratio.
 //
 // Usage: node bench/kernels/kernels.mjs [--wasm build/wasm-node/bench/mha_bench.js]
 //          [--native build/native/bench/mha_bench] [--rounds N] [--quick] [--shapes 256x512x8,...]
@@ -10,7 +13,7 @@
 // ATTN_BENCH_QUICK=1 (or --quick): 2 rounds of 1 rep, to check the plumbing. Exit status 1 when an
 // implementation fails or an output is off the float64 reference by more than 1e-3; a missed performance
 // target prints FAIL but is not an error.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +26,10 @@ import {
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TOLERANCE = 1e-3; // largest accepted |output - float64 reference|
 const TARGETS = { wasmGflops: 25, vsOrt: 1, vsTfjs: 3, softmaxRatio: 3 };
+// Workers of the shared forward and threads of its onnxruntime-web peer: the page's count (one per core,
+// at most 4: web/shell.js startHelpers); fewer than 2 leaves both out.
+const WORKERS = Math.min(os.cpus().length, 4);
+const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 // --- command line ---
 function parseArgs(argv) {
@@ -90,6 +97,81 @@ function runMhaBench(kind, program, args) {
   return JSON.parse(lines[lines.length - 1]);
 }
 
+// The last JSON line of a child process run alongside others (async), or an error naming it.
+function runChild(what, cmd, argv) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '', err = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { err += d; });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code !== 0) return reject(new Error(`${what} exited with ${code ?? signal}: ${err.trim()}`));
+      const lines = out.trim().split('\n');
+      try {
+        resolve(JSON.parse(lines[lines.length - 1]));
+      } catch (e) {
+        reject(new Error(`${what} printed no JSON line: ${out.trim()}`));
+      }
+    });
+  });
+}
+
+const readFloats = (file) => {
+  const buf = fs.readFileSync(file);
+  return new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4);
+};
+
+// This project's wasm split over `workers` processes at once, each one worker's share (mha_bench --share
+// i/N: its span of heads, then its block of output rows). A forward's time is what the page waits for
+// with every worker on its own core: the slowest span plus the slowest block of rows (the joins between
+// the rounds, messages in the page, are left out). The processes are not held in step run by run, so a
+// run of one may overlap two of another near the ends; the medians are over many runs.
+function sharedRunner(program, shape, inputsFile, tmp) {
+  return {
+    async round(reps) {
+      const outs = [], children = [];
+      for (let i = 0; i < WORKERS; ++i) {
+        outs.push(path.join(tmp, `out_shared_${i}.bin`));
+        children.push(runChild(`wasm mha_bench --share ${i}/${WORKERS}`, process.execPath, [
+          '--no-experimental-fetch', program, '--tokens', shape.T, '--d-model', shape.D, '--heads', shape.H,
+          '--reps', reps, '--inputs', inputsFile, '--output', outs[i], '--share', `${i}/${WORKERS}`,
+        ].map(String)));
+      }
+      const lines = await Promise.all(children);
+      const ms = [];
+      for (let r = 0; r < reps; ++r) {
+        ms.push(Math.max(...lines.map((j) => j.span_ms[r])) + Math.max(...lines.map((j) => j.rows_ms[r])));
+      }
+      const blocks = outs.map(readFloats);
+      const output = new Float32Array(shape.T * shape.D);
+      let at = 0;
+      for (const b of blocks) {
+        output.set(b, at);
+        at += b.length;
+      }
+      if (at !== output.length) throw new Error(`the shares gave ${at} of ${output.length} outputs`);
+      return { ms, output };
+    },
+    async dispose() {},
+  };
+}
+
+// onnxruntime-web on `WORKERS` threads, in its own process each round (ort_threads.mjs).
+function ortThreadsRunner(shape, inputsFile, outFile) {
+  return {
+    async round(reps) {
+      const j = await runChild('ort_threads.mjs', process.execPath, [
+        path.join(HERE, 'ort_threads.mjs'), '--threads', WORKERS, '--tokens', shape.T, '--d-model', shape.D,
+        '--heads', shape.H, '--reps', reps, '--inputs', inputsFile, '--output', outFile,
+      ].map(String));
+      if (j.ms.length !== reps) throw new Error(`ort_threads.mjs printed ${j.ms.length} runs of ${reps}`);
+      return { ms: j.ms, output: readFloats(outFile), cpuPerWall: j.cpu_per_wall };
+    },
+    async dispose() {},
+  };
+}
+
 function projectRunner(kind, program, shape, inputsFile, outFile) {
   return {
     async round(reps) {
@@ -146,12 +228,20 @@ async function benchShape(args, shape, tmp, problems) {
     { key: 'native', label: 'this project, native', program: args.native },
     { key: 'ort', label: `onnxruntime-web ${versions.ort}, wasm EP` },
     { key: 'tfjs', label: `tfjs-backend-wasm ${versions.tfjs}` },
+    { key: 'wasm_shared', label: `this project, wasm, ${WORKERS} workers`, shared: true },
+    { key: 'ort_threads', label: `onnxruntime-web, ${WORKERS} threads`, shared: true },
   ];
   for (const im of impls) {
     im.ms = [];
     im.cpuPerWall = [];
     try {
-      if (im.program !== undefined) {
+      if (im.shared && WORKERS < 2) throw new Error('one core: nothing to share');
+      if (im.key === 'wasm_shared') {
+        if (!fs.existsSync(args.wasm)) throw new Error(`missing ${args.wasm}`);
+        im.runner = sharedRunner(args.wasm, shape, inputsFile, tmp);
+      } else if (im.key === 'ort_threads') {
+        im.runner = ortThreadsRunner(shape, inputsFile, path.join(tmp, 'out_ort_threads.bin'));
+      } else if (im.program !== undefined) {
         if (!fs.existsSync(im.program)) throw new Error(`missing ${im.program}`);
         im.runner = projectRunner(im.key, im.program, shape, inputsFile, path.join(tmp, `out_${im.key}.bin`));
       } else {
@@ -205,6 +295,11 @@ async function benchShape(args, shape, tmp, problems) {
   }
 
   const byKey = Object.fromEntries(impls.map((im) => [im.key, im]));
+  // The workers' joined output must be the one-thread forward's to the bit (the page relies on it).
+  const [one, shared] = [byKey.wasm, byKey.wasm_shared];
+  if (!one.error && !shared.error && maxDiff(one.output, shared.output) !== 0) {
+    problems.push(`${T}x${D}x${H} ${shared.label}: output differs from the one-thread wasm forward`);
+  }
   const wasm = byKey.wasm;
   console.log(`\n(T, d_model, heads) = (${T}, ${D}, ${H}): ${(flops / 1e9).toFixed(2)} GFLOP per forward, ` +
               `${args.rounds} rounds x ${reps} reps, interleaved`);
@@ -224,7 +319,7 @@ async function benchShape(args, shape, tmp, problems) {
               `reference: float64 on ${rows.length} rows)`);
   const threads = impls.filter((im) => !im.error && im.cpuPerWall.length);
   if (threads.length) {
-    console.log(`  one thread? process CPU time / wall time while the peer runs (about 1 on one thread): ` +
+    console.log('  threads at work: CPU time / wall time of the peer\'s process (about 1 on one thread): ' +
                 threads.map((im) => `${im.key} ${fmt(median(im.cpuPerWall), 2)}`).join(', '));
   }
 
@@ -238,9 +333,13 @@ async function benchShape(args, shape, tmp, problems) {
     [`wasm >= ${TARGETS.vsTfjs}x tfjs-wasm`,
      have('wasm') && have('tfjs') ? byKey.tfjs.median >= TARGETS.vsTfjs * wasm.median : null,
      have('wasm') && have('tfjs') ? `${fmt(byKey.tfjs.median / wasm.median, 2)}x` : ''],
+    [`${WORKERS} wasm workers >= ort ${WORKERS} threads`,
+     have('wasm_shared') && have('ort_threads') ? byKey.ort_threads.median >= byKey.wasm_shared.median : null,
+     have('wasm_shared') && have('ort_threads')
+       ? `${fmt(byKey.ort_threads.median / byKey.wasm_shared.median, 2)}x` : ''],
   ];
   for (const [name, cond, detail] of targets) {
-    console.log(`  target ${name.padEnd(26)} ${verdict(cond)}  ${detail}`);
+    console.log(`  target ${name.padEnd(34)} ${verdict(cond)}  ${detail}`);
   }
 
   fs.rmSync(inputsFile, { force: true });
@@ -296,7 +395,8 @@ async function main() {
   if (args.only !== 'softmax') await initTfjs();
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const shown = (p) => (path.relative(ROOT, p).startsWith('..') ? p : path.relative(ROOT, p));
-  console.log(`single thread, float32; node ${process.version}, ${cpu}, ${os.cpus().length} cores` +
+  console.log(`float32, single thread but the last two rows (${WORKERS} workers / threads); ` +
+              `node ${process.version}, ${cpu}, ${os.cpus().length} cores` +
               `${args.quick ? ' [quick mode: timings are not meaningful]' : ''}`);
   if (args.only !== 'softmax') console.log(`peers: ${ortInfo()}; ${tfjsInfo()}`);
   console.log(`this project: ${shown(args.wasm)} and ${shown(args.native)} (mha_bench)`);
