@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -237,6 +238,30 @@ TEST(TrainResults, TheSameSeedTrainsToBitIdenticalWeights) {
     EXPECT_EQ(a.last_loss(), b.last_loss());
     EXPECT_EQ(a.steps(), 60);
   }
+}
+
+TEST(TrainResults, TrainersSharingOnePreparedDataSetTrainAsOnesThatPrepareTheirOwn) {
+  const auto shared = std::make_shared<const tr::TrainingData>(data());
+  ASSERT_EQ(shared->train_ids.size(), data().train.size());
+  EXPECT_EQ(shared->train_ids[5], shared->vocab.encode(data().train[5].text));
+  tr::Trainer own(config(Scheme::Rope, 4), {}, data());
+  tr::Trainer a(config(Scheme::Rope, 4), {}, shared), b(config(Scheme::Sinusoidal, 4), {}, shared);
+  EXPECT_EQ(shared.use_count(), 3);  // a, b and this test: the set is not copied
+  EXPECT_EQ(a.vocab().size(), own.vocab().size());
+  own.train(30);
+  a.train(30);
+  b.train(30);
+  EXPECT_EQ(a.last_loss(), own.last_loss());
+  const auto mine = own.model().params.named_tensors();
+  const auto theirs = a.model().params.named_tensors();
+  ASSERT_EQ(mine.size(), theirs.size());
+  for (size_t i = 0; i < mine.size(); ++i) {
+    EXPECT_EQ(*mine[i].second, *theirs[i].second) << mine[i].first;
+  }
+  const tr::Metrics m = a.evaluate(), n = own.evaluate();
+  EXPECT_EQ(m.train_accuracy, n.train_accuracy);
+  EXPECT_EQ(m.test_loss, n.test_loss);
+  EXPECT_NE(b.last_loss(), a.last_loss());  // the other trainer on the set trains its own model
 }
 
 TEST(TrainResults, TrainerChecksItsConfig) {

@@ -47,14 +47,18 @@ SessionKey session_key(const Settings& s) {
   return {s.positions, s.d_model, s.heads, s.layers, s.seed};
 }
 
+const std::shared_ptr<const attn::train::TrainingData>& refund_training() {
+  static const std::shared_ptr<const attn::train::TrainingData> set =
+      std::make_shared<const attn::train::TrainingData>(attn::train::make_refund_dataset());
+  return set;
+}
+
 const attn::train::Dataset& refund_data() {
-  static const attn::train::Dataset data = attn::train::make_refund_dataset();
-  return data;
+  return refund_training()->data;
 }
 
 const attn::train::Vocab& refund_vocab() {
-  static const attn::train::Vocab vocab = attn::train::Vocab::build(refund_data());
-  return vocab;
+  return refund_training()->vocab;
 }
 
 attn::train::ModelConfig session_model_config(const SessionKey& key) {
@@ -76,7 +80,7 @@ void Session::reset(const SessionKey& key) {
   key_ = key;
   keyed_ = true;
   trainer_ = std::make_unique<attn::train::Trainer>(session_model_config(key), attn::train::TrainConfig{},
-                                                    refund_data());
+                                                    refund_training());
   start_eval(true);
 }
 

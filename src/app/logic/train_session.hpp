@@ -37,9 +37,11 @@ struct SessionKey {
 };
 SessionKey session_key(const Settings& s);
 
-// The refund data set (built once) and its class names.
+// The refund data set with its vocabulary and encoded training emails, built once (tokenizing the set takes
+// tens of milliseconds in the page) and shared by every session's trainer.
+const std::shared_ptr<const attn::train::TrainingData>& refund_training();
+// Its data set (with the class names) and its vocabulary.
 const attn::train::Dataset& refund_data();
-// The vocabulary of refund_data() (built once: tokenizing the set takes milliseconds in the page).
 const attn::train::Vocab& refund_vocab();
 // The router a session for `key` trains: vocab and classes filled from refund_data(). Throws InputError for
 // a scheme the router cannot train (in the CLI's words) or an unusable config.

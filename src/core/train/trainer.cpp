@@ -86,19 +86,27 @@ TextPrediction predict_text(const Model& model, const Vocab& vocab, const std::s
   return p;
 }
 
+TrainingData::TrainingData(Dataset d)
+    : data(std::move(d)), vocab(Vocab::build(data)), train_ids(encode_set(vocab, data.train)) {}
+
 Trainer::Trainer(const ModelConfig& model_config, const TrainConfig& train_config, const Dataset& data)
-    : data_(data), vocab_(Vocab::build(data)), train_config_(train_config) {
+    : Trainer(model_config, train_config, std::make_shared<const TrainingData>(data)) {}
+
+Trainer::Trainer(const ModelConfig& model_config, const TrainConfig& train_config,
+                 std::shared_ptr<const TrainingData> data)
+    : set_(std::move(data)), train_config_(train_config) {
   require_range(train_config.batch, 1, 4096, "the batch size");
-  if (data_.train.empty()) throw InputError("the data set has no training emails");
+  const Dataset& d = set_->data;
+  if (d.train.empty()) throw InputError("the data set has no training emails");
   ModelConfig c = model_config;
-  if (c.vocab == 0) c.vocab = vocab_.size();
-  if (c.classes == 0) c.classes = data_.classes();
-  if (c.vocab != vocab_.size()) {
-    throw_input_error(
-        {"the model has a vocabulary of ", c.vocab, " words but the data set has ", vocab_.size()});
+  const int words = set_->vocab.size();
+  if (c.vocab == 0) c.vocab = words;
+  if (c.classes == 0) c.classes = d.classes();
+  if (c.vocab != words) {
+    throw_input_error({"the model has a vocabulary of ", c.vocab, " words but the data set has ", words});
   }
-  if (c.classes != data_.classes()) {
-    throw_input_error({"the model has ", c.classes, " classes but the data set has ", data_.classes()});
+  if (c.classes != d.classes()) {
+    throw_input_error({"the model has ", c.classes, " classes but the data set has ", d.classes()});
   }
   model_ = Model(c);
   AdamConfig ac;
@@ -106,8 +114,7 @@ Trainer::Trainer(const ModelConfig& model_config, const TrainConfig& train_confi
   ac.weight_decay = train_config.weight_decay;
   adam_ = Adam(ac, model_.params);
   grads_ = model_.params.zeros_like();
-  train_ids_ = encode_set(vocab_, data_.train);
-  order_.resize(train_ids_.size());
+  order_.resize(set_->train_ids.size());
   for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<int>(i);
   rng_ = Rng(mix_seed(c.seed, 0xba7c4ULL));
   cursor_ = order_.size();  // shuffle before the first batch
@@ -127,8 +134,8 @@ void Trainer::step() {
       cursor_ = 0;
     }
     const int idx = order_[cursor_++];
-    model_.forward(train_ids_[static_cast<size_t>(idx)], forward_);
-    loss += model_.backward(forward_, data_.train[static_cast<size_t>(idx)].label, grads_, scale);
+    model_.forward(set_->train_ids[static_cast<size_t>(idx)], forward_);
+    loss += model_.backward(forward_, set_->data.train[static_cast<size_t>(idx)].label, grads_, scale);
   }
   adam_.step(model_.params, grads_);
   last_loss_ = static_cast<float>(loss / batch);
@@ -140,8 +147,8 @@ void Trainer::train(int n) {
 }
 
 Metrics Trainer::evaluate() const {
-  const SetMetrics tr = evaluate_set(model_, vocab_, data_.train);
-  const SetMetrics te = evaluate_set(model_, vocab_, data_.test);
+  const SetMetrics tr = evaluate_set(model_, set_->vocab, set_->data.train, &set_->train_ids);
+  const SetMetrics te = evaluate_set(model_, set_->vocab, set_->data.test);
   Metrics m;
   m.train_accuracy = tr.accuracy;
   m.test_accuracy = te.accuracy;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -76,11 +77,23 @@ struct TextPrediction {
 };
 TextPrediction predict_text(const Model& model, const Vocab& vocab, const std::string& text);
 
+// A data set with what training reads from it, built once: its vocabulary (Vocab::build) and its training
+// emails' ids (encode_set). Trainers share it, so a new run does not tokenize the data again.
+struct TrainingData {
+  Dataset data;
+  Vocab vocab;
+  std::vector<std::vector<int>> train_ids;  // (train emails) of (T)
+  explicit TrainingData(Dataset d);
+};
+
 class Trainer {
  public:
-  // Builds the vocab from `data`, fills config.vocab / config.classes when 0 (InputError when they are
-  // set and disagree with the data), validates both configs and initialises the model from config.seed.
+  // Fills config.vocab / config.classes from the data when 0 (InputError when they are set and disagree
+  // with it), validates both configs and initialises the model from config.seed. The first form builds
+  // the TrainingData of `data` itself.
   Trainer(const ModelConfig& model_config, const TrainConfig& train_config, const Dataset& data);
+  Trainer(const ModelConfig& model_config, const TrainConfig& train_config,
+          std::shared_ptr<const TrainingData> data);
 
   // One minibatch of train_config.batch emails (an epoch-wise shuffle drawn from the seed), one Adam step.
   void step();
@@ -93,18 +106,16 @@ class Trainer {
 
   const Model& model() const { return model_; }
   Model& model() { return model_; }
-  const Vocab& vocab() const { return vocab_; }
-  const Dataset& dataset() const { return data_; }
+  const Vocab& vocab() const { return set_->vocab; }
+  const Dataset& dataset() const { return set_->data; }
   const TrainConfig& train_config() const { return train_config_; }
 
  private:
-  Dataset data_;
-  Vocab vocab_;
+  std::shared_ptr<const TrainingData> set_;
   TrainConfig train_config_;
   Model model_;
   Adam adam_;
   Params grads_;
-  std::vector<std::vector<int>> train_ids_;
   std::vector<int> order_;
   std::size_t cursor_ = 0;
   Rng rng_{0};
