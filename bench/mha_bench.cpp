@@ -3,14 +3,14 @@
 //
 //   mha_bench --tokens T --d-model D --heads H --reps R --inputs FILE --output FILE
 //     FILE inputs: raw little-endian float32, concatenated: x (T, D), w_qkv (D, 3D), w_o (D, D), all
-//     row-major (the MhaWeights layout). One warm-up run, then R timed runs (each result freed before the
-//     next run); the (T, D) output is written to --output as float32. Prints one JSON line: impl, tokens,
-//     d_model, heads, reps, ms (each run), median_ms, gflops = (8 T D^2 + 4 T^2 D) / median seconds / 1e9
-//     (null with --share).
+//     row-major (the MhaWeights layout). Warm-up runs (two, or more for 250 ms), then R timed runs (each
+//     result freed before the next run); the (T, D) output is written to --output as float32. Prints one JSON
+//     line: impl, tokens, d_model, heads, reps, ms (each run), median_ms, gflops = (8 T D^2 + 4 T^2 D) /
+//     median seconds / 1e9 (null with --share).
 //   ... --share I/N: instead, the share of worker I (0-based) of N when N workers split the forward as the
 //     page's helper workers do: heads I*H/N .. (I+1)*H/N - 1 (attn::MhaSteps with that HeadSpan, kStepRows
 //     rows per projection step), then output rows I*T/N .. (I+1)*T/N - 1 of the joined concat x W_O
-//     (attn::mha_output_rows; the concat comes from the warm-up's whole forward). Each run is timed in its
+//     (attn::mha_output_rows; the concat comes from a whole forward run first). Each run is timed in its
 //     two rounds: the line adds span_ms and rows_ms (ms is their sum), and --output gets the share's rows.
 //   mha_bench --softmax --rows N --cols M --reps R
 //     Times ops::softmax_forward<float> on a seeded random (N, M) matrix; prints one JSON line with impl,
@@ -36,6 +36,8 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+constexpr double kWarmUpMs = 250.0;  // warm-up runs take at least this long (and are at least two)
 
 #ifdef __EMSCRIPTEN__
 const char* const kImpl = "wasm";
@@ -202,39 +204,51 @@ int run_mha(const Args& a) {
     throw;
   }
   std::fclose(f);
-  // 2. one warm-up run, then the timed runs (the app's call: no positions, no mask). Each run's result is
-  //    dropped before the next starts, as a peer's session reuses its buffers: with the last result still
-  //    alive the next run would take fresh memory (first-touch page faults) instead of the freed blocks.
+  // 2. the timed runs (the app's call: no positions, no mask) after warm-up runs (at least two, for at least
+  //    kWarmUpMs): V8 runs the first calls of a function with its baseline compiler (Liftoff) and switches
+  //    to the optimised code, compiled in the background, only for calls that start later, so a run right
+  //    after one long warm-up call still took 2.5x as long. Each run's
+  //    result is dropped before the next starts, as a peer's session reuses its buffers: with the last
+  //    result still alive the next run would take fresh memory (first-touch page faults) instead of the
+  //    freed blocks.
   const attn::AttentionOptions opt;
-  attn::MhaResult whole = attn::multi_head(x, w, opt);
-  attn::Mat output = std::move(whole.output);
+  const attn::Mat concat = a.shares > 0 ? attn::multi_head(x, w, opt).concat : attn::Mat();
+  // a share's span of heads and block of output rows (2b: one worker's share of the joined concat)
+  const auto part = [&](long long n, long long i) { return static_cast<int>(n * i / a.shares); };
+  const attn::HeadSpan span =
+      a.shares > 0 ? attn::HeadSpan{part(a.heads, a.share), part(a.heads, a.share + 1)} : attn::HeadSpan{};
+  const int first = a.shares > 0 ? part(t, a.share) : 0;
+  const int rows = a.shares > 0 ? part(t, a.share + 1) - first : 0;
+  // One run; its output, and its time in ms in span_t (the whole run, or a share's span) and rows_t.
+  const auto run = [&](double& span_t, double& rows_t) {
+    const auto t0 = Clock::now();
+    if (a.shares == 0) {
+      attn::Mat out = attn::multi_head(x, w, opt).output;
+      span_t = ms_since(t0);
+      return out;
+    }
+    {
+      attn::MhaSteps steps(x, w, opt, attn::kStepRows, nullptr, span);
+      while (!steps.done()) steps.step();
+      attn::MhaResult r = steps.take();
+    }
+    span_t = ms_since(t0);
+    const auto t1 = Clock::now();
+    attn::Mat block = attn::mha_output_rows(concat, w, first, rows);
+    rows_t = ms_since(t1);
+    return block;
+  };
+  double span_t = 0, rows_t = 0;
+  attn::Mat output;
+  const auto warm0 = Clock::now();
+  for (int i = 0; i < 2 || ms_since(warm0) < kWarmUpMs; ++i) run(span_t, rows_t);
   std::vector<double> ms, span_ms, rows_ms;
-  if (a.shares > 0) {
-    // 2b. one worker's share: its span of heads, then its block of output rows of the joined concat
-    const auto part = [&](long long n, long long i) { return static_cast<int>(n * i / a.shares); };
-    const attn::HeadSpan span{part(a.heads, a.share), part(a.heads, a.share + 1)};
-    const int first = part(t, a.share), rows = part(t, a.share + 1) - first;
-    for (long long i = 0; i < a.reps; ++i) {
-      const auto t0 = Clock::now();
-      {
-        attn::MhaSteps steps(x, w, opt, attn::kStepRows, nullptr, span);
-        while (!steps.done()) steps.step();
-        attn::MhaResult r = steps.take();
-      }
-      span_ms.push_back(ms_since(t0));
-      const auto t1 = Clock::now();
-      attn::Mat block = attn::mha_output_rows(whole.concat, w, first, rows);
-      rows_ms.push_back(ms_since(t1));
-      ms.push_back(span_ms.back() + rows_ms.back());
-      if (i + 1 == a.reps) output = std::move(block);
-    }
-  } else {
-    for (long long i = 0; i < a.reps; ++i) {
-      const auto t0 = Clock::now();
-      attn::MhaResult r = attn::multi_head(x, w, opt);
-      ms.push_back(ms_since(t0));
-      if (i + 1 == a.reps) output = std::move(r.output);
-    }
+  for (long long i = 0; i < a.reps; ++i) {
+    attn::Mat out = run(span_t, rows_t);
+    ms.push_back(span_t + rows_t);
+    span_ms.push_back(span_t);
+    rows_ms.push_back(rows_t);
+    if (i + 1 == a.reps) output = std::move(out);
   }
   // 3. the output (T, D) as float32
   std::FILE* o = std::fopen(a.output.c_str(), "wb");

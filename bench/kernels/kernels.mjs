@@ -84,7 +84,7 @@ function median(values) {
   return n % 2 ? v[(n - 1) / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// --- this project's mha_bench (a child process: one warm-up, then `reps` timed runs inside it) ---
+// --- this project's mha_bench (a child process: warm-up runs, then `reps` timed runs inside it) ---
 function runMhaBench(kind, program, args) {
   const [cmd, argv] =
     kind === 'wasm' ? [process.execPath, ['--no-experimental-fetch', program, ...args]] : [program, args];
@@ -189,10 +189,12 @@ function projectRunner(kind, program, shape, inputsFile, outFile) {
   };
 }
 
-// --- a peer in this process: a warm-up at creation, then `reps` timed forwards per round ---
+// --- a peer in this process: warm-up forwards at creation (as mha_bench's: at least two, for at least 250 ms),
+// then `reps` timed forwards per round ---
 async function peerRunner(make) {
   const runner = await make();
-  await runner.run();
+  const warm0 = performance.now();
+  for (let i = 0; i < 2 || performance.now() - warm0 < 250; ++i) await runner.run();
   return {
     async round(reps) {
       const ms = [];
