@@ -127,10 +127,12 @@ void tile(int kc, const float* ap, const float* bp, float* c, int ldc, bool firs
 }
 
 // A tile at the bottom or right edge: c (h, w) with h <= kMR, w <= kNR, through a full-size scratch tile so
-// the edge uses the same kernel (the padding rows and columns are zeros and are not written back).
+// the edge uses the same kernel (the padding rows and columns are zeros and are not written back). The
+// first block of k does not read the scratch tile, so it is filled only for the later ones.
 void edge_tile(int kc, const float* ap, const float* bp, float* c, int ldc, int h, int w, bool first) {
-  float t[kMR * kNR] = {};
+  float t[kMR * kNR];
   if (!first) {
+    std::fill_n(t, kMR * kNR, 0.0f);
     for (int i = 0; i < h; ++i) std::memcpy(t + i * kNR, c + i * ldc, sizeof(float) * w);
   }
   tile(kc, ap, bp, t, kNR, first);
