@@ -72,5 +72,6 @@ endif()
 # in the compute worker, behind their messages (in-process and through a compute link).
 attn_gtest(train_link_test STRICT LIBS attention_app_logic
            SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_train_link.cpp ${CMAKE_CURRENT_SOURCE_DIR}/test_pipeline_link.cpp
+                   ${CMAKE_CURRENT_SOURCE_DIR}/test_pipeline_messages.cpp
                    ${CMAKE_CURRENT_SOURCE_DIR}/test_model_messages.cpp ${CMAKE_CURRENT_SOURCE_DIR}/test_longer_link.cpp
                    ${CMAKE_CURRENT_SOURCE_DIR}/fixtures.cpp)
