@@ -22,10 +22,7 @@
 namespace {
 
 using app::Bytes;
-using fx::expect_same;
-using fx::same;
-using fx::wide;
-using fx::words;
+using namespace fx;  // words, wide, same, expect_same (pipeline_results.hpp)
 
 // One slice of a host's work, then its answers delivered to the page as the platform does: each as bytes,
 // part by part.

@@ -13,10 +13,7 @@
 namespace {
 
 using app::Bytes;
-using fx::expect_same;
-using fx::same;
-using fx::wide;
-using fx::words;
+using namespace fx;  // words, wide, same, expect_same (pipeline_results.hpp)
 
 TEST(PipelineMessages, AJobAndAResultSurviveTheirBytes) {
   app::PipelineJob job{41, "Refund the cake, not the fee.", wide()};
