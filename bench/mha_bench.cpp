@@ -207,10 +207,9 @@ int run_mha(const Args& a) {
   // 2. the timed runs (the app's call: no positions, no mask) after warm-up runs (at least two, for at least
   //    kWarmUpMs): V8 runs the first calls of a function with its baseline compiler (Liftoff) and switches
   //    to the optimised code, compiled in the background, only for calls that start later, so a run right
-  //    after one long warm-up call still took 2.5x as long. Each run's
-  //    result is dropped before the next starts, as a peer's session reuses its buffers: with the last
-  //    result still alive the next run would take fresh memory (first-touch page faults) instead of the
-  //    freed blocks.
+  //    after one long warm-up call still took 2.5x as long. Each run's result is dropped before the next
+  //    starts, as a peer's session reuses its buffers: with the last result still alive the next run would
+  //    take fresh memory (first-touch page faults) instead of the freed blocks.
   const attn::AttentionOptions opt;
   const attn::Mat concat = a.shares > 0 ? attn::multi_head(x, w, opt).concat : attn::Mat();
   // a share's span of heads and block of output rows (2b: one worker's share of the joined concat)
@@ -250,7 +249,7 @@ int run_mha(const Args& a) {
     rows_ms.push_back(rows_t);
     if (i + 1 == a.reps) output = std::move(out);
   }
-  // 3. the output (T, D) as float32
+  // 3. the output (T, D), or the share's rows of it, as float32
   std::FILE* o = std::fopen(a.output.c_str(), "wb");
   if (!o) throw UsageError{"cannot write --output file '" + a.output + "'"};
   const size_t n = static_cast<size_t>(output.size());
