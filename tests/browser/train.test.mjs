@@ -4,7 +4,7 @@
 // multi-head scene shows the trained model's heads. Timings are printed (t.diagnostic) for the report.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { launchBrowser, openDemo, waitFrames, setAndWait, api, assertAllClose, withCleanPage, state, cli } from './harness.mjs';
@@ -226,6 +226,41 @@ test('train: a model file wider than the page trains keeps its width and predict
       s = await state(page);
       assert.equal(s.error, '');
       assert.equal(s.shown.d_model, 32);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// A model file with more layers than the page trains (6; the file format takes up to 8, the scene's slider
+// 1 to 4) is shown as it is: state().shown and the scene's text give its 6 layers while the layers setting
+// stays in its range, and it labels an email as the CLI does.
+test('train: a model file deeper than the page trains says how many layers it has', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'attn-deep-'));
+  try {
+    const four = path.join(dir, 'four.json'), six = path.join(dir, 'six.json');
+    cli(['train', '--layers', '4', '--steps', '2', '--out', four]);
+    const model = JSON.parse(readFileSync(four, 'utf8'));  // layers 4 and 5: copies of layers 0 and 1
+    for (const name of Object.keys(model.tensors).filter((n) => /^layers\.[01]\./.test(n))) {
+      model.tensors[name.replace(/^layers\.(\d)/, (_, l) => `layers.${Number(l) + 4}`)] = model.tensors[name];
+    }
+    model.config.layers = 6;
+    writeFileSync(six, JSON.stringify(model));
+    const text = 'Refund the cake, not the balloons.';
+    const want = cli(['router', '--model', six, '--text', text]);
+    await withPage({ width: 1280, height: 800 }, async (page) => {
+      await openDemo(page, `scene=train&text=${encodeURIComponent(text)}`);
+      assert.deepEqual(await api(page, 'loadModel', readFileSync(six, 'utf8'), 'six.json'), { ok: true });
+      await waitFrames(page, 3);
+      const s = await state(page);
+      assert.equal(s.error, '');
+      assert.equal(s.shown.model_loaded_from, 'six.json');
+      assert.equal(s.shown.layers, 6);
+      assert.equal(s.settings.layers, '4');
+      assert.ok(s.texts.some((t) => t.includes('This model (6 attention layers) was loaded from six.json')),
+        `no sentence gives the file's 6 layers: ${JSON.stringify(s.texts)}`);
+      assert.equal(s.shown.prediction.label, want.label);
+      assertAllClose(s.shown.prediction.probabilities, want.probabilities, 'the 6-layer model against the CLI');
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -319,7 +319,9 @@ void draw_model_file(SceneContext& ctx, PanelState& ps, const TrainedModel* m) {
     ImGui::TextColored(status_ok ? kGood : kBad, "%s", status.c_str());
   }
   if (m && m->from_file) {
-    text_wrapped("This model was loaded from %s. %s", m->source.c_str(), info_line(m->info).c_str());
+    const int layers = m->model.config.layers;
+    text_wrapped("This model (%d attention layer%s) was loaded from %s. %s", layers, layers == 1 ? "" : "s",
+                 m->source.c_str(), info_line(m->info).c_str());
     text_wrapped_disabled("Train or Reset starts a new model with these settings.");
   }
 }

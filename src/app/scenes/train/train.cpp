@@ -236,7 +236,8 @@ void report(nlohmann::json& j, const Settings& s, const TrainState& st, const Tr
   j["positions"] = attn::scheme_name(s.positions);
   j["d_model"] = s.d_model;
   j["heads"] = s.heads;
-  j["layers"] = s.layers;
+  // a loaded model shown without a trainer: its own layer count (a file may have more than the setting's 4)
+  j["layers"] = !ses.has_trainer() && m && m->from_file ? m->model.config.layers : s.layers;
   j["seed"] = s.seed;
   j["running"] = s.train == Training::Run;
   // a loaded model: the steps its file says it was trained for, as the file wrote the number (never cast)
