@@ -197,6 +197,21 @@ test('train: without positions the order-flipped twins stay identical however lo
   });
 });
 
+// Opens the Train scene on an email, loads the model file at `file` under `name` and checks that the scene
+// shows it without an error and labels the email with the CLI's probabilities; returns state().
+async function showModelFile(page, file, name, text = 'Refund the cake, not the balloons.') {
+  const want = cli(['router', '--model', file, '--text', text]);
+  await openDemo(page, `scene=train&text=${encodeURIComponent(text)}`);
+  assert.deepEqual(await api(page, 'loadModel', readFileSync(file, 'utf8'), name), { ok: true });
+  await waitFrames(page, 3);
+  const s = await state(page);
+  assert.equal(s.error, '');
+  assert.equal(s.shown.model_loaded_from, name);
+  assert.equal(s.shown.prediction.label, want.label);
+  assertAllClose(s.shown.prediction.probabilities, want.probabilities, `${name} against the CLI`);
+  return s;
+}
+
 // A model file wider than the page trains (d_model 160; the scene trains up to 128) is shown as it is: its
 // width stays in the settings, it labels an email as the CLI does, and training it says why it cannot, in
 // place, until a width it can train is chosen.
@@ -205,19 +220,10 @@ test('train: a model file wider than the page trains keeps its width and predict
   try {
     const file = path.join(dir, 'wide.json');
     cli(['train', '--d-model', '160', '--heads', '4', '--layers', '1', '--steps', '2', '--out', file]);
-    const text = 'Refund the cake, not the balloons.';
-    const want = cli(['router', '--model', file, '--text', text]);
     await withPage({ width: 1280, height: 800 }, async (page) => {
-      await openDemo(page, `scene=train&text=${encodeURIComponent(text)}`);
-      assert.deepEqual(await api(page, 'loadModel', readFileSync(file, 'utf8'), 'wide.json'), { ok: true });
-      await waitFrames(page, 3);
-      let s = await state(page);
-      assert.equal(s.error, '');
-      assert.equal(s.shown.model_loaded_from, 'wide.json');
+      let s = await showModelFile(page, file, 'wide.json');
       assert.equal(s.shown.d_model, 160);
       assert.equal(s.settings.d_model, '160');
-      assert.equal(s.shown.prediction.label, want.label);
-      assertAllClose(s.shown.prediction.probabilities, want.probabilities, 'the wide model against the CLI');
       await setAndWait(page, { train: 'run' });
       s = await state(page);
       assert.match(s.error, /d_model 160 is too wide to train in the page/);
@@ -246,21 +252,12 @@ test('train: a model file deeper than the page trains says how many layers it ha
     }
     model.config.layers = 6;
     writeFileSync(six, JSON.stringify(model));
-    const text = 'Refund the cake, not the balloons.';
-    const want = cli(['router', '--model', six, '--text', text]);
     await withPage({ width: 1280, height: 800 }, async (page) => {
-      await openDemo(page, `scene=train&text=${encodeURIComponent(text)}`);
-      assert.deepEqual(await api(page, 'loadModel', readFileSync(six, 'utf8'), 'six.json'), { ok: true });
-      await waitFrames(page, 3);
-      const s = await state(page);
-      assert.equal(s.error, '');
-      assert.equal(s.shown.model_loaded_from, 'six.json');
+      const s = await showModelFile(page, six, 'six.json');
       assert.equal(s.shown.layers, 6);
       assert.equal(s.settings.layers, '4');
       assert.ok(s.texts.some((t) => t.includes('This model (6 attention layers) was loaded from six.json')),
         `no sentence gives the file's 6 layers: ${JSON.stringify(s.texts)}`);
-      assert.equal(s.shown.prediction.label, want.label);
-      assertAllClose(s.shown.prediction.probabilities, want.probabilities, 'the 6-layer model against the CLI');
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
