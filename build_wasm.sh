@@ -7,7 +7,8 @@
 #   preset (build/wasm), builds attention_demo, fills dist/, writes a gzip and a brotli copy beside each
 #   file (name.gz by zopfli, name.br: a static host can send them as they are), minifies the scripts
 #   (scripts/minify_web.sh) and prints every file's sizes
-#   (fails above 400 KB of .gz copies in total) and which part of the wasm costs what (scripts/wasm_size.py).
+#   (fails above 400 KB of .gz copies of the page's files: not course-example.*, a sample course page that
+#   only course authors open) and which part of the wasm costs what (scripts/wasm_size.py).
 #   --single-file also writes dist/attention-demo-single.html, the whole demo in one HTML file that opens
 #   from file:// and inside a sandboxed iframe (scripts/single_file.py; not part of the size budget).
 #   --serve then serves dist/ on http://127.0.0.1:PORT/
@@ -42,7 +43,7 @@ while [ $# -gt 0 ]; do
 done
 
 JOBS="${ATTN_JOBS:-$(nproc 2>/dev/null || echo 2)}"
-# 400 KB of .gz copies in all (the build measures 399 KB: 408,397 bytes; 417 KB with gzip -9).
+# 400 KB of .gz copies of the files the page may load (all but the sample course page, course-example.*).
 BUDGET_KB=400
 
 log() { printf '[build_wasm] %s\n' "$*" >&2; }
@@ -97,6 +98,7 @@ total_raw=0
 total_gz9=0
 total_gz=0
 total_br=0
+page_gz=0  # the budget's files
 printf '%-24s %10s %10s %10s %10s\n' "$DIST/" "bytes" "gzip -9" ".gz" ".br" >&2
 while IFS= read -r -d '' f; do
   zopfli --gzip -c "$f" >"$f.gz"
@@ -113,15 +115,17 @@ while IFS= read -r -d '' f; do
   total_gz9=$((total_gz9 + gz9))
   total_gz=$((total_gz + gz))
   total_br=$((total_br + br))
+  case "${f##*/}" in course-example.*) ;; *) page_gz=$((page_gz + gz)) ;; esac
   printf '%-24s %10d %10d %10d %10d\n' "${f#"$DIST"/}" "$raw" "$gz9" "$gz" "$br" >&2
 done < <(find "$DIST" -type f ! -name '*.gz' ! -name '*.br' -print0 | sort -z)
-printf '%-24s %10d %10d %10d %10d  (.gz: %d KB; budget %d KB)\n' "total" "$total_raw" "$total_gz9" "$total_gz" \
-  "$total_br" $(((total_gz + 1023) / 1024)) "$BUDGET_KB" >&2
+printf '%-24s %10d %10d %10d %10d\n' "total" "$total_raw" "$total_gz9" "$total_gz" "$total_br" >&2
+printf '%-24s %32d  (%d KB; budget %d KB; course-example.* not counted)\n' "the page's files, .gz" "$page_gz" \
+  $(((page_gz + 1023) / 1024)) "$BUDGET_KB" >&2
 # which library costs what inside the wasm (names from the link's attention_demo.js.symbols)
 echo >&2
 python3 scripts/wasm_size.py "$OUT" --sdl-lib "$SDL2_WASM_PREFIX/lib/libSDL2.a" --imgui-lib "$OUT/libattn_imgui.a" \
   >&2 || log "warning: scripts/wasm_size.py failed (the build is fine)"
-if [ "$total_gz" -gt $((BUDGET_KB * 1024)) ]; then
+if [ "$page_gz" -gt $((BUDGET_KB * 1024)) ]; then
   log "error: dist/ is over the ${BUDGET_KB} KB gzipped budget"
   exit 1
 fi

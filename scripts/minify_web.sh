@@ -4,7 +4,8 @@
 #   attention_demo.js  Emscripten's glue: every name mangled, top level included, except `Module`, the one
 #                      global web/shell.js and the glue share (exports are read as Module properties, which
 #                      terser never renames), and `abort`, the runtime's stop (tests/browser/hardening)
-#   shell.js, stream_wasm.js, a11y.js, embedded.js, compute_worker.js, embed.js  each one function expression:
+#   shell.js, stream_wasm.js, a11y.js, embedded.js, keyboard.js, compute_worker.js, font_atlas.js, embed.js
+#                      each one function expression:
 #                      locals mangled, globals kept
 #   style.css  clean-css level 2 (comments, whitespace, merged rules)
 #   index.html its comments (the page has no inline script or style, so none is inside one)
@@ -32,8 +33,7 @@ minify() {
   local file="$1"
   shift
   {
-    printf '// %s: minified by scripts/minify_web.sh from the project'"'"'s web/ folder or Emscripten'"'"'s glue\n' \
-      "$(basename "$file")"
+    printf '// %s, minified (scripts/minify_web.sh)\n' "$(basename "$file")"
     terser "$file" --compress passes=2 "$@"
   } >"$file.min"
   replace "$file"
@@ -50,7 +50,7 @@ minify_css() {
       process.exit(1);
     }
     fs.writeFileSync(process.argv[1] + ".min", "/* " + require("path").basename(process.argv[1]) +
-      ": minified by scripts/minify_web.sh from the project\x27s web/ folder */\n" + out.styles + "\n");
+      ", minified (scripts/minify_web.sh) */\n" + out.styles + "\n");
   ' "$file"
   replace "$file"
 }
@@ -60,7 +60,9 @@ minify "$DIST/shell.js" --mangle
 minify "$DIST/stream_wasm.js" --mangle
 minify "$DIST/a11y.js" --mangle
 minify "$DIST/embedded.js" --mangle
+minify "$DIST/keyboard.js" --mangle
 minify "$DIST/compute_worker.js" --mangle
+minify "$DIST/font_atlas.js" --mangle
 minify "$DIST/embed.js" --mangle
 minify_css "$DIST/style.css"
 node -e '

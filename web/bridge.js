@@ -233,67 +233,58 @@ mergeInto(LibraryManager.library, {
     HEAPU8.set(new Uint8Array(Module.attentionInbox, at, n), dst);
   },
 
-  // [SECTION] the font atlas, drawn by the browser (font_web.cpp)
+  // [SECTION] the font atlas, drawn by web/font_atlas.js (font_web.cpp)
 
-  // Picks the CSS size at which the family's ascent + descent make line_px pixels (stb_truetype's
-  // ScaleForPixelHeight: the desktop build's DejaVu Sans looks the same), then measures each code point.
-  // out: [ascent, descent, css_px] then per code point [advance, left, right, ascent, descent] in pixels
-  // (the actualBoundingBox* distances from the origin on the baseline). Returns 0 without a 2D context.
-  // Module.attnFontCanvas(w, h): a 2D context on an OffscreenCanvas where there is one, else a detached
-  // <canvas>.
-  attn_js_font_measure: function (family, line_px, codes, count, out) {
-    Module.attnFontCanvas = function (w, h) {
-      var c;
-      if (typeof OffscreenCanvas !== 'undefined') c = new OffscreenCanvas(w, h);
-      else { c = document.createElement('canvas'); c.width = w; c.height = h; }
-      return c.getContext('2d', { willReadFrequently: true });
+  // Asks for an atlas (codes: count ints; rects: nrects pairs of ints). The font worker draws it
+  // (Module.attentionFontWorker, from web/shell.js), else this thread does in a task of its own (no worker,
+  // or one that cannot draw text). The answer waits in Module.attnFontAnswer and the app gets a frame.
+  attn_js_font_request: function (serial, family, linePx, codes, count, rects, nrects) {
+    var q = { serial: serial, family: UTF8ToString(family), linePx: linePx,
+              codes: HEAP32.slice(codes >> 2, (codes >> 2) + count),
+              rects: HEAP32.slice(rects >> 2, (rects >> 2) + 2 * nrects) };
+    function arrived(serial, atlas, where) {
+      Module.attnFontAnswer = { serial: serial, atlas: atlas, where: where };
+      Module['_attn_request_frames'](1);
+    }
+    function here(q) {
+      setTimeout(function () { arrived(q.serial, self.attnDrawFontAtlas ? self.attnDrawFontAtlas(q) : null, 1); }, 0);
+    }
+    var worker = Module.attentionFontWorker;
+    Module.attnFontAsked = q;
+    if (!worker) return here(q);
+    worker.onmessage = function (e) {
+      if (e.data.atlas) return arrived(e.data.serial, e.data.atlas, 2);
+      Module.attentionFontWorker = null;  // it cannot draw text: this thread draws from now on
+      here(Module.attnFontAsked);
     };
-    var x = Module.attnFontCanvas(1, 1);
-    if (!x || typeof x.measureText !== 'function') return 0;
-    var fam = UTF8ToString(family);
-    x.font = '1000px ' + fam;  // large: the browser rounds these metrics to whole pixels
-    var r = x.measureText('Hg');
-    var a = r.fontBoundingBoxAscent, d = r.fontBoundingBoxDescent;
-    if (!(a > 0) || !(d >= 0)) {  // no font metrics (older browsers): from the ink of "Hg"
-      a = r.actualBoundingBoxAscent * 1.25;
-      d = r.actualBoundingBoxDescent * 1.2;
-    }
-    if (!(a + d > 0)) return 0;
-    var size = line_px * 1000 / (a + d);
-    Module.attnFont = size.toFixed(3) + 'px ' + fam;
-    x.font = Module.attnFont;
-    var o = out >> 2;
-    HEAPF32[o] = a * size / 1000;
-    HEAPF32[o + 1] = d * size / 1000;
-    HEAPF32[o + 2] = size;
-    for (var i = 0; i < count; i++) {
-      var m = x.measureText(String.fromCharCode(HEAP32[(codes >> 2) + i]));
-      var q = o + 3 + 5 * i;
-      HEAPF32[q] = m.width;
-      HEAPF32[q + 1] = m.actualBoundingBoxLeft || 0;
-      HEAPF32[q + 2] = m.actualBoundingBoxRight || 0;
-      HEAPF32[q + 3] = m.actualBoundingBoxAscent || 0;
-      HEAPF32[q + 4] = m.actualBoundingBoxDescent || 0;
-    }
+    worker.onerror = function (e) {
+      e.preventDefault();
+      Module.attentionFontWorker = null;
+      here(Module.attnFontAsked);
+    };
+    worker.postMessage(q);
+  },
+
+  // 1 when the answer to `serial` has come: sizes = {0: not drawn, 1: drawn here, 2: by the worker; ints
+  // of places; width; height}.
+  attn_js_font_answer: function (serial, sizes) {
+    var a = Module.attnFontAnswer, s = sizes >> 2;
+    if (!a || a.serial !== serial) return 0;
+    var atlas = a.atlas || { at: [], width: 0, height: 0 };
+    HEAP32.set([a.atlas ? a.where : 0, atlas.at.length, atlas.width, atlas.height], s);
     return 1;
   },
 
-  // Draws each glyph (code point, origin x, origin y: three ints each) white on a w x h canvas in the font
-  // attn_js_font_measure chose, and copies the coverage (alpha) into pixels (w x h bytes). 0 on failure.
-  attn_js_font_render: function (glyphs, count, w, h, pixels) {
-    var x = Module.attnFont ? Module.attnFontCanvas(w, h) : null;
-    if (!x) return 0;
-    x.font = Module.attnFont;
-    x.fillStyle = '#fff';
-    x.textBaseline = 'alphabetic';
-    x.textAlign = 'left';
-    for (var i = 0; i < count; i++) {
-      var p = (glyphs >> 2) + 3 * i;
-      x.fillText(String.fromCharCode(HEAP32[p]), HEAP32[p + 1], HEAP32[p + 2]);
-    }
-    var d = x.getImageData(0, 0, w, h).data;
-    for (var j = 0, n = w * h; j < n; j++) HEAPU8[pixels + j] = d[4 * j + 3];
-    return 1;
+  // Copies the answer into the app's arrays (web/font_atlas.js: metrics [ascent, descent, cssPx, advance of
+  // each code point], box, at, alpha) and lets it go.
+  attn_js_font_take: function (metrics, boxes, at, alpha) {
+    var a = Module.attnFontAnswer.atlas;
+    Module.attnFontAnswer = null;
+    HEAPF32.set([a.ascent, a.descent, a.cssPx], metrics >> 2);
+    HEAPF32.set(a.advance, (metrics >> 2) + 3);
+    HEAP32.set(a.box, boxes >> 2);
+    HEAP32.set(a.at, at >> 2);
+    HEAPU8.set(a.alpha, alpha);
   },
 
   // The page's query string, percent-decoded (the texts a link may carry).

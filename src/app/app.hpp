@@ -48,7 +48,9 @@ class App {
   // Heatmaps drawn in the last frame with rectangles (and values unless with_values is false); `only_id`
   // keeps one heatmap. Values of long texts are large: ask without them, or for one id.
   std::string heatmaps_json(bool with_values = true, const std::string& only_id = "") const;
-  std::string frame_stats_json() const;
+  // frameStats(): the last frame's figures; `computing` also when the platform has work on the way
+  // (platform_busy: the browser is drawing a font atlas).
+  std::string frame_stats_json(bool platform_busy = false) const;
   // Applies {"name": value, ...} like URL parameters; returns {"ok": bool, "notes": [...]}.
   std::string set_json(const std::string& json);
   // {"ok": true, "csv": "..."} for a heatmap drawn in the last frame, or {"ok": false, "error": "..."}.

@@ -110,9 +110,9 @@ std::string App::export_csv_json(const std::string& id) const {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FrameStats, cpu_ms, frame_ms, interval_ms, input_pending, draw_calls,
                                    vertices, frame)
 
-std::string App::frame_stats_json() const {
+std::string App::frame_stats_json(bool platform_busy) const {
   json j = stats_;
-  j["computing"] = computing_;
+  j["computing"] = computing_ || platform_busy;
   j["recomputes"] = versions_issued();
   j["uploads"] = gfx::renderer_stats().uploads;
   return json_text(j);

@@ -41,8 +41,16 @@ void attn_js_inbox_copy(void* dst, double at, double n);
 void attn_js_model_read(double load, double read, double total);
 
 // the font atlas, drawn by the browser (font_web.cpp)
-int attn_js_font_measure(const char* family, int line_px, const int* codes, int count, float* out);
-int attn_js_font_render(const int* glyphs, int count, int w, int h, unsigned char* pixels);
+// asks for an atlas of `count` code points and `rects` ImGui rectangles (w, h each); the app gets a frame
+// when it is drawn
+void attn_js_font_request(int serial, const char* family, int line_px, const int* codes, int count,
+                          const int* rects, int nrects);
+// 1 when the answer to `serial` has arrived: sizes = {0 not drawn, 1 drawn by the page, 2 by its font worker;
+// ints of places; width; height}
+int attn_js_font_answer(int serial, int* sizes);
+// copies the arrived answer out: metrics [ascent, descent, CSS px, advance of each code point], ink boxes
+// (4 ints per code point), places (x, y per rectangle), alpha (width x height)
+void attn_js_font_take(float* metrics, int* boxes, int* at, unsigned char* alpha);
 char* attn_js_location_text();
 
 // text fields: <input> elements over the canvas (text_field_web.cpp); shown: 1 visible, 2 read-only

@@ -17,18 +17,23 @@ inline constexpr float kFontSize = 16.0f;
 // subscripts, arrows and mathematical operators, and any code point font_want_text() saw. Call before the
 // first frame, or between frames when the pixel ratio changed (then also rebuild the renderer's font
 // texture). Returns false if the font could not be loaded (desktop: ImGui's built-in font is used
-// instead; browser: no 2D canvas, the page shows no text). `scale` is the text size times the default
+// instead); in the browser the atlas comes later (below). `scale` is the text size times the default
 // (font_scale=): pass pixel_ratio = device ratio x scale, and the glyphs are as sharp as ever at scale times
 // the size.
 bool load_font(float pixel_ratio, float scale = 1.0f);
 
-// Browser only (font_web.cpp): glyphs on demand. font_want_text() notes the code points of text the
-// learner brings (typed, set() from the page, the URL, a model file) that the atlas lacks (at most 2048,
-// BMP only); font_update(), called between frames, rebuilds the atlas if any were noted and returns
-// whether it did (then the renderer's font texture must be rebuilt). font_state_json() describes the
-// font for attentionDemo.state(): source, family, sizes, glyph count, atlas size.
+// Browser only (font_web.cpp): there load_font() asks the page for the atlas (web/font_atlas.js draws it,
+// in a worker where it can) and returns at once; font_update(), called between frames, installs the answer
+// when it has come and returns whether it did (then the renderer's font texture must be rebuilt);
+// font_ready() says whether an atlas was ever installed (no frame before it), font_pending() whether one is
+// on the way. Glyphs on demand: font_want_text() notes the code points of text the learner brings (typed,
+// set() from the page, the URL, a model file) that the atlas lacks (at most 2048, BMP only); font_update()
+// asks for them in a new atlas. font_state_json() describes the font for attentionDemo.state(): source,
+// family, sizes, glyph count, atlas size.
 void font_want_text(std::string_view utf8);
 bool font_update();
+bool font_ready();
+bool font_pending();
 std::string font_state_json();
 
 }  // namespace platform

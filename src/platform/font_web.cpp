@@ -1,5 +1,6 @@
-// Browser font atlas: the browser draws every glyph (Canvas 2D fillText) into Dear ImGui's atlas, so the wasm
-// carries no font file and no rasteriser; code points the learner brings are added on demand.
+// Browser font atlas: the browser draws every glyph (web/font_atlas.js: Canvas 2D, in the page's font worker)
+// and this makes Dear ImGui's atlas of the answer, so the wasm carries no font file and no rasteriser; code
+// points the learner brings are added on demand.
 #include <emscripten.h>
 
 #include <algorithm>
@@ -13,7 +14,6 @@
 #include <vector>
 
 #include "bridge_web.hpp"
-#include "core/index_sort.hpp"
 #include "font.hpp"
 #include "imgui.h"
 #include "imgui_internal.h"  // ImFontAtlasBuildInit/SetupFont/Finish: ImGui's own atlas steps
@@ -49,40 +49,28 @@ WebFontState& fstate() {
   return web_layer().font;
 }
 
-// Where each rectangle goes: rows of rectangles sorted by height (a shelf packer), 1 pixel apart.
-// Returns the atlas height for width `width`.
-int pack_shelves(const std::vector<int>& w, const std::vector<int>& h, std::vector<int>& x,
-                 std::vector<int>& y, int width) {
-  std::vector<int> order;
-  attn::sort_indices(
-      static_cast<int>(w.size()), [&](int a, int b) { return h[a] != h[b] ? h[a] > h[b] : a < b; }, order);
-  int cx = 1, cy = 1, row_h = 0;
-  for (int i : order) {
-    if (cx + w[i] + 1 > width) {
-      cx = 1;
-      cy += row_h + 1;
-      row_h = 0;
-    }
-    x[i] = cx;
-    y[i] = cy;
-    cx += w[i] + 1;
-    row_h = std::max(row_h, h[i]);
-  }
-  return cy + row_h + 1;
+// ImGui's own rectangles in an atlas (white pixel and cursors, lines) as width, height pairs.
+std::vector<int> imgui_rects() {
+  ImFontAtlas scratch;
+  ImFontAtlasBuildInit(&scratch);
+  std::vector<int> sizes;
+  for (const ImFontAtlasCustomRect& r : scratch.CustomRects) sizes.insert(sizes.end(), {r.Width, r.Height});
+  return sizes;
 }
 
-// Clears the atlas and fills it with `codes` drawn by the browser at `px` pixels per line. Returns whether
-// the browser drew them; if it could not (no 2D canvas), the font holds an invisible space only, so ImGui
-// still runs. Either way the atlas is complete (ImGui's white pixel, cursors and lines; TexReady).
-bool build_atlas(ImFontAtlas* atlas, float px, bool pixel_snap, std::vector<ImWchar> codes) {
+// Clears `atlas` and fills it with the answer to the request `q` (its sizes: whether the browser drew it, the
+// number of ints of its places, its width and height). If the browser could not draw (no 2D canvas), the font
+// holds an invisible space only, so ImGui still runs. Either way the atlas is complete (ImGui's white pixel,
+// cursors and lines; TexReady).
+bool build_atlas(ImFontAtlas* atlas, const FontRequest& q, const int* sizes) {
   atlas->Clear();
   // 1. one font, one config (no font data: nothing here reads any)
   ImFontConfig cfg;
-  cfg.SizePixels = px;
+  cfg.SizePixels = q.px;
   cfg.OversampleH = cfg.OversampleV = 1;
-  cfg.PixelSnapH = pixel_snap;
+  cfg.PixelSnapH = q.ratio == std::floor(q.ratio);
   cfg.FontDataOwnedByAtlas = false;
-  std::snprintf(cfg.Name, sizeof(cfg.Name), "browser sans-serif, %dpx", static_cast<int>(px));
+  std::snprintf(cfg.Name, sizeof(cfg.Name), "browser sans-serif, %dpx", static_cast<int>(q.px));
   ImFont* font = IM_NEW(ImFont);
   atlas->Fonts.push_back(font);
   cfg.DstFont = font;
@@ -91,59 +79,24 @@ bool build_atlas(ImFontAtlas* atlas, float px, bool pixel_snap, std::vector<ImWc
   ImFontAtlasBuildInit(atlas);  // rounds SizePixels; registers the white pixel / cursors and line rectangles
   ImFontConfig& c = atlas->ConfigData[0];
 
-  // 2. metrics of every code point: [ascent, descent, CSS px] then 5 numbers per code point
-  std::vector<int> ints(codes.begin(), codes.end());
-  std::vector<float> m(3 + 5 * codes.size(), 0.0f);
-  const bool drawn =
-      !codes.empty() && attn_js_font_measure(kFamily, static_cast<int>(c.SizePixels), ints.data(),
-                                             static_cast<int>(ints.size()), m.data());
-  if (!drawn) {
-    codes.assign(1, static_cast<ImWchar>(' '));
-    ints.assign(1, ' ');
-    m.assign({0.8f * c.SizePixels, 0.2f * c.SizePixels, 0.0f, 0.25f * c.SizePixels, 0.0f, 0.0f, 0.0f, 0.0f});
-  }
-  const int n = static_cast<int>(codes.size());
-  fstate().css_px = m[2];
-  const float ascent = ImTrunc(m[0] + 1.0f), descent = ImTrunc(-m[1] - 1.0f);  // as stb_truetype rounds
-
-  // 3. rectangles: ImGui's custom ones, then one per visible glyph (its ink box, 1 pixel of margin around)
+  // 2. the answer: [ascent, descent, CSS px] then each code point's advance; its ink box; the places
   const int customs = atlas->CustomRects.Size;
-  std::vector<int> w, h, box(4 * static_cast<size_t>(n), 0);  // box: x0, y0, x1, y1 around the origin
-  std::vector<int> rect_of(n, -1);
-  for (const ImFontAtlasCustomRect& r : atlas->CustomRects) {
-    w.push_back(r.Width);
-    h.push_back(r.Height);
-  }
-  const float limit = 4.0f * c.SizePixels;  // ink further from the origin: the glyph is left blank
-  for (int i = 0; i < n; ++i) {
-    const float* g = &m[3 + 5 * static_cast<size_t>(i)];
-    if (!(g[1] + g[2] > 0.0f && g[3] + g[4] > 0.0f)) continue;  // no ink (spaces)
-    if (!(std::max(std::max(g[1], g[2]), std::max(g[3], g[4])) < limit)) continue;
-    int* b = &box[4 * static_cast<size_t>(i)];
-    b[0] = static_cast<int>(std::floor(-g[1])) - 1;
-    b[1] = static_cast<int>(std::floor(-g[3])) - 1;
-    b[2] = static_cast<int>(std::ceil(g[2])) + 1;
-    b[3] = static_cast<int>(std::ceil(g[4])) + 1;
-    rect_of[i] = static_cast<int>(w.size());
-    w.push_back(b[2] - b[0]);
-    h.push_back(b[3] - b[1]);
-  }
-
-  // 4. the atlas' size (ImGui's widths: 512 to 4096 by area) and places
-  double area = 0.0;
-  int widest = 0;
-  for (size_t i = 0; i < w.size(); ++i) {
-    area += static_cast<double>(w[i] + 1) * (h[i] + 1);
-    widest = std::max(widest, w[i]);
-  }
-  const int side = static_cast<int>(std::sqrt(area)) + 1;
-  int tex_w = side >= 2867 ? 4096 : side >= 1434 ? 2048 : side >= 717 ? 1024 : 512;
-  while (tex_w < widest + 2) tex_w *= 2;
-  std::vector<int> x(w.size()), y(w.size());
-  const int tex_h = pack_shelves(w, h, x, y, tex_w);
-  for (int i = 0; i < customs; ++i) {
-    atlas->CustomRects[i].X = static_cast<unsigned short>(x[i]);
-    atlas->CustomRects[i].Y = static_cast<unsigned short>(y[i]);
+  const bool drawn = sizes[0] >= 1 && sizes[1] >= 2 * customs && sizes[2] > 0 && sizes[3] > 0;
+  std::vector<ImWchar> codes = drawn ? q.codes : std::vector<ImWchar>{static_cast<ImWchar>(' ')};
+  const size_t n = codes.size();
+  std::vector<float> m(3 + n);
+  std::vector<int> box(4 * n), at(drawn ? static_cast<size_t>(sizes[1]) : 2 * static_cast<size_t>(customs));
+  int tex_w = 512, tex_h = 1;
+  if (drawn) {
+    tex_w = sizes[2];
+    tex_h = sizes[3];
+  } else {  // ImGui's rectangles one below the other; a space without ink
+    m = {0.8f * c.SizePixels, 0.2f * c.SizePixels, 0.0f, 0.25f * c.SizePixels};
+    for (int i = 0; i < customs; ++i) {
+      at[2 * static_cast<size_t>(i)] = 1;
+      at[2 * static_cast<size_t>(i) + 1] = tex_h;
+      tex_h += atlas->CustomRects[i].Height + 1;
+    }
   }
   atlas->TexWidth = tex_w;
   atlas->TexHeight = tex_h;
@@ -151,34 +104,32 @@ bool build_atlas(ImFontAtlas* atlas, float px, bool pixel_snap, std::vector<ImWc
   const size_t bytes = static_cast<size_t>(tex_w) * static_cast<size_t>(tex_h);
   atlas->TexPixelsAlpha8 = static_cast<unsigned char*>(IM_ALLOC(bytes));
   std::memset(atlas->TexPixelsAlpha8, 0, bytes);
-
-  // 5. the browser draws each glyph with its origin at (rectangle corner - box corner)
-  std::vector<int> draws;
-  for (int i = 0; i < n; ++i) {
-    if (rect_of[i] < 0) continue;
-    const int* b = &box[4 * static_cast<size_t>(i)];
-    draws.insert(draws.end(), {ints[i], x[rect_of[i]] - b[0], y[rect_of[i]] - b[1]});
+  if (drawn) attn_js_font_take(m.data(), box.data(), at.data(), atlas->TexPixelsAlpha8);
+  fstate().css_px = m[2];
+  for (int i = 0; i < customs; ++i) {
+    atlas->CustomRects[i].X = static_cast<unsigned short>(at[2 * static_cast<size_t>(i)]);
+    atlas->CustomRects[i].Y = static_cast<unsigned short>(at[2 * static_cast<size_t>(i) + 1]);
   }
-  if (!draws.empty())
-    attn_js_font_render(draws.data(), static_cast<int>(draws.size() / 3), tex_w, tex_h,
-                        atlas->TexPixelsAlpha8);
 
-  // 6. the glyphs, in ImGui's layout: y from the line's top, the baseline at round(ascent)
+  // 3. the glyphs, in ImGui's layout: y from the line's top, the baseline at round(ascent)
+  const float ascent = ImTrunc(m[0] + 1.0f), descent = ImTrunc(-m[1] - 1.0f);  // as stb_truetype rounds
   ImFontAtlasBuildSetupFont(atlas, font, &c, ascent, descent);
   const float base = IM_ROUND(ascent);
   const ImVec2 uv = atlas->TexUvScale;
-  for (int i = 0; i < n; ++i) {
-    const float advance = m[3 + 5 * static_cast<size_t>(i)];
-    const int r = rect_of[i];
-    if (r < 0) {
+  size_t r = 2 * static_cast<size_t>(customs);  // the next inked glyph's place in `at`
+  for (size_t i = 0; i < n; ++i) {
+    const float advance = m[3 + i];
+    const int* b = &box[4 * i];
+    if (b[0] == b[2] || r + 2 > at.size()) {  // no ink
       font->AddGlyph(&c, codes[i], 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, advance);
       continue;
     }
-    const int* b = &box[4 * static_cast<size_t>(i)];
+    const float x = static_cast<float>(at[r]), y = static_cast<float>(at[r + 1]);
+    r += 2;
     font->AddGlyph(&c, codes[i], static_cast<float>(b[0]), static_cast<float>(b[1]) + base,
-                   static_cast<float>(b[2]), static_cast<float>(b[3]) + base, static_cast<float>(x[r]) * uv.x,
-                   static_cast<float>(y[r]) * uv.y, static_cast<float>(x[r] + w[r]) * uv.x,
-                   static_cast<float>(y[r] + h[r]) * uv.y, advance);
+                   static_cast<float>(b[2]), static_cast<float>(b[3]) + base, x * uv.x, y * uv.y,
+                   (x + static_cast<float>(b[2] - b[0])) * uv.x, (y + static_cast<float>(b[3] - b[1])) * uv.y,
+                   advance);
   }
   ImFontAtlasBuildFinish(atlas);  // white pixel, cursors, lines, lookup tables; TexReady
   return drawn;
@@ -216,18 +167,42 @@ bool load_font(float pixel_ratio, float scale) {
     if (query != nullptr) font_want_text(query);
     std::free(query);
   }
-  ImGuiIO& io = ImGui::GetIO();
-  const bool ok = build_atlas(io.Fonts, std::round(kFontSize * pixel_ratio),
-                              pixel_ratio == std::floor(pixel_ratio), wanted_codes());
-  fstate().browser = ok;
-  fstate().glyphs = ok ? io.Fonts->Fonts[0]->Glyphs.Size : 0;
-  fstate().tex_w = io.Fonts->TexWidth;
-  fstate().tex_h = io.Fonts->TexHeight;
+  FontRequest& q = fstate().asked;
+  if (fstate().waiting && fstate().pending == 0 && q.ratio == pixel_ratio && q.scale == scale) return true;
+  q = {++fstate().serial, std::round(kFontSize * pixel_ratio), pixel_ratio, scale, wanted_codes()};
   fstate().pending = 0;
-  fstate().ratio = pixel_ratio;
-  fstate().scale = scale;
-  io.FontGlobalScale = scale / pixel_ratio;
-  return ok;
+  fstate().waiting = true;
+  const std::vector<int> ints(q.codes.begin(), q.codes.end()), rects = imgui_rects();
+  attn_js_font_request(q.serial, kFamily, static_cast<int>(q.px), ints.data(), static_cast<int>(ints.size()),
+                       rects.data(), static_cast<int>(rects.size() / 2));
+  return true;
+}
+
+bool font_update() {
+  WebFontState& f = fstate();
+  if (f.pending > 0 && !f.waiting) load_font(f.asked.ratio, f.asked.scale);  // one request at a time
+  int sizes[4] = {};
+  if (!f.waiting || !attn_js_font_answer(f.serial, sizes)) return false;
+  f.waiting = false;
+  ImGuiIO& io = ImGui::GetIO();
+  f.browser = build_atlas(io.Fonts, f.asked, sizes);
+  f.worker = f.browser && sizes[0] == 2;
+  f.built = true;
+  f.glyphs = f.browser ? io.Fonts->Fonts[0]->Glyphs.Size : 0;
+  f.tex_w = io.Fonts->TexWidth;
+  f.tex_h = io.Fonts->TexHeight;
+  f.ratio = f.asked.ratio;
+  f.scale = f.asked.scale;
+  io.FontGlobalScale = f.scale / f.ratio;
+  return true;
+}
+
+bool font_ready() {
+  return fstate().built;
+}
+
+bool font_pending() {
+  return fstate().waiting;
 }
 
 void font_want_text(std::string_view utf8) {
@@ -244,12 +219,6 @@ void font_want_text(std::string_view utf8) {
   }
 }
 
-bool font_update() {
-  if (fstate().pending == 0) return false;
-  load_font(fstate().ratio, fstate().scale);
-  return true;
-}
-
 std::string font_state_json() {
   std::string family;  // kFamily as a JSON string's contents
   for (const char* p = kFamily; *p; ++p) family += *p == '"' ? std::string("\\\"") : std::string(1, *p);
@@ -260,8 +229,8 @@ std::string font_state_json() {
                 static_cast<double>(fstate().css_px), atlas->Fonts.empty() ? 0.0 : atlas->Fonts[0]->FontSize,
                 static_cast<double>(fstate().ratio), fstate().glyphs, static_cast<int>(fstate().extra.size()),
                 fstate().tex_w, fstate().tex_h);
-  return std::string(R"({"source":")") + (fstate().browser ? "browser" : "none") + R"(","family":")" +
-         family + buf;
+  return std::string(R"({"source":")") + (fstate().browser ? "browser" : "none") + R"(","worker":)" +
+         (fstate().worker ? "true" : "false") + R"(,"family":")" + family + buf;
 }
 
 }  // namespace platform

@@ -77,8 +77,7 @@ void follow_browser_size() {
   if (g.ratio != g.font_ratio || scale != g.font_scale) {
     g.font_ratio = g.ratio;
     g.font_scale = scale;
-    platform::load_font(static_cast<float>(g.ratio) * scale, scale);
-    platform::imgui_renderer_font_changed();  // the new atlas is uploaded before the next draw
+    platform::load_font(static_cast<float>(g.ratio) * scale, scale);  // installed by font_update() once drawn
   }
 }
 
@@ -138,8 +137,13 @@ bool draw_one_frame() {
     if (event.type == SDL_TEXTINPUT) platform::font_want_text(event.text.text);
     ImGui_ImplSDL2_ProcessEvent(&event);
   }
-  // Code points typed, set() or loaded since the last frame join the atlas before this frame uses them.
-  if (platform::font_update()) platform::imgui_renderer_font_changed();
+  // A new atlas (the first, another pixel ratio, code points typed, set() or loaded) is used once drawn;
+  // no frame comes before the first.
+  if (platform::font_update()) {
+    platform::imgui_renderer_font_changed();
+    request_frames(2);  // ImGui's layout settles with the new glyphs' widths
+  }
+  if (!platform::font_ready()) return true;
 
   platform::build_frame(*g.app, false, g.frame_error_logged);
   platform::sync_text_fields();  // the page's <input> elements follow the fields this frame drew
@@ -259,7 +263,7 @@ EMSCRIPTEN_KEEPALIVE const char* attn_heatmaps(int with_values, const char* only
 
 EMSCRIPTEN_KEEPALIVE const char* attn_frame_stats() {
   std::string& s = g.layer.replies.frame_stats;
-  return keep(s, g.app ? g.app->frame_stats_json() : "null");
+  return keep(s, g.app ? g.app->frame_stats_json(platform::font_pending()) : "null");
 }
 
 EMSCRIPTEN_KEEPALIVE const char* attn_export_csv(const char* id) {
@@ -329,6 +333,9 @@ int main(int, char**) {
   // Keys reach SDL (and ImGui) only while the canvas has the focus: a text field's <input> gets its own
   // (SDL would cancel Backspace, Tab and the arrows there).
   SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
+  // The font atlas is asked for first: the page draws it (in its font worker) while this makes the context.
+  g.ratio = emscripten_get_device_pixel_ratio();
+  platform::load_font(static_cast<float>(g.ratio));
   if (SDL_Init(SDL_INIT_VIDEO) != 0) {
     attn_js_fail((std::string("Could not start SDL: ") + SDL_GetError()).c_str());
     return 1;
@@ -344,7 +351,6 @@ int main(int, char**) {
 
   g.css_w = attn_js_inner_width();
   g.css_h = attn_js_inner_height();
-  g.ratio = emscripten_get_device_pixel_ratio();
   g.window = SDL_CreateWindow("Attention, in order", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
                               g.css_w, g.css_h, SDL_WINDOW_OPENGL | SDL_WINDOW_ALLOW_HIGHDPI);
   if (!g.window) {

@@ -48,16 +48,30 @@ struct ToldPage {
   std::string announcement;
 };
 
+// font_web.cpp: an atlas asked of the page (web/font_atlas.js draws it).
+struct FontRequest {
+  int serial = 0;
+  float px = 0.0f;     // the line height in physical pixels
+  float ratio = 1.0f;  // the pixel ratio it is for
+  float scale = 1.0f;  // the text size, times the default (font_scale=)
+  std::vector<ImWchar> codes;
+};
+
 // font_web.cpp: the browser-drawn font atlas.
 struct WebFontState {
   float ratio = 1.0f;          // the pixel ratio the atlas was drawn for
   float scale = 1.0f;          // the text size, times the default (font_scale=)
   bool have[0x10000] = {};     // in the atlas or on the way, by code point
   std::vector<ImWchar> extra;  // added on demand, in order
-  int pending = 0;             // extra code points not yet in the atlas
+  int pending = 0;             // extra code points not yet asked for
+  int serial = 0;              // requests so far
+  FontRequest asked;           // the last request
+  bool waiting = false;        // its answer has not been taken yet
+  bool built = false;          // io.Fonts holds an atlas
   int glyphs = 0, tex_w = 0, tex_h = 0;
   float css_px = 0.0f;   // the CSS font size the browser drew at
   bool browser = false;  // the last build drew glyphs (false: no 2D canvas, no text)
+  bool worker = false;   // the page's font worker drew them (false: the page's main thread did)
   bool started = false;  // load_font ran once
 };
 
