@@ -2,8 +2,9 @@
 # The one benchmark command: builds what it needs, then prints, each under its own heading, the multi-head
 # attention kernels against onnxruntime-web and tfjs-backend-wasm, the softmax wasm/native ratio, the dist/
 # size breakdown, the browser frame figures, the training steps/s ratio, the native recompute (Google
-# Benchmark), each browser engine's start-up and time to train to 99% (Chromium, Firefox ESR, WebKitGTK), a
-# large model file's load, three embeds on one course page, and Lighthouse's mobile score.
+# Benchmark), the start-up's long tasks on the page's main thread, each browser engine's start-up and time
+# to train to 99% (Chromium, Firefox ESR, WebKitGTK), a large model file's load, three embeds on one course
+# page, and Lighthouse's mobile score.
 # ATTN_BENCH_QUICK=1: fewer reps and rounds, to check the plumbing (timings not meaningful).
 # ATTN_JOBS: build jobs (default 2). ATTN_NATIVE_BUILD_DIR, ATTN_WASM_NODE_BUILD_DIR and ATTN_DIST_DIR
 # (defaults build/native, build/wasm-node, dist) put the builds elsewhere. Run after ./run_tests.sh (or on
@@ -67,7 +68,7 @@ part() {
 
 # dist/ sizes: each file with its gzip and brotli copies, then the wasm by library (scripts/wasm_size.py)
 dist_sizes() {
-  local f raw gz br total_raw=0 total_gz=0 total_br=0
+  local f raw gz br total_raw=0 total_gz=0 total_br=0 page_gz=0
   printf '%-24s %10s %10s %10s\n' "$DIST/" "bytes" "gzipped" "brotli"
   while IFS= read -r -d '' f; do
     raw=$(stat -c %s "$f")
@@ -76,10 +77,12 @@ dist_sizes() {
     total_raw=$((total_raw + raw))
     total_gz=$((total_gz + gz))
     total_br=$((total_br + br))
+    case "${f##*/}" in course-example.*) ;; *) page_gz=$((page_gz + gz)) ;; esac
     printf '%-24s %10d %10d %10d\n' "${f#"$DIST"/}" "$raw" "$gz" "$br"
   done < <(find "$DIST" -type f ! -name '*.gz' ! -name '*.br' -print0 | sort -z)
-  printf '%-24s %10d %10d %10d  (%d KB gzipped; target 400 KB)\n' "total" "$total_raw" "$total_gz" "$total_br" \
-    $(((total_gz + 1023) / 1024))
+  printf '%-24s %10d %10d %10d\n' "total" "$total_raw" "$total_gz" "$total_br"
+  printf '%-24s %21d  (%d KB gzipped; target 400 KB; course-example.* not counted)\n' "the page's files" \
+    "$page_gz" $(((page_gz + 1023) / 1024))
   local wasm_build="${ATTN_WASM_BUILD_DIR:-build/wasm}" deps
   if [ -f "$wasm_build/attention_demo.js.symbols" ] && deps="$(scripts/wasm_deps.sh 2>/dev/null)"; then
     eval "$deps"
@@ -109,6 +112,8 @@ part "training: steps per second, native against wasm (bench/train_bench.sh)" \
   bench/train_bench.sh ${train_args[@]+"${train_args[@]}"}
 part "native recompute of the attention scenes (Google Benchmark)" \
   "$NATIVE/bench/attention_bench" ${gbench_args[@]+"${gbench_args[@]}"}
+part "start-up on the page's main thread: long tasks, blocking time, first frame (bench/startup_bench.mjs, headless Chromium)" \
+  scripts/with_dist_server.sh --dir "$DIST" node bench/startup_bench.mjs
 part "browser engines: start-up, training to 99% in the compute worker, against the same worker in node (bench/engines_bench.mjs; Chromium, Firefox ESR, WebKitGTK)" \
   env ATTENTION_DEMO_DIST="$DIST" tests/browser/engines/with_display.sh scripts/with_dist_server.sh --dir "$DIST" \
   node bench/engines_bench.mjs

@@ -235,43 +235,30 @@ mergeInto(LibraryManager.library, {
 
   // [SECTION] the font atlas, drawn by web/font_atlas.js (font_web.cpp)
 
-  // Asks for an atlas (codes: count ints; rects: nrects pairs of ints). The font worker draws it
-  // (Module.attentionFontWorker, from web/shell.js), else this thread does in a task of its own (no worker,
-  // or one that cannot draw text). The answer waits in Module.attnFontAnswer and the app gets a frame.
+  // Asks for an atlas (codes: count ints; rects: nrects pairs of ints), drawn by web/font_atlas.js in slices
+  // (a request still drawing is dropped); the answer waits in Module.attnFontAnswer and the app gets a frame.
   attn_js_font_request: function (serial, family, linePx, codes, count, rects, nrects) {
     var q = { serial: serial, family: UTF8ToString(family), linePx: linePx,
               codes: HEAP32.slice(codes >> 2, (codes >> 2) + count),
               rects: HEAP32.slice(rects >> 2, (rects >> 2) + 2 * nrects) };
-    function arrived(serial, atlas, where) {
-      Module.attnFontAnswer = { serial: serial, atlas: atlas, where: where };
+    if (Module.attnFontAsked) Module.attnFontAsked.cancelled = true;
+    Module.attnFontAsked = q;
+    function arrived(atlas) {
+      Module.attnFontAnswer = { serial: serial, atlas: atlas };
       Module['_attn_request_frames'](1);
     }
-    function here(q) {
-      setTimeout(function () { arrived(q.serial, self.attnDrawFontAtlas ? self.attnDrawFontAtlas(q) : null, 1); }, 0);
-    }
-    var worker = Module.attentionFontWorker;
-    Module.attnFontAsked = q;
-    if (!worker) return here(q);
-    worker.onmessage = function (e) {
-      if (e.data.atlas) return arrived(e.data.serial, e.data.atlas, 2);
-      Module.attentionFontWorker = null;  // it cannot draw text: this thread draws from now on
-      here(Module.attnFontAsked);
-    };
-    worker.onerror = function (e) {
-      e.preventDefault();
-      Module.attentionFontWorker = null;
-      here(Module.attnFontAsked);
-    };
-    worker.postMessage(q);
+    if (self.attnDrawFontAtlas) self.attnDrawFontAtlas(q, arrived);
+    else setTimeout(function () { arrived(null); }, 0);
   },
 
-  // 1 when the answer to `serial` has come: sizes = {0: not drawn, 1: drawn here, 2: by the worker; ints
-  // of places; width; height}.
+  // 1 when the answer to `serial` has come: sizes = {drawn (0 or 1), ints of places, width, height,
+  // slices, longest slice in ms}.
   attn_js_font_answer: function (serial, sizes) {
     var a = Module.attnFontAnswer, s = sizes >> 2;
     if (!a || a.serial !== serial) return 0;
     var atlas = a.atlas || { at: [], width: 0, height: 0 };
-    HEAP32.set([a.atlas ? a.where : 0, atlas.at.length, atlas.width, atlas.height], s);
+    HEAP32.set([a.atlas ? 1 : 0, atlas.at.length, atlas.width, atlas.height, atlas.slices | 0,
+                Math.ceil(atlas.longestSliceMs || 0)], s);
     return 1;
   },
 

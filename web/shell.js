@@ -7,7 +7,6 @@
   var JS_FILE = "attention_demo.js";
   var WASM_FILE = "attention_demo.wasm";
   var WORKER_FILE = "compute_worker.js";
-  var FONT_FILE = "font_atlas.js";
 
   var body = document.body;
   var canvas = document.getElementById("canvas");
@@ -82,7 +81,7 @@
     if (!window.trustedTypes || typeof window.trustedTypes.createPolicy !== "function") return name;
     policy = policy || window.trustedTypes.createPolicy("attention-demo", {
       createScriptURL: function (url) {
-        if (url !== JS_FILE && url !== WORKER_FILE && url !== FONT_FILE) {
+        if (url !== JS_FILE && url !== WORKER_FILE) {
           throw new TypeError("attention-demo: not the demo's script: " + url);
         }
         return url;
@@ -554,26 +553,9 @@
     });
   }
 
-  // [7c] the font worker (web/font_atlas.js), started now so it is ready when the app asks for its atlas:
-  // the glyphs are drawn there while this thread makes the WebGL context. None in the single-file build
-  // (web/bridge.js then draws on this thread).
-  var fontWorker = null;
-  if (!singleFile && typeof Worker === "function") {
-    try {
-      fontWorker = new Worker(trustedUrl(FONT_FILE));
-      fontWorker.addEventListener("error", function (e) {  // before a request (after one: web/bridge.js)
-        e.preventDefault();
-        Module.attentionFontWorker = null;
-      });
-    } catch (e) {
-      fontWorker = null;
-    }
-  }
-
   // [8] the Emscripten module (one global Module, -sMODULARIZE=0)
   window.Module = {
     canvas: canvas,
-    attentionFontWorker: fontWorker,
     print: function (text) { console.log(text); },
     printErr: function (text) { console.warn(text); },
     locateFile: function (path) { return path; },

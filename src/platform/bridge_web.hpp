@@ -45,8 +45,8 @@ void attn_js_model_read(double load, double read, double total);
 // when it is drawn
 void attn_js_font_request(int serial, const char* family, int line_px, const int* codes, int count,
                           const int* rects, int nrects);
-// 1 when the answer to `serial` has arrived: sizes = {0 not drawn, 1 drawn by the page, 2 by its font worker;
-// ints of places; width; height}
+// 1 when the answer to `serial` has arrived: sizes = {drawn (0 or 1), ints of places, width, height, slices,
+// longest slice in ms}
 int attn_js_font_answer(int serial, int* sizes);
 // copies the arrived answer out: metrics [ascent, descent, CSS px, advance of each code point], ink boxes
 // (4 ints per code point), places (x, y per rectangle), alpha (width x height)

@@ -22,14 +22,14 @@ inline constexpr float kFontSize = 16.0f;
 // the size.
 bool load_font(float pixel_ratio, float scale = 1.0f);
 
-// Browser only (font_web.cpp): there load_font() asks the page for the atlas (web/font_atlas.js draws it,
-// in a worker where it can) and returns at once; font_update(), called between frames, installs the answer
-// when it has come and returns whether it did (then the renderer's font texture must be rebuilt);
+// Browser only (font_web.cpp): there load_font() asks the page for the atlas (web/font_atlas.js draws it in
+// slices of a few milliseconds) and returns at once; font_update(), called between frames, installs the
+// answer when it has come and returns whether it did (then the renderer's font texture must be rebuilt);
 // font_ready() says whether an atlas was ever installed (no frame before it), font_pending() whether one is
 // on the way. Glyphs on demand: font_want_text() notes the code points of text the learner brings (typed,
 // set() from the page, the URL, a model file) that the atlas lacks (at most 2048, BMP only); font_update()
 // asks for them in a new atlas. font_state_json() describes the font for attentionDemo.state(): source,
-// family, sizes, glyph count, atlas size.
+// family, sizes, glyph count, atlas size, and the slices the last atlas was drawn in.
 void font_want_text(std::string_view utf8);
 bool font_update();
 bool font_ready();

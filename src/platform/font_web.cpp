@@ -1,5 +1,5 @@
-// Browser font atlas: the browser draws every glyph (web/font_atlas.js: Canvas 2D, in the page's font worker)
-// and this makes Dear ImGui's atlas of the answer, so the wasm carries no font file and no rasteriser; code
+// Browser font atlas: the browser draws every glyph (web/font_atlas.js: Canvas 2D, in slices of a few ms) and
+// this makes Dear ImGui's atlas of the answer, so the wasm carries no font file and no rasteriser; code
 // points the learner brings are added on demand.
 #include <emscripten.h>
 
@@ -181,12 +181,13 @@ bool load_font(float pixel_ratio, float scale) {
 bool font_update() {
   WebFontState& f = fstate();
   if (f.pending > 0 && !f.waiting) load_font(f.asked.ratio, f.asked.scale);  // one request at a time
-  int sizes[4] = {};
+  int sizes[6] = {};
   if (!f.waiting || !attn_js_font_answer(f.serial, sizes)) return false;
   f.waiting = false;
   ImGuiIO& io = ImGui::GetIO();
   f.browser = build_atlas(io.Fonts, f.asked, sizes);
-  f.worker = f.browser && sizes[0] == 2;
+  f.slices = sizes[4];
+  f.longest_slice_ms = sizes[5];
   f.built = true;
   f.glyphs = f.browser ? io.Fonts->Fonts[0]->Glyphs.Size : 0;
   f.tex_w = io.Fonts->TexWidth;
@@ -224,13 +225,15 @@ std::string font_state_json() {
   for (const char* p = kFamily; *p; ++p) family += *p == '"' ? std::string("\\\"") : std::string(1, *p);
   const ImFontAtlas* atlas = ImGui::GetIO().Fonts;
   char buf[200];
-  std::snprintf(buf, sizeof(buf),
-                R"(","css_px":%.3f,"pixel_size":%g,"ratio":%g,"glyphs":%d,"extra":%d,"atlas":[%d,%d]})",
-                static_cast<double>(fstate().css_px), atlas->Fonts.empty() ? 0.0 : atlas->Fonts[0]->FontSize,
-                static_cast<double>(fstate().ratio), fstate().glyphs, static_cast<int>(fstate().extra.size()),
-                fstate().tex_w, fstate().tex_h);
-  return std::string(R"({"source":")") + (fstate().browser ? "browser" : "none") + R"(","worker":)" +
-         (fstate().worker ? "true" : "false") + R"(,"family":")" + family + buf;
+  std::snprintf(
+      buf, sizeof(buf),
+      R"(","css_px":%.3f,"pixel_size":%g,"ratio":%g,"glyphs":%d,"extra":%d,"atlas":[%d,%d],"slices":%d,)"
+      R"("longest_slice_ms":%d})",
+      static_cast<double>(fstate().css_px), atlas->Fonts.empty() ? 0.0 : atlas->Fonts[0]->FontSize,
+      static_cast<double>(fstate().ratio), fstate().glyphs, static_cast<int>(fstate().extra.size()),
+      fstate().tex_w, fstate().tex_h, fstate().slices, fstate().longest_slice_ms);
+  return std::string(R"({"source":")") + (fstate().browser ? "browser" : "none") + R"(","family":")" +
+         family + buf;
 }
 
 }  // namespace platform

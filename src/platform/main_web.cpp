@@ -143,7 +143,7 @@ bool draw_one_frame() {
     platform::imgui_renderer_font_changed();
     request_frames(2);  // ImGui's layout settles with the new glyphs' widths
   }
-  if (!platform::font_ready()) return true;
+  if (!platform::font_ready()) return false;  // the atlas' arrival asks for a frame
 
   platform::build_frame(*g.app, false, g.frame_error_logged);
   platform::sync_text_fields();  // the page's <input> elements follow the fields this frame drew
@@ -333,7 +333,7 @@ int main(int, char**) {
   // Keys reach SDL (and ImGui) only while the canvas has the focus: a text field's <input> gets its own
   // (SDL would cancel Backspace, Tab and the arrows there).
   SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
-  // The font atlas is asked for first: the page draws it (in its font worker) while this makes the context.
+  // The font atlas is asked for first: the page draws it in tasks of its own after this one.
   g.ratio = emscripten_get_device_pixel_ratio();
   platform::load_font(static_cast<float>(g.ratio));
   if (SDL_Init(SDL_INIT_VIDEO) != 0) {

@@ -69,10 +69,10 @@ struct WebFontState {
   bool waiting = false;        // its answer has not been taken yet
   bool built = false;          // io.Fonts holds an atlas
   int glyphs = 0, tex_w = 0, tex_h = 0;
-  float css_px = 0.0f;   // the CSS font size the browser drew at
-  bool browser = false;  // the last build drew glyphs (false: no 2D canvas, no text)
-  bool worker = false;   // the page's font worker drew them (false: the page's main thread did)
-  bool started = false;  // load_font ran once
+  float css_px = 0.0f;                   // the CSS font size the browser drew at
+  bool browser = false;                  // the last build drew glyphs (false: no 2D canvas, no text)
+  int slices = 0, longest_slice_ms = 0;  // the tasks the browser drew the last atlas in, the longest
+  bool started = false;                  // load_font ran once
 };
 
 // The JSON answers of the page's exports (main_web.cpp, model_load_web.cpp), each valid until the next call

@@ -46,9 +46,9 @@ test(`${engine}: start-up: attentionDemo.ready resolves and the page is ready`, 
   const s = await state();
   assert.equal(s.error, '');
   assert.equal(s.scene, 'clock');
-  // the glyphs were drawn by the page's font worker, off its main thread
+  // the browser drew the glyphs, in several tasks
   assert.equal(s.font.source, 'browser', JSON.stringify(s.font));
-  assert.equal(s.font.worker, true, JSON.stringify(s.font));
+  assert.ok(s.font.slices >= 2, JSON.stringify(s.font));
   t.diagnostic(`${browser.name} ${browser.version}: first frame ${timing.first_frame_ms.toFixed(0)} ms after navigation`);
 });
 
