@@ -4,7 +4,7 @@
 // asks through web/bridge.js and makes Dear ImGui's glyphs of the answer.
 (function () {
   "use strict";
-  var SLICE_MS = 30;  // the longest a slice runs before it lets the page's other tasks in
+  var SLICE_MS = 10;  // the longest a slice runs before it lets the page's other tasks in
   var BAND_ROWS = 32;  // atlas rows read back per step
 
   // A 2D context with fast read-back: on an OffscreenCanvas where there is one, else a detached <canvas>.

@@ -4,6 +4,7 @@
 #include <GLES3/gl3.h>
 #include <SDL.h>
 #include <emscripten.h>
+#include <emscripten/eventloop.h>
 #include <emscripten/html5.h>
 
 #include <cstdio>
@@ -329,6 +330,10 @@ EMSCRIPTEN_KEEPALIVE const char* attn_set(const char* json) {
 
 // [SECTION] main
 
+namespace {
+void finish_start(void*);
+}  // namespace
+
 int main(int, char**) {
   // Keys reach SDL (and ImGui) only while the canvas has the focus: a text field's <input> gets its own
   // (SDL would cancel Backspace, Tab and the arrows there).
@@ -363,12 +368,22 @@ int main(int, char**) {
     return 1;
   }
   SDL_GL_MakeCurrent(g.window, g.gl);
+  // The rest in a task of its own: the context alone may take hundreds of ms (a software GPU), and the
+  // page's other tasks (input, the font atlas' slices, other figures) get their turn in between.
+  emscripten_set_timeout(finish_start, 0.0, nullptr);
+  // main returns; the runtime stays (EXIT_RUNTIME is off) and frames come from requestAnimationFrame.
+  return 0;
+}
 
+namespace {
+
+// The second half of the start-up: the interface's GL objects, the App, input, the first frames.
+void finish_start(void*) {
   const std::string error = platform::start_imgui(g.window, g.gl, static_cast<float>(g.ratio), g.heatmaps);
   g.font_ratio = g.ratio;
   if (!error.empty()) {
     attn_js_fail(("The interface could not start: " + error).c_str());
-    return 1;
+    return;
   }
 
   emscripten_set_webglcontextlost_callback("#canvas", nullptr, EM_FALSE, on_context_lost);
@@ -382,6 +397,6 @@ int main(int, char**) {
   SDL_AddEventWatch(on_sdl_event, nullptr);
   platform::install_touch();
   request_frames(3);  // the first frame, and the two ImGui needs to settle its layout
-  // main returns; the runtime stays (EXIT_RUNTIME is off) and frames come from requestAnimationFrame.
-  return 0;
 }
+
+}  // namespace
