@@ -126,7 +126,7 @@ echo >&2
 python3 scripts/wasm_size.py "$OUT" --sdl-lib "$SDL2_WASM_PREFIX/lib/libSDL2.a" --imgui-lib "$OUT/libattn_imgui.a" \
   >&2 || log "warning: scripts/wasm_size.py failed (the build is fine)"
 if [ "$page_gz" -gt $((BUDGET_KB * 1024)) ]; then
-  log "error: dist/ is over the ${BUDGET_KB} KB gzipped budget"
+  log "error: the page's files in dist/ are over the ${BUDGET_KB} KB gzipped budget"
   exit 1
 fi
 log "$DIST/ is ready"

@@ -172,7 +172,8 @@ bool load_font(float pixel_ratio, float scale) {
   q = {++fstate().serial, std::round(kFontSize * pixel_ratio), pixel_ratio, scale, wanted_codes()};
   fstate().pending = 0;
   fstate().waiting = true;
-  const std::vector<int> ints(q.codes.begin(), q.codes.end()), rects = imgui_rects();
+  static const std::vector<int> rects = imgui_rects();  // the same for every atlas
+  const std::vector<int> ints(q.codes.begin(), q.codes.end());
   attn_js_font_request(q.serial, kFamily, static_cast<int>(q.px), ints.data(), static_cast<int>(ints.size()),
                        rects.data(), static_cast<int>(rects.size() / 2));
   return true;

@@ -331,7 +331,30 @@ EMSCRIPTEN_KEEPALIVE const char* attn_set(const char* json) {
 // [SECTION] main
 
 namespace {
-void finish_start(void*);
+
+// The second half of the start-up, a task main() queues: the interface's GL objects, the App, input, the
+// first frames.
+void finish_start(void*) {
+  const std::string error = platform::start_imgui(g.window, g.gl, static_cast<float>(g.ratio), g.heatmaps);
+  g.font_ratio = g.ratio;
+  if (!error.empty()) {
+    attn_js_fail(("The interface could not start: " + error).c_str());
+    return;
+  }
+
+  emscripten_set_webglcontextlost_callback("#canvas", nullptr, EM_FALSE, on_context_lost);
+  emscripten_set_webglcontextrestored_callback("#canvas", nullptr, EM_FALSE, on_context_restored);
+
+  char* search = attn_js_location_search();
+  g.app = std::make_unique<app::App>(search ? search : "");
+  std::free(search);
+  platform::offer_compute_worker();  // into the App's state
+
+  SDL_AddEventWatch(on_sdl_event, nullptr);
+  platform::install_touch();
+  request_frames(3);  // the first frame, and the two ImGui needs to settle its layout
+}
+
 }  // namespace
 
 int main(int, char**) {
@@ -374,29 +397,3 @@ int main(int, char**) {
   // main returns; the runtime stays (EXIT_RUNTIME is off) and frames come from requestAnimationFrame.
   return 0;
 }
-
-namespace {
-
-// The second half of the start-up: the interface's GL objects, the App, input, the first frames.
-void finish_start(void*) {
-  const std::string error = platform::start_imgui(g.window, g.gl, static_cast<float>(g.ratio), g.heatmaps);
-  g.font_ratio = g.ratio;
-  if (!error.empty()) {
-    attn_js_fail(("The interface could not start: " + error).c_str());
-    return;
-  }
-
-  emscripten_set_webglcontextlost_callback("#canvas", nullptr, EM_FALSE, on_context_lost);
-  emscripten_set_webglcontextrestored_callback("#canvas", nullptr, EM_FALSE, on_context_restored);
-
-  char* search = attn_js_location_search();
-  g.app = std::make_unique<app::App>(search ? search : "");
-  std::free(search);
-  platform::offer_compute_worker();  // into the App's state
-
-  SDL_AddEventWatch(on_sdl_event, nullptr);
-  platform::install_touch();
-  request_frames(3);  // the first frame, and the two ImGui needs to settle its layout
-}
-
-}  // namespace
