@@ -198,10 +198,29 @@ TEST(TrainGradients, SoftmaxCrossEntropy) {
   report("softmax cross-entropy", c);
 }
 
+// The mean next-token cross-entropy over the positions with a target, from the forward's logits.
+double next_token_loss(const tr::ModelT<double>& model, const std::vector<int>& ids,
+                       const std::vector<int>& targets) {
+  const tr::ForwardT<double> f = model.forward(ids);
+  double sum = 0;
+  int n = 0;
+  for (int i = 0; i < f.tokens(); ++i) {
+    const int y = targets[static_cast<size_t>(i)];
+    if (y < 0) continue;
+    const auto row = f.logits.row(i);
+    const double top = row.maxCoeff();
+    sum += std::log((row.array() - top).exp().sum()) + top - row(y);
+    ++n;
+  }
+  return sum / n;
+}
+
 // The whole model: every tensor of every layer, for one scheme and shape.
-void check_model(Scheme positions, int layers, int d_ff, bool causal) {
+void check_model(Scheme positions, int layers, int d_ff, bool causal,
+                 attn::Norm norm = attn::Norm::PostLayerNorm, bool next_token = false) {
   tr::ModelConfig c = fx::router_config(8, 2, layers, d_ff, positions);
-  c.vocab = 9, c.classes = 4, c.max_len = 8, c.causal = causal, c.seed = 5;
+  c.vocab = 9, c.classes = 4, c.max_len = 8, c.causal = causal, c.seed = 5, c.norm = norm;
+  if (next_token) c.output = tr::Output::NextToken, c.classes = c.vocab;
   tr::ModelT<double> model(c);
   // Move the LayerNorm gains and biases and the classifier bias off 1 and 0 so their gradients are generic.
   for (auto& [name, m] : model.params.named_tensors()) {
@@ -209,22 +228,27 @@ void check_model(Scheme positions, int layers, int d_ff, bool causal) {
   }
   const std::vector<int> ids = {3, 1, 4, 1, 5, 8, 2};  // token 1 twice: the scatter-add must sum
   const int label = 2;
+  const std::vector<int> targets = {1, -1, 1, 5, 8, 2, -1};  // two positions without a target
+  const auto loss = [&] {
+    return next_token ? next_token_loss(model, ids, targets) : model.loss(ids, label);
+  };
   tr::ParamsT<double> grads = model.params.zeros_like();
   const tr::ForwardT<double> f = model.forward(ids);
-  const double loss0 = model.backward(f, label, grads);
-  EXPECT_NEAR(loss0, model.loss(ids, label), 1e-12);
+  const double loss0 =
+      next_token ? model.backward_tokens(f, targets, grads) : model.backward(f, label, grads);
+  EXPECT_NEAR(loss0, loss(), 1e-12);
 
   Check check;
   auto params = model.params.named_tensors();
   auto g = grads.named_tensors();
   ASSERT_EQ(params.size(), g.size());
   for (size_t i = 0; i < params.size(); ++i) {
-    compare(
-        *params[i].second, *g[i].second, [&] { return model.loss(ids, label); }, params[i].first, check,
-        kModelFloor);
+    compare(*params[i].second, *g[i].second, loss, params[i].first, check, kModelFloor);
   }
   std::string what = "model " + attn::scheme_name(positions) + ", " + std::to_string(layers) + " layer(s)" +
-                     (d_ff > 0 ? ", FFN" : "") + (causal ? ", causal" : "");
+                     (d_ff > 0 ? ", FFN" : "") + (causal ? ", causal" : "") +
+                     (norm == attn::Norm::PreLayerNorm ? ", pre-norm" : "") +
+                     (next_token ? ", next token" : "");
   report(what, check);
   // every tensor took part (the position table only up to the email length)
   for (size_t i = 0; i < g.size(); ++i) EXPECT_GT(g[i].second->cwiseAbs().maxCoeff(), 0.0) << g[i].first;
@@ -250,6 +274,16 @@ TEST(TrainGradients, ModelTwoLayersWithFeedForward) {
 TEST(TrainGradients, ModelCausal) {
   check_model(Scheme::None, 1, 0, true);
   check_model(Scheme::Rope, 2, 6, true);
+}
+
+TEST(TrainGradients, ModelPreNorm) {
+  check_model(Scheme::Sinusoidal, 1, 0, false, attn::Norm::PreLayerNorm);
+  check_model(Scheme::Learned, 2, 6, false, attn::Norm::PreLayerNorm);
+}
+TEST(TrainGradients, ModelNextToken) {
+  check_model(Scheme::Rope, 2, 0, true, attn::Norm::PostLayerNorm, true);
+  check_model(Scheme::Rope, 2, 0, true, attn::Norm::PreLayerNorm, true);
+  check_model(Scheme::Learned, 2, 6, true, attn::Norm::PreLayerNorm, true);
 }
 
 // The float model's gradient is the double one rounded: the same code, templated on the scalar.

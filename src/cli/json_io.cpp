@@ -1,6 +1,8 @@
 // Converts between JSON documents and the core's matrices, rejecting ragged, non-numeric or non-finite input.
 #include "json_io.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -130,6 +132,37 @@ std::string string_field(const json& j, const char* name, const std::string& fal
   if (!j.contains(name)) return fallback;
   if (!j[name].is_string()) throw InputError(std::string("\"") + name + "\" must be a string");
   return j[name].get<std::string>();
+}
+
+double tidy(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+  for (int digits = 6; digits < 9; ++digits) {  // fewer digits when they already round-trip
+    char shorter[32];
+    std::snprintf(shorter, sizeof shorter, "%.*g", digits, static_cast<double>(v));
+    if (std::strtof(shorter, nullptr) == v) return std::strtod(shorter, nullptr);
+  }
+  return std::strtod(buf, nullptr);
+}
+
+double tidy(double v) {
+  return tidy(static_cast<float>(v));
+}
+
+json tidy(const std::vector<float>& v) {
+  json out = json::array();
+  for (float x : v) out.push_back(tidy(x));
+  return out;
+}
+
+json tidy(const std::vector<std::vector<double>>& m) {
+  json out = json::array();
+  for (const auto& row : m) {
+    json r = json::array();
+    for (double x : row) r.push_back(tidy(x));
+    out.push_back(std::move(r));
+  }
+  return out;
 }
 
 }  // namespace attn::cli

@@ -30,6 +30,13 @@ Batch batch_from_json(const json& j, const std::string& what, bool& batched);
 
 json to_json(const Mat& m);
 json to_json(const RowVec& v);
+// A float32 as the shortest decimal that reads back as the same float (0.99347824, not
+// 0.9934782385826111); a measure in double rounded to float first, so it prints as briefly.
+double tidy(float v);
+double tidy(double v);
+json tidy(const std::vector<float>& v);
+// [rows][cols] of tidy numbers.
+json tidy(const std::vector<std::vector<double>>& m);
 
 // Optional typed fields with a default; wrong types raise InputError naming the field.
 // A whole number from lo to hi: a JSON integer (1e3, 2.5 and 5.0 are refused), its range checked before

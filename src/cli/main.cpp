@@ -91,25 +91,45 @@ int main(int argc, char** argv) {
   }
 
   TrainOptions train;
-  auto* train_cmd =
-      app.add_subcommand("train", "train the refund router; learning curve and accuracies as JSON");
+  auto* train_cmd = app.add_subcommand(
+      "train",
+      "train the refund router or the induction task's language model; curve, measures and heads as JSON");
+  train_cmd
+      ->add_option("--task", train.task, "router, or induction: next-token prediction of repeated sequences")
+      ->check(CLI::IsMember({"router", "induction"}))
+      ->capture_default_str();
   train_cmd->add_option("--positions", train.positions, router_schemes)->capture_default_str();
-  whole(train_cmd, "--steps", train.steps, "Adam steps (minibatches)")->capture_default_str();
+  auto* steps_opt = whole(train_cmd, "--steps", train.steps, "Adam steps (minibatches; induction: 2000)")
+                        ->capture_default_str();
   whole(train_cmd, "--seed", train.seed, "initial weights and minibatch order")
       ->capture_default_str()
       ->check(kSeedRange);
   train_cmd->add_option("--out", train.out, "save the trained model to this JSON file");
   whole(train_cmd, "--d-model", train.d_model, "model width")->capture_default_str();
   whole(train_cmd, "--heads", train.heads, "attention heads per layer")->capture_default_str();
-  whole(train_cmd, "--layers", train.layers, "attention layers")->capture_default_str();
+  auto* layers_opt =
+      whole(train_cmd, "--layers", train.layers, "attention layers (induction: 2)")->capture_default_str();
   whole(train_cmd, "--d-ff", train.d_ff, "feed-forward width (0: none)")->capture_default_str();
   whole(train_cmd, "--max-len", train.max_len, "slots of the learned position table")->capture_default_str();
   train_cmd->add_flag("--causal", train.causal, "mask keys after each query");
   bool no_timing = false;
   train_cmd->add_flag("--no-timing", no_timing, "leave out the wall-clock fields (byte-identical runs)");
-  whole(train_cmd, "--batch", train.batch, "emails per minibatch")->capture_default_str();
+  auto* batch_opt =
+      whole(train_cmd, "--batch", train.batch, "emails per minibatch (induction: sequences, 16)")
+          ->capture_default_str();
   train_cmd->add_option("--lr", train.lr, "Adam learning rate")->capture_default_str();
-  whole(train_cmd, "--eval-every", train.eval_every, "test accuracy every K steps")->capture_default_str();
+  auto* eval_every_opt =
+      whole(train_cmd, "--eval-every", train.eval_every, "test measures every K steps (induction: 100)")
+          ->capture_default_str();
+  train_cmd->add_flag("--dump", train.dump, "also print the weights and the held-out data (for checks)");
+  train_cmd->add_option("--off", train.off, "heads switched off for the `ablated` measures: L.H,... from 0");
+  train_cmd->add_option("--ablate", train.ablate, "a switched-off head outputs zero, or its mean output")
+      ->check(CLI::IsMember({"zero", "mean"}))
+      ->capture_default_str();
+  whole(train_cmd, "--tokens", train.tokens, "induction: the vocabulary of the sequences")
+      ->capture_default_str();
+  whole(train_cmd, "--length", train.length, "induction: the training length")->capture_default_str();
+  whole(train_cmd, "--eval-length", train.eval_length, "induction: also measure at this length (even)");
   whole(train_cmd, "--longer", train.longer, "extra tokens for the longer-email accuracy (0: skip)")
       ->capture_default_str();
 
@@ -138,6 +158,10 @@ int main(int argc, char** argv) {
     }
     if (*train_cmd) {
       train.timing = !no_timing;
+      if (train.task == "induction") {
+        use_induction_defaults(train, steps_opt->count() > 0, layers_opt->count() > 0, batch_opt->count() > 0,
+                               eval_every_opt->count() > 0);
+      }
       out = run_train(train);
     }
     if (*block_cmd) out = run_block(block_input);

@@ -12,35 +12,12 @@
 #include "core/positions.hpp"
 #include "core/train/cost.hpp"
 #include "core/train/trainer.hpp"
+#include "head_json.hpp"
 #include "model_io/model_json.hpp"
+#include "run_clock.hpp"
 
 namespace attn::cli {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// A float32 as the shortest decimal that reads back as the same float (0.99347824, not 0.9934782385826111).
-double tidy(float v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
-  for (int digits = 6; digits < 9; ++digits) {  // fewer digits when they already round-trip
-    char shorter[32];
-    std::snprintf(shorter, sizeof shorter, "%.*g", digits, static_cast<double>(v));
-    if (std::strtof(shorter, nullptr) == v) return std::strtod(shorter, nullptr);
-  }
-  return std::strtod(buf, nullptr);
-}
-
-json tidy(const std::vector<float>& v) {
-  json out = json::array();
-  for (float x : v) out.push_back(tidy(x));
-  return out;
-}
-
-// Seconds since t0, to the microsecond.
-double seconds_since(Clock::time_point t0) {
-  return std::round(std::chrono::duration<double>(Clock::now() - t0).count() * 1e6) / 1e6;
-}
 
 // The model's config as its file holds it, with the run's training options.
 json config_json(const train::ModelConfig& c, const TrainOptions& o) {
@@ -76,8 +53,25 @@ std::string rounded(double v) {
 
 // The run's estimated work (train::train_flops); InputError past train::kMaxTrainFlops.
 double require_train_budget(const train::ModelConfig& c, const TrainOptions& o, const train::Dataset& data) {
-  const double flops =
-      train::train_flops(c, train::train_work(data, o.steps, o.batch, o.eval_every, o.longer));
+  return require_train_flops(
+      train::train_flops(c, train::train_work(data, o.steps, o.batch, o.eval_every, o.longer)));
+}
+
+// The router's measures with the heads of `off` switched off: the fields of `final`.
+json metrics_json(const train::Trainer& trainer, const HeadSwitch* off) {
+  const train::TrainingData& set = trainer.data();
+  const train::SetMetrics tr = evaluate_set(trainer.model(), set.vocab, set.data.train, &set.train_ids, off);
+  const train::SetMetrics te = evaluate_set(trainer.model(), set.vocab, set.data.test, nullptr, off);
+  return {{"train_accuracy", tidy(tr.accuracy)},
+          {"test_accuracy", tidy(te.accuracy)},
+          {"test_loss", tidy(te.loss)},
+          {"flipped_pair_accuracy", tidy(te.pair_accuracy)},
+          {"max_pair_difference", tidy(te.max_pair_difference)}};
+}
+
+}  // namespace
+
+double require_train_flops(double flops) {
   if (flops > train::kMaxTrainFlops) {
     throw InputError("train: this run needs about " + rounded(flops) +
                      " floating-point operations; allowed: up to " + rounded(train::kMaxTrainFlops) +
@@ -88,9 +82,18 @@ double require_train_budget(const train::ModelConfig& c, const TrainOptions& o, 
   return flops;
 }
 
-}  // namespace
+void use_induction_defaults(TrainOptions& o, bool steps_given, bool layers_given, bool batch_given,
+                            bool eval_every_given) {
+  const train::InductionConfig task;
+  if (!steps_given) o.steps = 2000;
+  if (!layers_given) o.layers = train::induction_model_config(task, Scheme::Rope, 1).layers;
+  if (!batch_given) o.batch = task.batch;
+  if (!eval_every_given) o.eval_every = 100;
+}
 
 json run_train(const TrainOptions& o) {
+  if (o.task == "induction") return run_train_induction(o);
+  if (o.task != "router") throw InputError("--task must be router or induction, not '" + o.task + "'");
   train::ModelConfig mc;
   mc.positions = parse_scheme(o.positions, train::trainable_schemes());
   require_range(o.steps, 0, 100000, "--steps");
@@ -117,6 +120,7 @@ json run_train(const TrainOptions& o) {
   mc.vocab = train::Vocab::build(data).size();
   mc.classes = data.classes();
   train::validate_config(mc);  // sizes and weights in words, before the work is counted
+  HeadSwitch off = heads_off(o.off, o.ablate, mc.layers, mc.heads);
   const double flops = require_train_budget(mc, o, data);
   train::Trainer trainer(mc, tc, data);
   const train::Model& model = trainer.model();
@@ -151,12 +155,7 @@ json run_train(const TrainOptions& o) {
   }
 
   // 2. final measures: both sets, the order-flipped twins, and longer emails.
-  const train::Metrics f = trainer.evaluate();
-  json final_json = {{"train_accuracy", tidy(f.train_accuracy)},
-                     {"test_accuracy", tidy(f.test_accuracy)},
-                     {"test_loss", tidy(f.test_loss)},
-                     {"flipped_pair_accuracy", tidy(f.flipped_pair_accuracy)},
-                     {"max_pair_difference", tidy(f.max_pair_difference)}};
+  json final_json = metrics_json(trainer, nullptr);
   json longer = o.longer > 0 ? longer_json(model, trainer.vocab(), data, o.longer) : json(nullptr);
 
   json out = {{"config", config_json(model.config, o)},
@@ -169,9 +168,42 @@ json run_train(const TrainOptions& o) {
               {"curve", std::move(curve)},
               {"final", final_json},
               {"longer_emails", longer},
+              {"heads", roles_json(train::router_head_roles(model, trainer.vocab(), data.items, data.test))},
               {"reached_99", reached},
               {"train_seconds", std::round(train_seconds * 1e6) / 1e6},
               {"steps_per_second", train_seconds > 0 ? std::round(o.steps / train_seconds * 10) / 10 : 0.0}};
+  // 3. each head switched off alone, and the heads of --off together (zeros, or their mean output over
+  //    the training emails)
+  const auto means = o.ablate == "mean" ? train::mean_head_outputs(model, trainer.data().train_ids)
+                                        : std::vector<std::vector<std::vector<double>>>{};
+  json ablation = json::array();
+  for (const HeadSwitch& one : single_heads(mc.layers, mc.heads, means)) {
+    const train::SetMetrics m = evaluate_set(model, trainer.vocab(), data.test, nullptr, &one);
+    ablation.push_back({{"off", train::heads_off_names(one).front()},
+                        {"test_accuracy", tidy(m.accuracy)},
+                        {"flipped_pair_accuracy", tidy(m.pair_accuracy)},
+                        {"test_loss", tidy(m.loss)}});
+  }
+  out["ablation"] = std::move(ablation);
+  out["ablate"] = o.ablate;
+  if (!o.off.empty()) {
+    off.mean = means;
+    out["ablated"] = metrics_json(trainer, &off);
+    out["ablated"]["off"] = train::heads_off_names(off);
+  }
+  if (o.dump) {  // the weights, the vocabulary and the held-out emails as tokens
+    out["weights"] = model_io::model_to_json_value(model, trainer.vocab(), data.label_names())["tensors"];
+    out["vocab"] = trainer.vocab().words;
+    json held_out = json::array();
+    for (const auto& e : data.test) {
+      held_out.push_back({{"tokens", train::Vocab::tokens(e.text)},
+                          {"label", e.label},
+                          {"keep", e.keep},
+                          {"pair", e.pair},
+                          {"template", e.template_id}});
+    }
+    out["held_out"] = std::move(held_out);
+  }
   out["seconds"] = seconds_since(t_start);
   if (!o.timing) {  // the same seed then gives byte-identical output (and model file)
     for (const char* k : {"train_seconds", "steps_per_second", "seconds"}) out.erase(k);

@@ -64,12 +64,18 @@ bool HeadSwitch::is_off(int layer, int head) const {
   return l < off.size() && h < off[l].size() && off[l][h] != 0;
 }
 
+const std::vector<double>* HeadSwitch::mean_of(int layer, int head) const {
+  const auto l = static_cast<size_t>(layer), h = static_cast<size_t>(head);
+  if (l >= mean.size() || h >= mean[l].size() || mean[l][h].empty()) return nullptr;
+  return &mean[l][h];
+}
+
 template <class S>
 LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w, const MatT<S>& x,
                           LayerCaptureT<S>& out, const std::vector<int>* positions,
                           const ops::RopeTable* turn, const std::vector<char>* heads_off, int step_rows,
-                          HeadSpan span)
-    : c_(c), w_(w), x_(x), out_(out), turn_(turn) {
+                          HeadSpan span, const std::vector<std::vector<double>>* heads_mean)
+    : c_(c), w_(w), x_(x), in_(&x), out_(out), turn_(turn), mean_(heads_mean) {
   // x (T, D); w_qkv (D, D + 2 G d_k); w_o (D, D)
   const auto t = static_cast<int>(x.rows());
   d_ = static_cast<int>(x.cols());
@@ -101,6 +107,10 @@ LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w,
     turn_ = &own_turn_;
   }
   if (!scheme.rotation) turn_ = nullptr;
+  if (c.norm == Norm::PreLayerNorm) {  // the sub-layer reads LayerNorm(x): (T, D)
+    ops::layer_norm_forward(x, w.ln1_gain, w.ln1_bias, out_.norm1, out_.xhat1, out_.rstd1);
+    in_ = &out_.norm1;
+  }
   out_.qkv.resize(t, w.w_qkv.cols());
   out_.scores.resize(static_cast<size_t>(c.heads));
   out_.weights.resize(static_cast<size_t>(c.heads));
@@ -126,14 +136,14 @@ void LayerSteps<S>::step() {
   if (k < blocks_) {  // 1. all heads' queries, keys and values: (T, 3D), a block of rows
     const int first = k * rows_, n = std::min(rows_, t - k * rows_);
     if (!part_) {
-      project_rows(x_, w_.w_qkv, first, n, out_.qkv);
+      project_rows(*in_, w_.w_qkv, first, n, out_.qkv);
       return;
     }
     // the span's queries, and the keys and values of their groups
     const int g0 = first_ / group_, g1 = (last_ - 1) / group_ + 1, groups = c_.heads / group_;
-    project_row_cols(x_, w_.w_qkv, first, n, first_ * dk_, (last_ - first_) * dk_, out_.qkv);
-    project_row_cols(x_, w_.w_qkv, first, n, d_ + g0 * dk_, (g1 - g0) * dk_, out_.qkv);
-    project_row_cols(x_, w_.w_qkv, first, n, d_ + (groups + g0) * dk_, (g1 - g0) * dk_, out_.qkv);
+    project_row_cols(*in_, w_.w_qkv, first, n, first_ * dk_, (last_ - first_) * dk_, out_.qkv);
+    project_row_cols(*in_, w_.w_qkv, first, n, d_ + g0 * dk_, (g1 - g0) * dk_, out_.qkv);
+    project_row_cols(*in_, w_.w_qkv, first, n, d_ + (groups + g0) * dk_, (g1 - g0) * dk_, out_.qkv);
     return;
   }
   if (k < blocks_ + (last_ - first_)) {
@@ -152,8 +162,18 @@ void LayerSteps<S>::step() {
     ops::attention_forward<S>(out_.qkv.middleCols(h * dk_, dk_), out_.qkv.middleCols(k_col, dk_),
                               out_.qkv.middleCols(v_col, dk_), mask_, out_.scores[hs], out_.weights[hs],
                               head_out_);
-    // 3. glue the heads back together side by side: (T, D); a switched-off head adds nothing
-    if (out_.off[hs]) head_out_.setZero();
+    // 3. glue the heads back together side by side: (T, D); a switched-off head adds nothing, or its mean
+    if (out_.off[hs]) {
+      const bool has_mean = mean_ && hs < mean_->size() && !(*mean_)[hs].empty();
+      if (has_mean && static_cast<int>((*mean_)[hs].size()) != dk_) {
+        throw_input_error(
+            {"the mean output of head ", h, " has ", (*mean_)[hs].size(), " numbers; d_k is ", dk_});
+      }
+      for (Eigen::Index r = 0; r < head_out_.rows(); ++r) {
+        for (int j = 0; j < dk_; ++j)
+          head_out_(r, j) = has_mean ? static_cast<S>((*mean_)[hs][static_cast<size_t>(j)]) : S(0);
+      }
+    }
     put_block(head_out_, 0, h * dk_, out_.concat);
     return;
   }
@@ -171,26 +191,43 @@ void LayerSteps<S>::finish() {
   // 5. add the residual and normalise: (T, D)
   LayerCaptureT<S>& L = out_;
   add_to(L.attention, x_, L.residual1);
+  if (c_.norm == Norm::PreLayerNorm) {  // the residual stream goes on unnormalised
+    if (c_.d_ff <= 0) {
+      copy_to(L.residual1, L.output);
+      return;
+    }
+    // feed-forward of LayerNorm(residual1), added to it: (T, D)
+    ops::layer_norm_forward(L.residual1, w_.ln2_gain, w_.ln2_bias, L.norm2, L.xhat2, L.rstd2);
+    feed_forward(L.norm2, L);
+    add_to(L.residual1, L.ffn, L.output);
+    return;
+  }
   ops::layer_norm_forward(L.residual1, w_.ln1_gain, w_.ln1_bias, L.norm1, L.xhat1, L.rstd1);
   if (c_.d_ff <= 0) {
     copy_to(L.norm1, L.output);
     return;
   }
-  // 6. feed-forward: ReLU(norm1 W1 + b1) (T, F), W2 + b2 (T, D), the second residual and LayerNorm
-  ops::matmul_rows(L.norm1, w_.w1, L.hidden);
-  L.hidden.rowwise() += w_.b1.row(0);
-  L.hidden = L.hidden.cwiseMax(S(0));
-  ops::matmul_rows(L.hidden, w_.w2, L.ffn);
-  L.ffn.rowwise() += w_.b2.row(0);
+  // 6. feed-forward of norm1, the second residual and LayerNorm
+  feed_forward(L.norm1, L);
   add_to(L.norm1, L.ffn, L.residual2);
   ops::layer_norm_forward(L.residual2, w_.ln2_gain, w_.ln2_bias, L.output, L.xhat2, L.rstd2);
 }
 
 template <class S>
+void LayerSteps<S>::feed_forward(const MatT<S>& in, LayerCaptureT<S>& L) const {
+  // ReLU(in W1 + b1) (T, F), then W2 + b2 (T, D)
+  ops::matmul_rows(in, w_.w1, L.hidden);
+  L.hidden.rowwise() += w_.b1.row(0);
+  L.hidden = L.hidden.cwiseMax(S(0));
+  ops::matmul_rows(L.hidden, w_.w2, L.ffn);
+  L.ffn.rowwise() += w_.b2.row(0);
+}
+
+template <class S>
 void layer_forward(const TransformerConfig& c, const LayerWeightsT<S>& w, const MatT<S>& x,
                    LayerCaptureT<S>& out, const std::vector<int>* positions, const ops::RopeTable* turn,
-                   const std::vector<char>* heads_off) {
-  LayerSteps<S> steps(c, w, x, out, positions, turn, heads_off);
+                   const std::vector<char>* heads_off, const std::vector<std::vector<double>>* heads_mean) {
+  LayerSteps<S> steps(c, w, x, out, positions, turn, heads_off, 0, {}, heads_mean);
   while (!steps.done()) steps.step();
 }
 
@@ -203,7 +240,9 @@ void transformer_forward(const TransformerConfig& c, const std::vector<LayerWeig
     LayerCaptureT<S>& L = capture[l];
     L.input = l == 0 ? x : capture[l - 1].output;
     const std::vector<char>* layer_off = off && l < off->off.size() ? &off->off[l] : nullptr;
-    layer_forward(c, layers[l], L.input, L, nullptr, turn, layer_off);
+    const std::vector<std::vector<double>>* layer_mean =
+        off && l < off->mean.size() ? &off->mean[l] : nullptr;
+    layer_forward(c, layers[l], L.input, L, nullptr, turn, layer_off, layer_mean);
   }
 }
 
@@ -211,7 +250,7 @@ template class LayerSteps<float>;
 template class LayerSteps<double>;
 template void layer_forward(const TransformerConfig&, const LayerWeightsT<float>&, const MatT<float>&,
                             LayerCaptureT<float>&, const std::vector<int>*, const ops::RopeTable*,
-                            const std::vector<char>*);
+                            const std::vector<char>*, const std::vector<std::vector<double>>*);
 template void transformer_forward(const TransformerConfig&, const std::vector<LayerWeightsT<float>>&,
                                   const MatT<float>&, std::vector<LayerCaptureT<float>>&, const HeadSwitch*,
                                   const ops::RopeTable*);

@@ -8,6 +8,8 @@
 // mask, weights, out (T, d_k)),
 // a switched-off head's out is zero -> concat (T, D) -> attention = concat W_o (T, D) -> with
 // Norm::PostLayerNorm: LayerNorm(x + attention) [-> ReLU feed-forward -> LayerNorm(norm1 + ffn)].
+// Norm::PreLayerNorm normalises first: qkv = LayerNorm(x) W_qkv, output x + attention [-> + feed-forward of
+// LayerNorm(x + attention)]; the model then normalises the last layer's output once more.
 // The maths is templated on the scalar: float for the app and training, double for gradient checks.
 #pragma once
 
@@ -19,8 +21,10 @@
 
 namespace attn {
 
-// What follows the attention of a layer. None: the bare attention layer, whose output is concat W_o.
-enum class Norm { None, PostLayerNorm };
+// Where a layer normalises. None: the bare attention layer, whose output is concat W_o (no residual).
+// PostLayerNorm: after each residual sum (the 2017 transformer). PreLayerNorm: each sub-layer's input, the
+// residual stream itself left as it is (GPT-2 and later).
+enum class Norm { None, PostLayerNorm, PreLayerNorm };
 enum class Activation { Relu };
 
 struct TransformerConfig {
@@ -65,18 +69,24 @@ struct LayerCaptureT {
   MatT<S> attention;             // (T, D) concat W_o
   MatT<S> residual1;             // (T, D) x + attention                    (empty with Norm::None)
   MatT<S> xhat1, rstd1;          // (T, D), (T, 1) LayerNorm 1's saved values
-  MatT<S> norm1;                 // (T, D) LayerNorm(residual1)
+  MatT<S> norm1;                 // (T, D) LayerNorm(residual1); pre-norm: LayerNorm(x), what W_qkv reads
+  MatT<S> norm2;                 // (T, D) pre-norm: LayerNorm(residual1), what W1 reads (else empty)
   MatT<S> hidden;                // (T, F) ReLU(norm1 W1 + b1)               (empty without FFN)
   MatT<S> ffn;                   // (T, D) hidden W2 + b2                    (empty without FFN)
-  MatT<S> residual2;             // (T, D) norm1 + ffn                       (empty without FFN)
+  MatT<S> residual2;             // (T, D) norm1 + ffn        (empty without FFN or with pre-norm)
   MatT<S> xhat2, rstd2;          // LayerNorm 2's saved values               (empty without FFN)
   MatT<S> output;                // (T, D) attention, norm1 or LayerNorm(residual2)
 };
 
-// Heads to switch off: off[layer][head] != 0. Missing entries are on.
+// Heads to switch off: off[layer][head] != 0. Missing entries are on. A switched-off head outputs zeros,
+// or, where mean[layer][head] holds d_k numbers, that vector at every position (mean ablation: its
+// average output over some data, so only what it adds per token is lost).
 struct HeadSwitch {
   std::vector<std::vector<char>> off;
+  std::vector<std::vector<std::vector<double>>> mean;
   bool is_off(int layer, int head) const;
+  // The replacement output of a switched-off head, or null for zeros.
+  const std::vector<double>* mean_of(int layer, int head) const;
 };
 
 // Heads begin .. end - 1 of a layer (end < 0: to the last): the share of one worker when several split a
@@ -100,9 +110,11 @@ struct HeadSpan {
 template <class S>
 class LayerSteps {
  public:
+  // heads_mean: per head, the d_k outputs a switched-off head gives instead of zeros (empty: zeros).
   LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w, const MatT<S>& x, LayerCaptureT<S>& out,
              const std::vector<int>* positions = nullptr, const ops::RopeTable* turn = nullptr,
-             const std::vector<char>* heads_off = nullptr, int step_rows = 0, HeadSpan span = {});
+             const std::vector<char>* heads_off = nullptr, int step_rows = 0, HeadSpan span = {},
+             const std::vector<std::vector<double>>* heads_mean = nullptr);
   LayerSteps(const LayerSteps&) = delete;
   LayerSteps& operator=(const LayerSteps&) = delete;
   bool done() const { return next_ == total_; }
@@ -114,11 +126,15 @@ class LayerSteps {
 
  private:
   void finish();
+  // in (T, D) -> L.hidden (T, F) and L.ffn (T, D)
+  void feed_forward(const MatT<S>& in, LayerCaptureT<S>& L) const;
   TransformerConfig c_;
   const LayerWeightsT<S>& w_;
   const MatT<S>& x_;
+  const MatT<S>* in_;  // what W_qkv projects: x, or LayerNorm(x) with Norm::PreLayerNorm
   LayerCaptureT<S>& out_;
   const ops::RopeTable* turn_;
+  const std::vector<std::vector<double>>* mean_;
   ops::RopeTable own_turn_;
   ops::HeadMask mask_;
   MatT<S> head_out_;  // (T, d_k)
@@ -132,7 +148,8 @@ class LayerSteps {
 template <class S>
 void layer_forward(const TransformerConfig& c, const LayerWeightsT<S>& w, const MatT<S>& x,
                    LayerCaptureT<S>& out, const std::vector<int>* positions = nullptr,
-                   const ops::RopeTable* turn = nullptr, const std::vector<char>* heads_off = nullptr);
+                   const ops::RopeTable* turn = nullptr, const std::vector<char>* heads_off = nullptr,
+                   const std::vector<std::vector<double>>* heads_mean = nullptr);
 
 // Every layer: x (T, D) -> capture (c.layers entries, reusing their storage); the last one's output is the
 // stack's. turn: the scheme's rotation table for positions 0 .. T-1 at width d_k (null: made per layer).

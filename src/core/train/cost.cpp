@@ -25,11 +25,12 @@ TrainWork train_work(const Dataset& data, int steps, int batch, int eval_every, 
 
 double forward_flops(const ModelConfig& c, int tokens) {
   const double t = tokens, d = c.d_model, f = c.d_ff;
-  const double layer = 2 * t * d * (3 * d)  // q, k, v
-                       + 4 * t * t * d      // every head's scores and weighted values
-                       + 2 * t * d * d      // W_o
-                       + 4 * t * d * f;     // feed-forward (0 when d_ff is 0)
-  return c.layers * layer + 2 * d * c.classes;
+  const double layer = 2 * t * d * (3 * d)                    // q, k, v
+                       + 4 * t * t * d                        // every head's scores and weighted values
+                       + 2 * t * d * d                        // W_o
+                       + 4 * t * d * f;                       // feed-forward (0 when d_ff is 0)
+  const double rows = c.output == Output::NextToken ? t : 1;  // the output layer reads every row, or the mean
+  return c.layers * layer + 2 * rows * d * c.classes;
 }
 
 double train_flops(const ModelConfig& c, const TrainWork& w) {

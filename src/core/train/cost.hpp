@@ -32,9 +32,10 @@ inline constexpr double kAdamFlopsPerWeight = 10.0;
 //   weighted v  2 T T D        every head: (T, T) x (T, d_k)
 //   W_o         2 T D D        (T, D) x (D, D)
 //   FFN         4 T D F        (T, D) x (D, F) and (T, F) x (F, D), when F > 0
-// then the classifier 2 D C ((1, D) x (D, C)). The element-wise work (softmax, LayerNorm, RoPE, mean pool)
-// is left out: a few percent at these sizes. The backward pass does twice these products (each product's
-// gradient is two products of the same size), so one training email costs 3 x forward_flops.
+// then the classifier 2 D C ((1, D) x (D, C); Output::NextToken: 2 T D C). The element-wise work (softmax,
+// LayerNorm, RoPE, mean pool) is left out: a few percent at these sizes. The backward pass does twice these
+// products (each product's gradient is two products of the same size), so one training email costs 3 x
+// forward_flops.
 double forward_flops(const ModelConfig& config, int tokens);
 
 // FLOPs of a whole run of `config` (vocab and classes filled in):

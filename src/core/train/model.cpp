@@ -1,4 +1,4 @@
-// The trainable refund router's forward pass, hand-written backward pass and shape checks (Params live in
+// The trainable models' forward pass, hand-written backward pass and shape checks (Params live in
 // params.cpp).
 #include "core/train/model.hpp"
 
@@ -73,7 +73,7 @@ TransformerConfig ModelT<S>::transformer() const {
   t.heads = config.heads;
   t.layers = config.layers;
   t.d_ff = config.d_ff;
-  t.norm = Norm::PostLayerNorm;
+  t.norm = config.norm;
   t.positions = config.positions;
   t.causal = config.causal;
   t.vocab = config.vocab;
@@ -129,11 +129,24 @@ void ModelT<S>::forward(const std::vector<int>& ids, ForwardT<S>& f, const HeadS
   transformer_forward(transformer(), params.layers, f.embedded, f.layers, off,
                       scheme.rotation ? &turn_ : nullptr);
 
-  // 3. mean pool (1, D) -> logits (1, C) -> probabilities
-  const MatT<S>& last = f.layers.back().output;
-  f.pooled = ops::mean_pool(last);
-  ops::matmul_rows<S>(f.pooled, params.classifier_w, f.logits);
-  f.logits += params.classifier_b;
+  // 3. [final LayerNorm] -> mean pool (1, D) -> logits (1, C), or every row (T, D) -> logits (T, C);
+  //    probabilities per row
+  if (c.norm == Norm::PreLayerNorm) {
+    ops::layer_norm_forward(f.layers.back().output, params.final_gain, params.final_bias, f.top, f.final_xhat,
+                            f.final_rstd);
+  } else {
+    f.top = f.layers.back().output;
+  }
+  const MatT<S>& last = f.top;
+  if (c.output == Output::NextToken) {
+    f.pooled.resize(0, 0);
+    ops::matmul_rows<S>(last, params.classifier_w, f.logits);
+    f.logits.rowwise() += params.classifier_b.row(0);
+  } else {
+    f.pooled = ops::mean_pool(last);
+    ops::matmul_rows<S>(f.pooled, params.classifier_w, f.logits);
+    f.logits += params.classifier_b;
+  }
   ops::softmax_forward(f.logits, f.probs);
 }
 
@@ -144,7 +157,8 @@ void ModelT<S>::forward(const std::vector<int>& ids, ForwardT<S>& f, const HeadS
 template <class S>
 S ModelT<S>::backward(const ForwardT<S>& f, int label, ParamsT<S>& g, S scale) const {
   const ModelConfig& c = config;
-  const int t = f.tokens(), d = c.d_model, h_count = c.heads, dk = d / h_count;
+  if (c.output != Output::Classify) throw InputError("backward() takes one label; this model labels tokens");
+  const int t = f.tokens();
   require_range(label, 0, c.classes - 1, "the label");
   const S loss = ops::cross_entropy(f.logits, label);
 
@@ -161,30 +175,96 @@ S ModelT<S>::backward(const ForwardT<S>& f, int label, ParamsT<S>& g, S scale) c
   ops::matmul_bt<S>(dlogits, params.classifier_w, dpooled);
   // 3. mean pool: every row gets dpooled / T
   MatT<S> dx = dpooled.replicate(t, 1) / S(t);  // (T, D) gradient of the current layer's output
+  backward_layers(f, dx, g);
+  return loss;
+}
 
-  MatT<S> dnorm1, dres, dhidden, dconcat, dqkv, q, k, v, dout, dq, dk_, dv;
+template <class S>
+S ModelT<S>::backward_tokens(const ForwardT<S>& f, const std::vector<int>& targets, ParamsT<S>& g,
+                             S scale) const {
+  const ModelConfig& c = config;
+  if (c.output != Output::NextToken) throw InputError("backward_tokens() needs a next-token model");
+  const int t = f.tokens();
+  if (static_cast<int>(targets.size()) != t) {
+    throw_input_error({"there are ", targets.size(), " targets for ", t, " tokens"});
+  }
+  // 1. softmax cross-entropy per row: dlogits (T, C) = scale / n * (p - onehot), rows without a target 0
+  int n = 0;
+  for (int y : targets) n += y >= 0 ? 1 : 0;
+  if (n == 0) throw InputError("no position has a target token");
+  MatT<S> dlogits = f.probs, row;
+  S loss = 0;
+  for (int i = 0; i < t; ++i) {
+    const int y = targets[static_cast<size_t>(i)];
+    if (y < 0) {
+      dlogits.row(i).setZero();
+      continue;
+    }
+    require_range(y, 0, c.classes - 1, "a target token");
+    row = f.logits.row(i);
+    loss += ops::cross_entropy(row, y);
+    dlogits(i, y) -= S(1);
+  }
+  dlogits *= scale / S(n);
+  // 2. linear on every row: logits = top W + b
+  const MatT<S>& last = f.top;
+  MatT<S> dw;
+  ops::matmul_at<S>(last, dlogits, dw);
+  g.classifier_w += dw;
+  g.classifier_b += dlogits.colwise().sum();
+  MatT<S> dx;  // (T, D)
+  ops::matmul_bt<S>(dlogits, params.classifier_w, dx);
+  backward_layers(f, dx, g);
+  return loss / S(n);
+}
+
+template <class S>
+void ModelT<S>::backward_layers(const ForwardT<S>& f, MatT<S>& dx, ParamsT<S>& g) const {
+  const ModelConfig& c = config;
+  const int t = f.tokens(), d = c.d_model, h_count = c.heads, dk = d / h_count;
+  const bool pre = c.norm == Norm::PreLayerNorm;
+  MatT<S> dw, dnorm1, dres, dhidden, dconcat, dqkv, q, k, v, dout, dq, dk_, dv, din;
+  if (pre) {  // the final LayerNorm: d top -> d(last layer's output)
+    ops::layer_norm_backward(dx, f.final_xhat, f.final_rstd, params.final_gain, dres, g.final_gain,
+                             g.final_bias);
+    dx = dres;
+  }
   for (int l = c.layers - 1; l >= 0; --l) {
     const LayerParamsT<S>& p = params.layers[static_cast<size_t>(l)];
     LayerParamsT<S>& gp = g.layers[static_cast<size_t>(l)];
     const LayerForwardT<S>& L = f.layers[static_cast<size_t>(l)];
-    // 4. optional feed-forward and its LayerNorm
-    if (has_ffn(c)) {
-      ops::layer_norm_backward(dx, L.xhat2, L.rstd2, p.ln2_gain, dres, gp.ln2_gain, gp.ln2_bias);  // dres2
-      ops::matmul_at<S>(L.hidden, dres, dw);
+    // ffn = ReLU(in W1 + b1) W2 + b2: dffn (T, D) -> weight gradients and din (T, D)
+    const auto ffn_backward = [&](const MatT<S>& dffn, const MatT<S>& in) {
+      ops::matmul_at<S>(L.hidden, dffn, dw);
       gp.w2 += dw;
-      gp.b2 += dres.colwise().sum();
-      ops::matmul_bt<S>(dres, p.w2, dhidden);
+      gp.b2 += dffn.colwise().sum();
+      ops::matmul_bt<S>(dffn, p.w2, dhidden);
       dhidden = (L.hidden.array() > S(0)).select(dhidden, S(0));  // ReLU
-      ops::matmul_at<S>(L.norm1, dhidden, dw);
+      ops::matmul_at<S>(in, dhidden, dw);
       gp.w1 += dw;
       gp.b1 += dhidden.colwise().sum();
-      ops::matmul_bt<S>(dhidden, p.w1, dnorm1);
-      dnorm1 += dres;  // the residual path
+      ops::matmul_bt<S>(dhidden, p.w1, din);
+    };
+    if (pre) {
+      // 4. output = residual1 [+ ffn(LayerNorm(residual1))]: dres1 (T, D)
+      dres = dx;
+      if (has_ffn(c)) {
+        ffn_backward(dx, L.norm2);
+        ops::layer_norm_backward(din, L.xhat2, L.rstd2, p.ln2_gain, dnorm1, gp.ln2_gain, gp.ln2_bias);
+        dres += dnorm1;
+      }
     } else {
-      dnorm1 = dx;
+      // 4. optional feed-forward and its LayerNorm
+      if (has_ffn(c)) {
+        ops::layer_norm_backward(dx, L.xhat2, L.rstd2, p.ln2_gain, dres, gp.ln2_gain, gp.ln2_bias);  // dres2
+        ffn_backward(dres, L.norm1);
+        dnorm1 = din + dres;  // the residual path
+      } else {
+        dnorm1 = dx;
+      }
+      // 5. LayerNorm 1: dres1 (T, D)
+      ops::layer_norm_backward(dnorm1, L.xhat1, L.rstd1, p.ln1_gain, dres, gp.ln1_gain, gp.ln1_bias);
     }
-    // 5. LayerNorm 1: dres1 (T, D)
-    ops::layer_norm_backward(dnorm1, L.xhat1, L.rstd1, p.ln1_gain, dres, gp.ln1_gain, gp.ln1_bias);
     // 6. residual1 = x + concat W_o
     ops::matmul_at<S>(L.concat, dres, dw);
     gp.w_o += dw;
@@ -210,17 +290,21 @@ S ModelT<S>::backward(const ForwardT<S>& f, int label, ParamsT<S>& g, S scale) c
         ops::rope_rotate(dqkv, d + h * dk, dk, turn_, true);
       }
     }
-    // 9. qkv = x W_qkv
-    ops::matmul_at<S>(L.input, dqkv, dw);
+    // 9. qkv = x W_qkv, or LayerNorm(x) W_qkv with pre-norm
+    ops::matmul_at<S>(pre ? L.norm1 : L.input, dqkv, dw);
     gp.w_qkv += dw;
-    ops::matmul_bt<S>(dqkv, p.w_qkv, dw);
-    dx += dw;
+    ops::matmul_bt<S>(dqkv, p.w_qkv, din);
+    if (pre) {
+      ops::layer_norm_backward(din, L.xhat1, L.rstd1, p.ln1_gain, dw, gp.ln1_gain, gp.ln1_bias);
+      dx += dw;
+    } else {
+      dx += din;
+    }
   }
 
   // 10. embeddings: scatter-add each row to its token (and, with a trained table, to its slot)
   for (int i = 0; i < t; ++i) g.token_embedding.row(f.ids[static_cast<size_t>(i)]) += dx.row(i);
   if (scheme_def(c.positions).trained_table) g.position_table.topRows(t) += dx;
-  return loss;
 }
 
 template <class S>

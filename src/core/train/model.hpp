@@ -1,9 +1,11 @@
-// The trainable refund router: a small transformer classifier with a hand-written backward pass (the
-// seeded, untrained one of the lesson is attn::SeededRouter). Its layers are the ops of core/ops.hpp.
+// The trainable models: the refund router (a small transformer classifier; the seeded, untrained one of
+// the lesson is attn::SeededRouter) and the next-token language model of the induction task, with a
+// hand-written backward pass. Their layers are the ops of core/ops.hpp.
 //
 // ids (T) -> token embedding (T, D) [+ the scheme's added table, trained or not] -> the transformer's
 // post-norm layers (core/model/transformer.hpp: multi-head attention, the scheme turning q and k -> add
-// -> LayerNorm -> [feed-forward ReLU -> add -> LayerNorm]) -> mean pool (1, D) -> linear (1, C) -> softmax.
+// -> LayerNorm -> [feed-forward ReLU -> add -> LayerNorm]) -> Output::Classify: mean pool (1, D) ->
+// linear (1, C) -> softmax; Output::NextToken: linear on every row (T, C = vocab) -> softmax per row.
 // The maths is templated on the scalar: float for the app and training, double for gradient checks.
 // Model, Params, Forward and Prediction are the float versions.
 #pragma once
@@ -23,6 +25,10 @@ namespace attn::train {
 // A row-major matrix of scalar S (core/types.hpp); MatT<float> is attn::Mat.
 using attn::MatT;
 
+// What the model's last linear layer reads: the mean of the rows (one label per email) or every row (the
+// next token after each position).
+enum class Output { Classify, NextToken };
+
 struct ModelConfig {
   int d_model = 32;
   int heads = 4;
@@ -34,6 +40,8 @@ struct ModelConfig {
   Scheme positions = kLessonScheme;  // one of trainable_schemes()
   std::uint64_t seed = 1;            // initial weights and (in the Trainer) the minibatch order
   bool causal = false;               // mask keys after the query (then order leaks even with None)
+  Output output = Output::Classify;  // NextToken: classes is the vocabulary and causal must be set
+  Norm norm = Norm::PostLayerNorm;   // PreLayerNorm adds a final LayerNorm before the output layer
 };
 
 // The schemes the trainable model supports, in menu order (schemes_for(kUseRouter); for
@@ -56,8 +64,9 @@ struct ParamsT {
   MatT<S> token_embedding;  // (vocab, D)
   MatT<S> position_table;   // (max_len, D) when the scheme's table is trained, else empty (0, 0)
   std::vector<LayerParamsT<S>> layers;
-  MatT<S> classifier_w;  // (D, C)
-  MatT<S> classifier_b;  // (1, C)
+  MatT<S> final_gain, final_bias;  // (1, D) the last LayerNorm of a pre-norm model, else empty
+  MatT<S> classifier_w;            // (D, C)
+  MatT<S> classifier_b;            // (1, C)
 
   // Seeded initial weights for `config` (validated): embeddings normal, projections normal with std
   // 1/sqrt(fan_in), LayerNorm gains 1 and biases 0, classifier bias 0. seeded = false: the same shapes
@@ -69,7 +78,8 @@ struct ParamsT {
   // Every non-empty tensor with a stable name, in a fixed order: "token_embedding", "position_table",
   // "layers.0.w_qkv", "layers.0.w_o", "layers.0.ln1_gain", "layers.0.ln1_bias", "layers.0.w1",
   // "layers.0.b1", "layers.0.w2", "layers.0.b2", "layers.0.ln2_gain", "layers.0.ln2_bias", ...,
-  // "classifier.w", "classifier.b". For serialization: write rows()/cols()/data() (row-major).
+  // ["final_norm.gain", "final_norm.bias",] "classifier.w", "classifier.b". For serialization: write
+  // rows()/cols()/data() (row-major).
   std::vector<std::pair<std::string, MatT<S>*>> named_tensors();
   std::vector<std::pair<std::string, const MatT<S>*>> named_tensors() const;
   // The tensor shapes `config` needs, by the same names and order (for loaders to check a file).
@@ -90,9 +100,11 @@ struct ForwardT {
   std::vector<int> ids;  // (T) token ids
   MatT<S> embedded;      // (T, D) token embedding + added positions (the layer-0 input)
   std::vector<LayerForwardT<S>> layers;
-  MatT<S> pooled;  // (1, D) mean of the last layer's rows
-  MatT<S> logits;  // (1, C)
-  MatT<S> probs;   // (1, C) softmax(logits)
+  MatT<S> final_xhat, final_rstd;  // (T, D), (T, 1) the final LayerNorm's saved values (pre-norm only)
+  MatT<S> top;     // (T, D) what the output layer reads: the last layer's output, or its final LayerNorm
+  MatT<S> pooled;  // (1, D) mean of the last layer's rows (Output::Classify; empty for NextToken)
+  MatT<S> logits;  // (1, C); Output::NextToken: (T, C), row i scoring the token after position i
+  MatT<S> probs;   // logits' shape, softmax of each row
   int tokens() const { return static_cast<int>(ids.size()); }
   // (T, T) attention weights of one head of one layer.
   const MatT<S>& weights(int layer, int head) const { return layers[layer].weights[head]; }
@@ -131,6 +143,10 @@ class ModelT {
   // Adds scale * d(cross-entropy of `label`)/d(params) to grads (shaped like params); returns the loss
   // -log p(label) (unscaled). `f` must come from forward() of this model with the current params.
   S backward(const ForwardT<S>& f, int label, ParamsT<S>& grads, S scale = S(1)) const;
+  // Output::NextToken: adds scale * d(mean cross-entropy over the positions i with targets[i] >= 0)/d(params)
+  // to grads; returns that mean (unscaled). targets (T): the token expected after position i, or -1.
+  S backward_tokens(const ForwardT<S>& f, const std::vector<int>& targets, ParamsT<S>& grads,
+                    S scale = S(1)) const;
   // Cross-entropy -log p(label) of one email (forward only).
   S loss(const std::vector<int>& ids, int label) const;
   PredictionT<S> predict(const std::vector<int>& ids) const;
@@ -138,6 +154,8 @@ class ModelT {
   void validate() const;
 
  private:
+  // From dx (T, D), the gradient of the last layer's output, through every layer to the embeddings.
+  void backward_layers(const ForwardT<S>& f, MatT<S>& dx, ParamsT<S>& grads) const;
   // Lazily grown position tables for positions 0 .. P-1 (not safe for concurrent forward calls on one
   // model): what an untrained scheme adds to the embeddings, and its rotation at width d_k.
   mutable MatT<S> added_;        // (P, D)

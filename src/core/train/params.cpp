@@ -1,4 +1,4 @@
-// The refund router's parameters: config checks, seeded initialisation, names, shapes and casts.
+// The trainable models' parameters: config checks, seeded initialisation, names, shapes and casts.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -34,6 +34,11 @@ void validate_config(const ModelConfig& c) {
   require_range(c.vocab, 1, 1000000, "the vocabulary size");
   require_range(c.classes, 2, 100000, "the number of classes");
   require_range(c.max_len, 1, kMaxTokens, "the number of learned position slots");
+  if (c.norm == Norm::None) throw InputError("the trainable model normalises after or before each layer");
+  if (c.output == Output::NextToken && (!c.causal || c.classes != c.vocab)) {
+    throw_input_error({"a next-token model must be causal and have one class per token (", c.classes,
+                       " classes, ", c.vocab, " tokens)"});
+  }
   const auto& allowed = trainable_schemes();
   if (std::find(allowed.begin(), allowed.end(), c.positions) == allowed.end()) {
     throw_input_error({"the trainable model cannot use '", scheme_name(c.positions),
@@ -53,7 +58,8 @@ long long weight_count(const ModelConfig& c) {
   long long layer = 4 * d * d + 2 * d;        // w_qkv, w_o, ln1 gain and bias
   if (f > 0) layer += 2 * d * f + f + 3 * d;  // w1, b1, w2, b2, ln2 gain and bias
   n += c.layers * layer;
-  n += (d + 1) * c.classes;  // classifier w (D, C) and b (1, C)
+  if (c.norm == Norm::PreLayerNorm) n += 2 * d;  // the final LayerNorm's gain and bias
+  n += (d + 1) * c.classes;                      // classifier w (D, C) and b (1, C)
   return n;
 }
 
@@ -90,6 +96,10 @@ ParamsT<S> ParamsT<S>::init(const ModelConfig& c, bool seeded) {
     }
     p.layers.push_back(std::move(lp));
   }
+  if (c.norm == Norm::PreLayerNorm) {
+    p.final_gain = MatT<S>::Ones(1, d);
+    p.final_bias = MatT<S>::Zero(1, d);
+  }
   p.classifier_w = normal(3, d, c.classes, proj);
   p.classifier_b = MatT<S>::Zero(1, c.classes);
   return p;
@@ -117,6 +127,8 @@ std::vector<std::pair<std::string, MatT<S>*>> ParamsT<S>::named_tensors() {
     add(p + "ln2_gain", lp.ln2_gain);
     add(p + "ln2_bias", lp.ln2_bias);
   }
+  add("final_norm.gain", final_gain);
+  add("final_norm.bias", final_bias);
   add("classifier.w", classifier_w);
   add("classifier.b", classifier_b);
   return out;
@@ -150,6 +162,10 @@ std::vector<std::pair<std::string, std::pair<int, int>>> ParamsT<S>::expected_sh
       out.push_back({p + "ln2_gain", {1, d}});
       out.push_back({p + "ln2_bias", {1, d}});
     }
+  }
+  if (c.norm == Norm::PreLayerNorm) {
+    out.push_back({"final_norm.gain", {1, d}});
+    out.push_back({"final_norm.bias", {1, d}});
   }
   out.push_back({"classifier.w", {d, c.classes}});
   out.push_back({"classifier.b", {1, c.classes}});
@@ -195,6 +211,8 @@ ParamsT<U> ParamsT<S>::cast() const {
     o.ln2_bias = lp.ln2_bias.template cast<U>();
     out.layers.push_back(std::move(o));
   }
+  out.final_gain = final_gain.template cast<U>();
+  out.final_bias = final_bias.template cast<U>();
   out.classifier_w = classifier_w.template cast<U>();
   out.classifier_b = classifier_b.template cast<U>();
   return out;

@@ -24,13 +24,13 @@ SetEvaluation::SetEvaluation(std::vector<Example> examples, std::vector<std::vec
   }
 }
 
-void SetEvaluation::step(const Model& model, const Vocab& vocab) {
+void SetEvaluation::step(const Model& model, const Vocab& vocab, const HeadSwitch* off) {
   if (done()) return;
   const Example& e = examples_[next_];
   if (ids_.empty()) {
-    model.forward(vocab.encode(e.text), forward_);
+    model.forward(vocab.encode(e.text), forward_, off);
   } else {
-    model.forward(ids_[next_], forward_);
+    model.forward(ids_[next_], forward_, off);
   }
   probs_[next_] = forward_.probs;
   Eigen::Index best = 0;
@@ -71,9 +71,9 @@ SetMetrics SetEvaluation::metrics() const {
 }
 
 SetMetrics evaluate_set(const Model& model, const Vocab& vocab, const std::vector<Example>& examples,
-                        const std::vector<std::vector<int>>* ids) {
+                        const std::vector<std::vector<int>>* ids, const HeadSwitch* off) {
   SetEvaluation evaluation(examples, ids ? *ids : std::vector<std::vector<int>>{});
-  while (!evaluation.done()) evaluation.step(model, vocab);
+  while (!evaluation.done()) evaluation.step(model, vocab, off);
   return evaluation.metrics();
 }
 

@@ -41,8 +41,9 @@ struct SetMetrics {
 std::vector<std::vector<int>> encode_set(const Vocab& vocab, const std::vector<Example>& examples);
 // Throws InputError when an email cannot be read by the model (e.g. longer than a learned table). `ids`:
 // encode_set(vocab, examples) made earlier (a set evaluated again and again), or null to encode here.
+// `off`: heads switched off (ablation), or null.
 SetMetrics evaluate_set(const Model& model, const Vocab& vocab, const std::vector<Example>& examples,
-                        const std::vector<std::vector<int>>* ids = nullptr);
+                        const std::vector<std::vector<int>>* ids = nullptr, const HeadSwitch* off = nullptr);
 
 // evaluate_set one email at a time, so a caller can stop between emails: after every email is stepped,
 // metrics() equals evaluate_set on the same list, bit for bit.
@@ -54,8 +55,9 @@ class SetEvaluation {
   bool done() const { return next_ >= examples_.size(); }
   size_t measured() const { return next_; }
   size_t size() const { return examples_.size(); }
-  // One forward pass on the next email; throws InputError as evaluate_set does.
-  void step(const Model& model, const Vocab& vocab);
+  // One forward pass on the next email (with the heads of `off` switched off); throws InputError as
+  // evaluate_set does.
+  void step(const Model& model, const Vocab& vocab, const HeadSwitch* off = nullptr);
   // The measures of the whole list (every email stepped).
   SetMetrics metrics() const;
 
@@ -108,6 +110,7 @@ class Trainer {
   Model& model() { return model_; }
   const Vocab& vocab() const { return set_->vocab; }
   const Dataset& dataset() const { return set_->data; }
+  const TrainingData& data() const { return *set_; }
   const TrainConfig& train_config() const { return train_config_; }
 
  private:
