@@ -46,7 +46,13 @@ json run_train_induction(const TrainOptions& o) {
   require_range(task.batch, 1, 4096, "--batch");
   require_range(task.length, 4, 256, "--length");
   require_range(task.tokens, 2, 4096, "--tokens");
-  if (o.eval_length != 0) require_range(o.eval_length, 4, 1024, "--eval-length");
+  if (o.eval_length != 0) {
+    require_range(o.eval_length, 4, 1024, "--eval-length");
+    if (o.eval_length % 2 != 0) {
+      throw_input_error({"--eval-length must be even (two equal halves), not ", o.eval_length});
+    }
+  }
+  if (task.length % 2 != 0) throw_input_error({"--length must be even (two equal halves), not ", task.length});
   train::ModelConfig mc =
       train::induction_model_config(task, parse_scheme(o.positions, train::trainable_schemes()), o.seed);
   mc.d_model = o.d_model;

@@ -45,60 +45,76 @@ std::string role_of(const std::vector<RoleScore>& scores) {
   return "mixed";
 }
 
-std::vector<HeadRole> router_head_roles(const Model& model, const Vocab& vocab,
-                                        const std::vector<std::string>& items,
-                                        const std::vector<Example>& emails) {
-  const int layers = model.config.layers, heads = model.config.heads;
-  const char* names[] = {"refunded_item", "excluded_item", "not", "previous_token", "first_token"};
-  constexpr int kScores = 5;
-  std::vector<double> sum(static_cast<size_t>(layers * heads * kScores), 0.0);
-  int counted = 0, with_not = 0;
-  std::vector<std::vector<std::string>> item_tokens;
-  for (const auto& item : items) item_tokens.push_back(Vocab::tokens(item));
-  Forward f;
-  for (const Example& e : emails) {
-    const std::vector<std::string> tokens = Vocab::tokens(e.text);
-    std::vector<int> ids;
-    for (const auto& t : tokens) ids.push_back(vocab.id(t));
-    model.forward(ids, f);
-    require_range(e.label, 0, static_cast<int>(items.size()) - 1, "the email's label");
-    require_range(e.keep, 0, static_cast<int>(items.size()) - 1, "the email's kept item");
-    const std::vector<int> refunded = occurrences(tokens, item_tokens[static_cast<size_t>(e.label)]);
-    const std::vector<int> kept = occurrences(tokens, item_tokens[static_cast<size_t>(e.keep)]);
-    const std::vector<int> nots = occurrences(tokens, {"not"});
-    ++counted;
-    with_not += nots.empty() ? 0 : 1;
-    const int t = static_cast<int>(ids.size());
-    for (int l = 0; l < layers; ++l) {
-      for (int h = 0; h < heads; ++h) {
-        const Mat& w = f.weights(l, h);
-        double* s = &sum[static_cast<size_t>((l * heads + h) * kScores)];
-        s[0] += mean_on(w, refunded);
-        s[1] += mean_on(w, kept);
-        if (!nots.empty()) s[2] += mean_on(w, nots);
-        double prev = 0;
-        for (int i = 1; i < t; ++i) prev += w(i, i - 1);
-        s[3] += t > 1 ? prev / (t - 1) : 0.0;
-        s[4] += mean_on(w, {0});
-      }
+namespace {
+constexpr const char* kRouterScores[] = {"refunded_item", "excluded_item", "not", "previous_token", "first_token"};
+constexpr int kRouterScoreCount = 5;
+}  // namespace
+
+RouterRoleTally::RouterRoleTally(int layers, int heads, std::vector<std::string> items)
+    : layers_(layers), heads_(heads), sum_(static_cast<size_t>(layers * heads * kRouterScoreCount), 0.0) {
+  for (const auto& item : items) item_tokens_.push_back(Vocab::tokens(item));
+}
+
+void RouterRoleTally::add(const Forward& f, const std::vector<std::string>& tokens, const Example& e) {
+  const int items = static_cast<int>(item_tokens_.size());
+  require_range(e.label, 0, items - 1, "the email's label");
+  require_range(e.keep, 0, items - 1, "the email's kept item");
+  if (static_cast<int>(f.layers.size()) != layers_ || f.tokens() != static_cast<int>(tokens.size())) {
+    throw InputError("the forward pass does not belong to this email and model");
+  }
+  const std::vector<int> refunded = occurrences(tokens, item_tokens_[static_cast<size_t>(e.label)]);
+  const std::vector<int> kept = occurrences(tokens, item_tokens_[static_cast<size_t>(e.keep)]);
+  const std::vector<int> nots = occurrences(tokens, {"not"});
+  ++counted_;
+  with_not_ += nots.empty() ? 0 : 1;
+  const int t = f.tokens();
+  for (int l = 0; l < layers_; ++l) {
+    for (int h = 0; h < heads_; ++h) {
+      const Mat& w = f.weights(l, h);
+      double* s = &sum_[static_cast<size_t>((l * heads_ + h) * kRouterScoreCount)];
+      s[0] += mean_on(w, refunded);
+      s[1] += mean_on(w, kept);
+      if (!nots.empty()) s[2] += mean_on(w, nots);
+      double prev = 0;
+      for (int i = 1; i < t; ++i) prev += w(i, i - 1);
+      s[3] += t > 1 ? prev / (t - 1) : 0.0;
+      s[4] += mean_on(w, {0});
     }
   }
-  if (counted == 0) throw InputError("there are no emails to measure the heads on");
+}
+
+std::vector<HeadRole> RouterRoleTally::roles() const {
   std::vector<HeadRole> roles;
-  for (int l = 0; l < layers; ++l) {
-    for (int h = 0; h < heads; ++h) {
+  for (int l = 0; l < layers_; ++l) {
+    for (int h = 0; h < heads_; ++h) {
       HeadRole r;
       r.layer = l, r.head = h;
-      const double* s = &sum[static_cast<size_t>((l * heads + h) * kScores)];
-      for (int k = 0; k < kScores; ++k) {
-        const int n = k == 2 ? with_not : counted;
-        r.scores.push_back({names[k], n > 0 ? s[k] / n : 0.0});
+      const double* s = &sum_[static_cast<size_t>((l * heads_ + h) * kRouterScoreCount)];
+      for (int k = 0; k < kRouterScoreCount; ++k) {
+        const int n = k == 2 ? with_not_ : counted_;
+        r.scores.push_back({kRouterScores[k], n > 0 ? s[k] / n : 0.0});
       }
       r.role = role_of(r.scores);
       roles.push_back(std::move(r));
     }
   }
   return roles;
+}
+
+std::vector<HeadRole> router_head_roles(const Model& model, const Vocab& vocab,
+                                        const std::vector<std::string>& items,
+                                        const std::vector<Example>& emails) {
+  if (emails.empty()) throw InputError("there are no emails to measure the heads on");
+  RouterRoleTally tally(model.config.layers, model.config.heads, items);
+  Forward f;
+  for (const Example& e : emails) {
+    const std::vector<std::string> tokens = Vocab::tokens(e.text);
+    std::vector<int> ids;
+    for (const auto& t : tokens) ids.push_back(vocab.id(t));
+    model.forward(ids, f);
+    tally.add(f, tokens, e);
+  }
+  return tally.roles();
 }
 
 std::vector<std::vector<std::vector<double>>> mean_head_outputs(const Model& model,

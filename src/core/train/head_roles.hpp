@@ -29,6 +29,23 @@ inline constexpr double kRoleFloor = 0.5;
 inline constexpr double kRoleMargin = 2.0;
 std::string role_of(const std::vector<RoleScore>& scores);
 
+// The router's role scores, one email at a time (so a caller can stop between emails).
+class RouterRoleTally {
+ public:
+  RouterRoleTally(int layers, int heads, std::vector<std::string> items);
+  // The attention weights of one forward pass of the model on e's tokens (T of them).
+  void add(const Forward& f, const std::vector<std::string>& tokens, const Example& e);
+  int emails() const { return counted_; }
+  // The scores and roles of the emails added so far (all zero, "mixed", before the first).
+  std::vector<HeadRole> roles() const;
+
+ private:
+  int layers_, heads_;
+  std::vector<std::vector<std::string>> item_tokens_;  // (items) each item's tokens
+  std::vector<double> sum_;                            // (layers x heads x 5) running sums
+  int counted_ = 0, with_not_ = 0;
+};
+
 // The router's scores per layer and head, each a mean over `emails` of the mean over every query position
 // of the weight on: the refunded item's token(s) ("refunded_item"), the kept item's ("excluded_item"),
 // the word "not" ("not", over the emails that have it), the token before the query ("previous_token",

@@ -314,8 +314,9 @@ S ModelT<S>::loss(const std::vector<int>& ids, int label) const {
 }
 
 template <class S>
-PredictionT<S> ModelT<S>::predict(const std::vector<int>& ids) const {
-  const ForwardT<S> f = forward(ids);
+PredictionT<S> ModelT<S>::predict(const std::vector<int>& ids, const HeadSwitch* off) const {
+  ForwardT<S> f;
+  forward(ids, f, off);
   PredictionT<S> p;
   p.probabilities.assign(f.probs.data(), f.probs.data() + f.probs.size());
   for (int cl = 1; cl < config.classes; ++cl) {

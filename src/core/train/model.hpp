@@ -149,7 +149,8 @@ class ModelT {
                     S scale = S(1)) const;
   // Cross-entropy -log p(label) of one email (forward only).
   S loss(const std::vector<int>& ids, int label) const;
-  PredictionT<S> predict(const std::vector<int>& ids) const;
+  // Label, confidence, probabilities and weights, with the heads of `off` switched off (null: none).
+  PredictionT<S> predict(const std::vector<int>& ids, const HeadSwitch* off = nullptr) const;
   // Throws InputError unless params has the shapes config needs.
   void validate() const;
 

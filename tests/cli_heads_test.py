@@ -1,0 +1,407 @@
+"""End-to-end tests of attention_cli train's heads: role scores, roles and heads switched off (--off, --ablate)
+of the induction model and the router, against float64 numpy forwards of the dumped weights (--dump)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+import cli_reference as ref
+import cli_bad_input_test
+import cli_test
+import cli_train_test
+
+ATOL, RTOL = 2e-4, 1e-3  # the float32 model against the float64 reference
+ITEMS = ["cake", "delivery fee", "candles", "hamper", "gift box", "cookies", "flowers", "balloons",
+         "greeting card", "tea set", "chocolates", "mugs", "photo frame", "napkins"]
+ROUTER_SCORES = ("refunded_item", "excluded_item", "not", "previous_token", "first_token")
+
+
+def start(*args):
+    return subprocess.Popen([cli_test.CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def finish(p, timeout=300):
+    out, err = p.communicate(timeout=timeout)
+    if p.returncode != 0:
+        raise AssertionError(f"{p.args[1:]} exited {p.returncode}: {err.decode()}")
+    return json.loads(out)
+
+
+def tensors(doc):
+    return {name: np.asarray(v["data"], dtype=np.float64).reshape(v["shape"]) for name, v in doc["weights"].items()}
+
+
+def head_name(layer, head):
+    return f"{layer}.{head}"
+
+
+def role_of(scores):
+    """The rule: the largest score names the head if it is >= 0.5 and >= 2x the next largest, else mixed."""
+    ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
+    (name, top), (_, second) = ranked[0], ranked[1]
+    return name if top >= 0.5 and top >= 2 * second else "mixed"
+
+
+def role_margin(scores):
+    """How far the largest score is from either threshold of the rule (small: float32 may decide otherwise)."""
+    top, second = sorted(scores.values(), reverse=True)[:2]
+    return min(abs(top - 0.5), abs(top - 2 * second))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The induction model: causal pre-norm, attention only, next-token output.
+
+def induction_forward(t, config, ids, off=(), ablate="zero", means=None):
+    """ids (N, T) -> logits (N, T, V), weights (layers, N, H, T, T), clean head outputs (layers, N, H, T, d_k).
+    Heads in `off` ("L.H") give zeros, or with ablate "mean" their mean output `means[(l, h)]` (d_k,)."""
+    n, length = ids.shape
+    d, heads, scheme = config["d_model"], config["heads"], config["positions"]
+    d_k = d // heads
+    x = t["token_embedding"][ids]
+    if scheme == "sinusoidal":
+        x = x + ref.sinusoidal(range(length), d)[None]
+    if scheme == "learned":
+        x = x + t["position_table"][:length][None]
+    later = np.triu(np.ones((length, length)), 1) > 0
+    weights = np.zeros((config["layers"], n, heads, length, length))
+    outs = np.zeros((config["layers"], n, heads, length, d_k))
+    for layer in range(config["layers"]):
+        p = lambda name: t[f"layers.{layer}.{name}"]
+        qkv = (ref.layer_norm(x) * p("ln1_gain") + p("ln1_bias")) @ p("w_qkv")
+        concat = np.zeros((n, length, d))
+        for h in range(heads):
+            q, k, v = (qkv[..., part * d + h * d_k: part * d + (h + 1) * d_k] for part in range(3))
+            if scheme == "rope":
+                q = np.stack([ref.rope(m) for m in q])
+                k = np.stack([ref.rope(m) for m in k])
+            scores = np.where(later, -np.inf, q @ k.transpose(0, 2, 1) / np.sqrt(d_k))
+            w = ref.softmax(scores)
+            out = w @ v
+            weights[layer, :, h], outs[layer, :, h] = w, out
+            if head_name(layer, h) in off:
+                out = np.broadcast_to(means[(layer, h)], out.shape) if ablate == "mean" else np.zeros_like(out)
+            concat[..., h * d_k:(h + 1) * d_k] = out
+        x = x + concat @ p("w_o")
+    y = ref.layer_norm(x) * t["final_norm.gain"] + t["final_norm.bias"]
+    return y @ t["classifier.w"] + t["classifier.b"], weights, outs
+
+
+def induction_metrics(logits, weights, ids):
+    """The half losses (position i predicts ids[i + 1]) and every head's two scores ([layer][head])."""
+    n, length = ids.shape
+    half = length // 2
+    z = logits - logits.max(axis=-1, keepdims=True)
+    log_p = z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+    nll = -np.take_along_axis(log_p[:, :-1], ids[:, 1:, None], axis=-1)[..., 0]  # (N, T-1): i predicts i+1
+    i = np.arange(1, length)
+    j = np.arange(half, length)
+    return {"loss_first_half": nll[:, 0:half - 1].mean(),        # targets 1 .. L-1
+            "loss_second_half": nll[:, half:2 * half - 1].mean(),  # targets L+1 .. 2L-1
+            "previous_token": weights[..., i, i - 1].mean(axis=(1, 3)),
+            "induction": weights[..., j, j - half + 1].mean(axis=(1, 3))}
+
+
+def induction_reference(doc, off=(), ablate="zero"):
+    t, config = tensors(doc), doc["config"]
+    ids = np.asarray(doc["held_out"], dtype=np.int64)
+    logits, weights, outs = induction_forward(t, config, ids)
+    means = {(l, h): outs[l, :, h].mean(axis=(0, 1)) for l in range(config["layers"]) for h in range(config["heads"])}
+    clean = induction_metrics(logits, weights, ids)
+    if not off:
+        return clean, means
+    logits, weights, _ = induction_forward(t, config, ids, off, ablate, means)
+    return induction_metrics(logits, weights, ids), means
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The router: post-norm, not causal, mean pool and classifier (as cli_train_test.router_model_reference),
+# with each head's attention weights and heads switched off (zeros).
+
+def router_forward(t, config, ids, off=()):
+    """ids (T,) -> probabilities (C,), weights (layers, H, T, T)."""
+    d, heads, n = config["d_model"], config["heads"], len(ids)
+    d_k = d // heads
+    x = t["token_embedding"][ids]
+    if config["positions"] == "sinusoidal":
+        x = x + ref.sinusoidal(range(n), d)
+    if config["positions"] == "learned":
+        x = x + t["position_table"][:n]
+    weights = np.zeros((config["layers"], heads, n, n))
+    for layer in range(config["layers"]):
+        p = lambda name: t[f"layers.{layer}.{name}"]
+        qkv = x @ p("w_qkv")
+        concat = np.zeros((n, d))
+        for h in range(heads):
+            q, k, v = (qkv[:, part * d + h * d_k: part * d + (h + 1) * d_k] for part in range(3))
+            out, weights[layer, h] = ref.head(q, k, v, "rope" if config["positions"] == "rope" else "none",
+                                              config["causal"])
+            if head_name(layer, h) not in off:
+                concat[:, h * d_k:(h + 1) * d_k] = out
+        x = ref.layer_norm(x + concat @ p("w_o")) * p("ln1_gain") + p("ln1_bias")
+        if config["d_ff"] > 0:
+            hidden = np.maximum(x @ p("w1") + p("b1"), 0.0)
+            x = ref.layer_norm(x + hidden @ p("w2") + p("b2")) * p("ln2_gain") + p("ln2_bias")
+    logits = x.mean(axis=0, keepdims=True) @ t["classifier.w"] + t["classifier.b"]
+    return ref.softmax(logits)[0], weights
+
+
+def occurrences(tokens, needle):
+    """Every position of every occurrence of the token sequence `needle` in tokens."""
+    found = set()
+    for s in range(len(tokens) - len(needle) + 1):
+        if tokens[s:s + len(needle)] == needle:
+            found.update(range(s, s + len(needle)))
+    return sorted(found)
+
+
+def router_test_metrics(emails, probs):
+    p = np.asarray(probs)
+    labels = np.array([e["label"] for e in emails])
+    right = p.argmax(axis=1) == labels
+    groups = {}
+    for i, e in enumerate(emails):
+        groups.setdefault((e["pair"], e["template"]), []).append(i)
+    twins = [(a, b) for members in groups.values() for a in members for b in members
+             if a < b and emails[a]["label"] == emails[b]["keep"] and emails[a]["keep"] == emails[b]["label"]]
+    return {"test_accuracy": right.mean(),
+            "flipped_pair_accuracy": np.mean([right[a] and right[b] for a, b in twins]),
+            "test_loss": -np.log(p[np.arange(len(p)), labels]).mean()}, len(twins)
+
+
+def router_reference(doc, off_sets):
+    """The clean forward's role scores and test metrics, and the test metrics with each set of heads off."""
+    t, config = tensors(doc), doc["config"]
+    index = {w: i for i, w in enumerate(doc["vocab"])}
+    emails = doc["held_out"]
+    layers, heads = config["layers"], config["heads"]
+    sums = np.zeros((layers, heads, len(ROUTER_SCORES)))
+    with_not = 0
+    probs = {off: [] for off in [()] + list(off_sets)}
+    for e in emails:
+        tokens = e["tokens"]
+        ids = [index.get(tok, 0) for tok in tokens]
+        p, w = router_forward(t, config, ids)
+        probs[()].append(p)
+        for off in off_sets:
+            probs[off].append(router_forward(t, config, ids, off)[0])
+        n = len(ids)
+        on = lambda positions: w[..., positions].sum(axis=-1).mean(axis=-1)  # (layers, H)
+        nots = [i for i, tok in enumerate(tokens) if tok == "not"]
+        with_not += 1 if nots else 0
+        i = np.arange(1, n)
+        sums += np.stack([on(occurrences(tokens, ITEMS[e["label"]].split(" "))),
+                          on(occurrences(tokens, ITEMS[e["keep"]].split(" "))),
+                          on(nots) if nots else np.zeros((layers, heads)),
+                          w[..., i, i - 1].mean(axis=-1),
+                          w[..., :, 0].mean(axis=-1)], axis=-1)
+    scores = sums / len(emails)
+    scores[..., 2] = sums[..., 2] / with_not
+    metrics = {off: router_test_metrics(emails, ps)[0] for off, ps in probs.items()}
+    return scores, metrics, router_test_metrics(emails, probs[()])[1]
+
+
+class Heads(unittest.TestCase, cli_test.CloseMixin):
+    """Four training runs (seed 1), started side by side in setUpClass: the induction model with rope
+    (--dump) and again with its induction heads off, with sinusoidal positions (--dump, --ablate mean
+    --off 1.0), and the router (--dump --off 0.1)."""
+
+    @classmethod
+    def setUpClass(cls):
+        rope = start("train", "--task", "induction", "--positions", "rope", "--seed", "1", "--dump", "--no-timing")
+        sinusoidal = start("train", "--task", "induction", "--positions", "sinusoidal", "--seed", "1", "--dump",
+                           "--ablate", "mean", "--off", "1.0", "--no-timing")
+        router = start("train", "--positions", "sinusoidal", "--seed", "1", "--dump", "--off", "0.1", "--no-timing")
+        cls.rope = finish(rope)
+        # every layer-1 head the first run calls at least a weak induction head
+        cls.rope_off = [head_name(1, h) for h, s in enumerate(cls.rope["final"]["induction"][1]) if s >= 0.3]
+        rope_off = start("train", "--task", "induction", "--positions", "rope", "--seed", "1",
+                         "--off", ",".join(cls.rope_off), "--no-timing")
+        cls.router = finish(router)
+        cls.sinusoidal = finish(sinusoidal)
+        cls.rope_ablated = finish(rope_off)
+
+    def assertCloseReported(self, what, got, want, atol=ATOL, rtol=RTOL):
+        got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
+        self.assertEqual(got.shape, want.shape, what)
+        diff = np.abs(got - want).max() if got.size else 0.0
+        print(f"[ reference ] {what}: largest difference {diff:.3g} (atol {atol:g}, rtol {rtol:g})",
+              file=sys.stderr, flush=True)
+        with self.subTest(what=what):
+            self.assertClose(got, want, atol=atol, rtol=rtol)
+
+    def check_induction_heads(self, doc, want):
+        """`heads`: layer-major, each head's scores as the reference's, its role by the rule."""
+        config = doc["config"]
+        self.assertEqual([(e["layer"], e["head"]) for e in doc["heads"]],
+                         [(l, h) for l in range(config["layers"]) for h in range(config["heads"])])
+        got = [[e["scores"]["previous_token"], e["scores"]["induction"]] for e in doc["heads"]]
+        wanted = np.stack([want["previous_token"].ravel(), want["induction"].ravel()], axis=1)
+        self.assertCloseReported(f"{config['positions']}: heads[].scores", got, wanted)
+        for e, w in zip(doc["heads"], wanted):
+            self.assertEqual(e["role"], role_of(e["scores"]), e)
+            mine = {"previous_token": w[0], "induction": w[1]}
+            if role_margin(mine) > ATOL + RTOL:
+                self.assertEqual(e["role"], role_of(mine), (e, mine))
+
+    def check_induction_final(self, doc, want):
+        scheme = doc["config"]["positions"]
+        final = doc["final"]
+        self.assertEqual(final["length"], doc["config"]["length"])
+        self.assertCloseReported(f"{scheme}: final losses", [final["loss_first_half"], final["loss_second_half"]],
+                                 [want["loss_first_half"], want["loss_second_half"]])
+        self.assertCloseReported(f"{scheme}: final previous_token", final["previous_token"], want["previous_token"])
+        self.assertCloseReported(f"{scheme}: final induction", final["induction"], want["induction"])
+
+    def check_single_head_ablations(self, doc, ablate):
+        config = doc["config"]
+        names = [head_name(l, h) for l in range(config["layers"]) for h in range(config["heads"])]
+        self.assertEqual(doc["ablate"], ablate)
+        self.assertEqual([a["off"] for a in doc["ablation"]], names)
+        got, want = [], []
+        for a in doc["ablation"]:
+            m, _ = induction_reference(doc, (a["off"],), ablate)
+            got.append([a["loss_first_half"], a["loss_second_half"]])
+            want.append([m["loss_first_half"], m["loss_second_half"]])
+        self.assertCloseReported(f"{config['positions']}: ablation[] losses ({ablate})", got, want)
+
+    def test_rope_induction_model_against_numpy(self):
+        d = self.rope
+        c = d["config"]
+        self.assertEqual((c["d_model"], c["heads"], c["layers"], c["tokens"], c["length"]), (32, 4, 2, 16, 32))
+        self.assertEqual(len(d["held_out"]), 64)
+        self.assertTrue(all(len(s) == 32 for s in d["held_out"]))
+        want, _ = induction_reference(d)
+        self.check_induction_final(d, want)
+        self.check_induction_heads(d, want)
+        self.check_single_head_ablations(d, "zero")
+        # the issue's targets: a previous-token head in layer 0, an induction head in layer 1, and the repeat
+        # predicted far better than the random first half
+        final = d["final"]
+        self.assertGreaterEqual(max(final["previous_token"][0]), 0.5, final)
+        self.assertGreaterEqual(max(final["induction"][1]), 0.5, final)
+        self.assertLessEqual(final["loss_second_half"], final["loss_first_half"] / 4, final)
+        self.assertIn("previous_token", [e["role"] for e in d["heads"] if e["layer"] == 0])
+        self.assertIn("induction", [e["role"] for e in d["heads"] if e["layer"] == 1])
+
+    def test_rope_without_its_induction_heads(self):
+        d, clean = self.rope_ablated, self.rope
+        self.assertTrue(self.rope_off, clean["final"]["induction"])
+        ablated = d["ablated"]
+        self.assertEqual(ablated["off"], self.rope_off)
+        self.assertEqual(ablated["length"], 32)
+        print(f"[ reference ] rope --off {','.join(self.rope_off)}: losses {ablated['loss_first_half']:.4g} and "
+              f"{ablated['loss_second_half']:.4g} (clean {clean['final']['loss_first_half']:.4g} and "
+              f"{clean['final']['loss_second_half']:.4g})", file=sys.stderr, flush=True)
+        # without them, the repeat is predicted hardly better than the random half
+        self.assertGreaterEqual(ablated["loss_second_half"], 0.75 * ablated["loss_first_half"], ablated)
+        self.assertGreaterEqual(ablated["loss_second_half"], 0.75 * clean["final"]["loss_first_half"], ablated)
+        # --off only changes what is measured afterwards: the same seed trains the same model
+        for key in ("final", "curve", "formed", "heads", "ablation", "previous_token", "induction",
+                    "loss_first_half", "loss_second_half"):
+            self.assertEqual(d[key], clean[key], key)
+        # switching off heads of the last layer leaves every head's weights as they were
+        self.assertEqual(ablated["previous_token"], clean["final"]["previous_token"])
+        self.assertEqual(ablated["induction"], clean["final"]["induction"])
+        # and the two losses are those of the same heads switched off by hand
+        want, _ = induction_reference(clean, tuple(self.rope_off), "zero")
+        self.assertCloseReported("rope: ablated losses (zero, by hand on run 1's weights)",
+                                 [ablated["loss_first_half"], ablated["loss_second_half"]],
+                                 [want["loss_first_half"], want["loss_second_half"]])
+
+    def test_sinusoidal_induction_model_and_mean_ablation(self):
+        d = self.sinusoidal
+        want, means = induction_reference(d)
+        self.check_induction_final(d, want)
+        self.check_induction_heads(d, want)
+        self.check_single_head_ablations(d, "mean")
+        ablated = d["ablated"]
+        self.assertEqual(ablated["off"], ["1.0"])
+        off, _ = induction_reference(d, ("1.0",), "mean")
+        self.assertCloseReported("sinusoidal: ablated 1.0 losses (mean)",
+                                 [ablated["loss_first_half"], ablated["loss_second_half"]],
+                                 [off["loss_first_half"], off["loss_second_half"]])
+        self.assertCloseReported("sinusoidal: ablated 1.0 scores (mean)",
+                                 [ablated["previous_token"], ablated["induction"]],
+                                 [off["previous_token"], off["induction"]])
+        # the mean is not zero: a mean ablation is not a zero ablation
+        zero, _ = induction_reference(d, ("1.0",), "zero")
+        self.assertGreater(np.abs(means[(1, 0)]).max(), 1e-3)
+        self.assertNotAlmostEqual(zero["loss_second_half"], off["loss_second_half"], places=3)
+        final = d["final"]
+        self.assertGreaterEqual(max(final["induction"][1]), 0.5, final)
+        self.assertLessEqual(final["loss_second_half"], final["loss_first_half"] / 4, final)
+
+    def test_router_heads_against_numpy(self):
+        d = self.router
+        c = d["config"]
+        self.assertEqual((c["d_model"], c["heads"], c["layers"], c["d_ff"], c["causal"]), (32, 4, 1, 0, False))
+        self.assertEqual(d["data"]["labels"], ITEMS)
+        names = [head_name(l, h) for l in range(c["layers"]) for h in range(c["heads"])]
+        singles = [(name,) for name in names]
+        scores, metrics, twins = router_reference(d, singles)
+        self.assertGreater(twins, 0)
+        # my forward is cli_train_test's on the clean model
+        model = {"config": c, "tensors": d["weights"], "vocab": d["vocab"]}
+        t = tensors(d)
+        index = {w: i for i, w in enumerate(d["vocab"])}
+        for e in d["held_out"][:20]:
+            mine = router_forward(t, c, [index.get(tok, 0) for tok in e["tokens"]])[0]
+            self.assertClose(mine, cli_train_test.router_model_reference(model, e["tokens"]), atol=1e-12, rtol=0)
+        # role scores and roles
+        self.assertEqual([(e["layer"], e["head"]) for e in d["heads"]],
+                         [(l, h) for l in range(c["layers"]) for h in range(c["heads"])])
+        got = [[e["scores"][k] for k in ROUTER_SCORES] for e in d["heads"]]
+        self.assertCloseReported("router: heads[].scores", got, scores.reshape(-1, len(ROUTER_SCORES)))
+        roles = set(ROUTER_SCORES) | {"mixed"}
+        for e, w in zip(d["heads"], scores.reshape(-1, len(ROUTER_SCORES))):
+            self.assertIn(e["role"], roles, e)
+            self.assertEqual(e["role"], role_of(e["scores"]), e)
+            mine = dict(zip(ROUTER_SCORES, w))
+            if role_margin(mine) > ATOL + RTOL:
+                self.assertEqual(e["role"], role_of(mine), (e, mine))
+        self.assertTrue(any(e["role"] != "mixed" for e in d["heads"]), d["heads"])
+        # test metrics: the clean model, each head off, and --off 0.1
+        keys = ("test_accuracy", "flipped_pair_accuracy", "test_loss")
+        self.assertCloseReported("router: final test metrics", [d["final"][k] for k in keys],
+                                 [metrics[()][k] for k in keys])
+        self.assertEqual([a["off"] for a in d["ablation"]], names)
+        self.assertCloseReported("router: ablation[] test metrics (zero)",
+                                 [[a[k] for k in keys] for a in d["ablation"]],
+                                 [[metrics[(a["off"],)][k] for k in keys] for a in d["ablation"]])
+        self.assertEqual(d["ablated"]["off"], ["0.1"])
+        self.assertCloseReported("router: ablated 0.1 test metrics", [d["ablated"][k] for k in keys],
+                                 [metrics[("0.1",)][k] for k in keys])
+        # some head the flipped pairs need
+        self.assertLess(min(a["flipped_pair_accuracy"] for a in d["ablation"]), d["final"]["flipped_pair_accuracy"],
+                        d["ablation"])
+
+
+class BadHeadsInput(unittest.TestCase):
+    """Bad --off, --ablate, --task and induction options exit 2 before any training."""
+
+    def test_refused_before_training(self):
+        bad = cli_bad_input_test.BadInput()
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "x.json")
+            cases = [
+                (["--task", "induction", "--off", "9.9"], ["9.9"]),
+                (["--task", "induction", "--off", "x"], ["'x'"]),
+                (["--task", "induction", "--off", "0."], ["'0.'"]),
+                (["--task", "induction", "--ablate", "half"], ["--ablate", "half"]),
+                (["--task", "induction", "--out", out], ["--out"]),
+                (["--task", "induction", "--eval-length", "7"], ["7"]),
+                (["--task", "unknown"], ["--task", "unknown"]),
+            ]
+            for args, needles in cases:
+                with self.subTest(args=args):
+                    # --steps 1: a check that is missing fails fast instead of training for seconds
+                    bad.assertRejected(["train", *args, "--steps", "1", "--no-timing"], needles, timeout=60)
+            self.assertFalse(os.path.exists(out))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
