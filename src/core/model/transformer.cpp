@@ -64,11 +64,6 @@ bool HeadSwitch::is_off(int layer, int head) const {
   return l < off.size() && h < off[l].size() && off[l][h] != 0;
 }
 
-const std::vector<double>* HeadSwitch::mean_of(int layer, int head) const {
-  const auto l = static_cast<size_t>(layer), h = static_cast<size_t>(head);
-  if (l >= mean.size() || h >= mean[l].size() || mean[l][h].empty()) return nullptr;
-  return &mean[l][h];
-}
 
 template <class S>
 LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w, const MatT<S>& x,

@@ -85,8 +85,6 @@ struct HeadSwitch {
   std::vector<std::vector<char>> off;
   std::vector<std::vector<std::vector<double>>> mean;
   bool is_off(int layer, int head) const;
-  // The replacement output of a switched-off head, or null for zeros.
-  const std::vector<double>* mean_of(int layer, int head) const;
 };
 
 // Heads begin .. end - 1 of a layer (end < 0: to the last): the share of one worker when several split a

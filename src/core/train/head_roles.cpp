@@ -151,8 +151,7 @@ std::vector<std::vector<std::vector<double>>> mean_head_outputs(const Model& mod
 HeadSwitch parse_heads_off(const std::string& text, int layers, int heads) {
   HeadSwitch off;
   off.off.assign(static_cast<size_t>(layers), std::vector<char>(static_cast<size_t>(heads), 0));
-  size_t start = 0;
-  while (start < text.size()) {
+  for (size_t start = 0; !text.empty() && start <= text.size();) {
     size_t end = text.find(',', start);
     if (end == std::string::npos) end = text.size();
     const std::string item = text.substr(start, end - start);
@@ -173,7 +172,7 @@ HeadSwitch parse_heads_off(const std::string& text, int layers, int heads) {
                          " heads (layer 0 to ", layers - 1, ", head 0 to ", heads - 1, ")"});
     }
     off.off[static_cast<size_t>(l)][static_cast<size_t>(h)] = 1;
-    start = end + 1;
+    start = end + 1;  // past the text's end after its last item
   }
   return off;
 }
