@@ -84,7 +84,6 @@ struct Settings {
   int layers = 1;                          // attention layers of the trained router (train scene)
   Training train = Training::Pause;  // train scene: run | pause | reset (an action: starts over, paused)
   int max_steps = 3000;              // train scene: training stops at this step count
-  std::string off;                   // train scene: heads switched off, "L.H,..." counted from 0
   ModelChoice model = ModelChoice::Random;  // mha scene: random (seeded) weights, trained, or a model file
   std::string model_file;                   // model == File: the model file's path (else empty)
   int layer = 0;                            // mha scene, trained model: whose layer's heads are shown

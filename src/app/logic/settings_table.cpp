@@ -193,20 +193,6 @@ const std::vector<Param>& params() {
        [](const Param&, const Settings& s) { return s.perm; }},
       int_param({"slots", "1 to 4096", "mha,schemes,order"}, &Settings::slots, 1, 4096),
       int_param({"layers", "1 to 4", "train"}, &Settings::layers, 1, 4),
-      {{"off", "empty, or heads to switch off as layer.head from 0, such as 0.1,1.2", "train"},
-       [](const Param&, Settings& s, const std::string& v) {
-         int n = 0;
-         for (const std::string& item : split_list(v, ',')) {
-           const size_t dot = item.find('.');
-           int l = 0, h = 0;
-           if (dot == std::string::npos || !parse_int(item.substr(0, dot), 0, 7, l) ||
-               !parse_int(item.substr(dot + 1), 0, 1023, h) || ++n > 64)
-             return false;
-         }
-         s.off = v;
-         return true;
-       },
-       [](const Param&, const Settings& s) { return s.off; }},
       word_param<Training, &Settings::train>({"train", train_allowed.c_str(), "train"}),
       int_param({"max_steps", "1 to 100000", "train"}, &Settings::max_steps, 1, 100000),
       {{"model", model_allowed.c_str(), "mha"},

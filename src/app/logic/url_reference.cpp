@@ -37,7 +37,6 @@ const char* meaning(const std::string& name) {
       {"perm", "the shuffle test's new order"},
       {"slots", "slots of the learned position table"},
       {"layers", "attention layers of the model to train"},
-      {"off", "heads switched off in the trained model (layer.head from 0): what its measures become"},
       {"train", "training runs or pauses; reset starts over with fresh weights, paused"},
       {"max_steps", "training stops at this step (it also stops once 99% test accuracy holds)"},
       {"model",

@@ -157,7 +157,9 @@ void ModelT<S>::forward(const std::vector<int>& ids, ForwardT<S>& f, const HeadS
 template <class S>
 S ModelT<S>::backward(const ForwardT<S>& f, int label, ParamsT<S>& g, S scale) const {
   const ModelConfig& c = config;
-  if (c.output != Output::Classify) throw InputError("backward() takes one label; this model labels tokens");
+  if (c.output != Output::Classify || c.norm != Norm::PostLayerNorm) {
+    throw InputError("backward() trains the post-norm router; a next-token model uses backward_tokens()");
+  }
   const int t = f.tokens();
   require_range(label, 0, c.classes - 1, "the label");
   const S loss = ops::cross_entropy(f.logits, label);
@@ -180,131 +182,88 @@ S ModelT<S>::backward(const ForwardT<S>& f, int label, ParamsT<S>& g, S scale) c
 }
 
 template <class S>
-S ModelT<S>::backward_tokens(const ForwardT<S>& f, const std::vector<int>& targets, ParamsT<S>& g,
-                             S scale) const {
-  const ModelConfig& c = config;
-  if (c.output != Output::NextToken) throw InputError("backward_tokens() needs a next-token model");
-  const int t = f.tokens();
-  if (static_cast<int>(targets.size()) != t) {
-    throw_input_error({"there are ", targets.size(), " targets for ", t, " tokens"});
-  }
-  // 1. softmax cross-entropy per row: dlogits (T, C) = scale / n * (p - onehot), rows without a target 0
-  int n = 0;
-  for (int y : targets) n += y >= 0 ? 1 : 0;
-  if (n == 0) throw InputError("no position has a target token");
-  MatT<S> dlogits = f.probs, row;
-  S loss = 0;
-  for (int i = 0; i < t; ++i) {
-    const int y = targets[static_cast<size_t>(i)];
-    if (y < 0) {
-      dlogits.row(i).setZero();
-      continue;
-    }
-    require_range(y, 0, c.classes - 1, "a target token");
-    row = f.logits.row(i);
-    loss += ops::cross_entropy(row, y);
-    dlogits(i, y) -= S(1);
-  }
-  dlogits *= scale / S(n);
-  // 2. linear on every row: logits = top W + b
-  const MatT<S>& last = f.top;
-  MatT<S> dw;
-  ops::matmul_at<S>(last, dlogits, dw);
-  g.classifier_w += dw;
-  g.classifier_b += dlogits.colwise().sum();
-  MatT<S> dx;  // (T, D)
-  ops::matmul_bt<S>(dlogits, params.classifier_w, dx);
-  backward_layers(f, dx, g);
-  return loss / S(n);
-}
-
-template <class S>
 void ModelT<S>::backward_layers(const ForwardT<S>& f, MatT<S>& dx, ParamsT<S>& g) const {
   const ModelConfig& c = config;
-  const int t = f.tokens(), d = c.d_model, h_count = c.heads, dk = d / h_count;
-  const bool pre = c.norm == Norm::PreLayerNorm;
-  MatT<S> dw, dnorm1, dres, dhidden, dconcat, dqkv, q, k, v, dout, dq, dk_, dv, din;
-  if (pre) {  // the final LayerNorm: d top -> d(last layer's output)
-    ops::layer_norm_backward(dx, f.final_xhat, f.final_rstd, params.final_gain, dres, g.final_gain,
-                             g.final_bias);
-    dx = dres;
-  }
+  MatT<S> dnorm1, dres, din;
   for (int l = c.layers - 1; l >= 0; --l) {
     const LayerParamsT<S>& p = params.layers[static_cast<size_t>(l)];
     LayerParamsT<S>& gp = g.layers[static_cast<size_t>(l)];
     const LayerForwardT<S>& L = f.layers[static_cast<size_t>(l)];
-    // ffn = ReLU(in W1 + b1) W2 + b2: dffn (T, D) -> weight gradients and din (T, D)
-    const auto ffn_backward = [&](const MatT<S>& dffn, const MatT<S>& in) {
-      ops::matmul_at<S>(L.hidden, dffn, dw);
-      gp.w2 += dw;
-      gp.b2 += dffn.colwise().sum();
-      ops::matmul_bt<S>(dffn, p.w2, dhidden);
-      dhidden = (L.hidden.array() > S(0)).select(dhidden, S(0));  // ReLU
-      ops::matmul_at<S>(in, dhidden, dw);
-      gp.w1 += dw;
-      gp.b1 += dhidden.colwise().sum();
-      ops::matmul_bt<S>(dhidden, p.w1, din);
-    };
-    if (pre) {
-      // 4. output = residual1 [+ ffn(LayerNorm(residual1))]: dres1 (T, D)
-      dres = dx;
-      if (has_ffn(c)) {
-        ffn_backward(dx, L.norm2);
-        ops::layer_norm_backward(din, L.xhat2, L.rstd2, p.ln2_gain, dnorm1, gp.ln2_gain, gp.ln2_bias);
-        dres += dnorm1;
-      }
+    // 4. optional feed-forward and its LayerNorm
+    if (has_ffn(c)) {
+      ops::layer_norm_backward(dx, L.xhat2, L.rstd2, p.ln2_gain, dres, gp.ln2_gain, gp.ln2_bias);  // dres2
+      backward_ffn(L, p, gp, dres, L.norm1, dnorm1);
+      dnorm1 += dres;  // the residual path
     } else {
-      // 4. optional feed-forward and its LayerNorm
-      if (has_ffn(c)) {
-        ops::layer_norm_backward(dx, L.xhat2, L.rstd2, p.ln2_gain, dres, gp.ln2_gain, gp.ln2_bias);  // dres2
-        ffn_backward(dres, L.norm1);
-        dnorm1 = din + dres;  // the residual path
-      } else {
-        dnorm1 = dx;
-      }
-      // 5. LayerNorm 1: dres1 (T, D)
-      ops::layer_norm_backward(dnorm1, L.xhat1, L.rstd1, p.ln1_gain, dres, gp.ln1_gain, gp.ln1_bias);
+      dnorm1 = dx;
     }
-    // 6. residual1 = x + concat W_o
-    ops::matmul_at<S>(L.concat, dres, dw);
-    gp.w_o += dw;
-    ops::matmul_bt<S>(dres, p.w_o, dconcat);
-    dx = dres;  // the residual path
-    // 7. each head: dq, dk, dv into their slices of dqkv (T, 3D)
-    dqkv.resize(t, 3 * d);
+    // 5. LayerNorm 1: dres1 (T, D)
+    ops::layer_norm_backward(dnorm1, L.xhat1, L.rstd1, p.ln1_gain, dres, gp.ln1_gain, gp.ln1_bias);
+    // 6-9. residual1 = x + attention(x): the residual path and the heads
+    backward_attention(L, p, gp, dres, L.input, din);
+    dx = dres + din;
+  }
+  // 10. embeddings: scatter-add each row to its token (and, with a trained table, to its slot)
+  backward_embeddings(f, dx, g);
+}
+
+template <class S>
+void ModelT<S>::backward_ffn(const LayerForwardT<S>& L, const LayerParamsT<S>& p, LayerParamsT<S>& gp,
+                             const MatT<S>& dffn, const MatT<S>& in, MatT<S>& din) const {
+  // ffn = ReLU(in W1 + b1) W2 + b2: dffn (T, D) -> weight gradients and din (T, D)
+  MatT<S> dw, dhidden;
+  ops::matmul_at<S>(L.hidden, dffn, dw);
+  gp.w2 += dw;
+  gp.b2 += dffn.colwise().sum();
+  ops::matmul_bt<S>(dffn, p.w2, dhidden);
+  dhidden = (L.hidden.array() > S(0)).select(dhidden, S(0));  // ReLU
+  ops::matmul_at<S>(in, dhidden, dw);
+  gp.w1 += dw;
+  gp.b1 += dhidden.colwise().sum();
+  ops::matmul_bt<S>(dhidden, p.w1, din);
+}
+
+template <class S>
+void ModelT<S>::backward_attention(const LayerForwardT<S>& L, const LayerParamsT<S>& p, LayerParamsT<S>& gp,
+                                   const MatT<S>& dres, const MatT<S>& in, MatT<S>& din) const {
+  const ModelConfig& c = config;
+  const int t = static_cast<int>(in.rows()), d = c.d_model, h_count = c.heads, dk = d / h_count;
+  MatT<S> dw, dconcat, dqkv, q, k, v, dout, dq, dk_, dv;
+  // 6. attention = concat W_o
+  ops::matmul_at<S>(L.concat, dres, dw);
+  gp.w_o += dw;
+  ops::matmul_bt<S>(dres, p.w_o, dconcat);
+  // 7. each head: dq, dk, dv into their slices of dqkv (T, 3D)
+  dqkv.resize(t, 3 * d);
+  for (int h = 0; h < h_count; ++h) {
+    q = L.qkv.middleCols(h * dk, dk);
+    k = L.qkv.middleCols(d + h * dk, dk);
+    v = L.qkv.middleCols(2 * d + h * dk, dk);
+    dout = dconcat.middleCols(h * dk, dk);
+    if (L.off[static_cast<size_t>(h)]) dout.setZero();  // a switched-off head passes no gradient
+    ops::attention_backward(q, k, v, L.weights[static_cast<size_t>(h)], dout, dq, dk_, dv);
+    dqkv.middleCols(h * dk, dk) = dq;
+    dqkv.middleCols(d + h * dk, dk) = dk_;
+    dqkv.middleCols(2 * d + h * dk, dk) = dv;
+  }
+  // 8. the scheme's rotation backward: turn the gradients of q and k back by the same angles
+  if (scheme_def(c.positions).rotation) {
     for (int h = 0; h < h_count; ++h) {
-      q = L.qkv.middleCols(h * dk, dk);
-      k = L.qkv.middleCols(d + h * dk, dk);
-      v = L.qkv.middleCols(2 * d + h * dk, dk);
-      dout = dconcat.middleCols(h * dk, dk);
-      if (L.off[static_cast<size_t>(h)]) dout.setZero();  // a switched-off head passes no gradient
-      ops::attention_backward(q, k, v, L.weights[static_cast<size_t>(h)], dout, dq, dk_, dv);
-      dqkv.middleCols(h * dk, dk) = dq;
-      dqkv.middleCols(d + h * dk, dk) = dk_;
-      dqkv.middleCols(2 * d + h * dk, dk) = dv;
-    }
-    // 8. the scheme's rotation backward: turn the gradients of q and k back by the same angles
-    if (scheme_def(c.positions).rotation) {
-      for (int h = 0; h < h_count; ++h) {
-        ops::rope_rotate(dqkv, h * dk, dk, turn_, true);
-        ops::rope_rotate(dqkv, d + h * dk, dk, turn_, true);
-      }
-    }
-    // 9. qkv = x W_qkv, or LayerNorm(x) W_qkv with pre-norm
-    ops::matmul_at<S>(pre ? L.norm1 : L.input, dqkv, dw);
-    gp.w_qkv += dw;
-    ops::matmul_bt<S>(dqkv, p.w_qkv, din);
-    if (pre) {
-      ops::layer_norm_backward(din, L.xhat1, L.rstd1, p.ln1_gain, dw, gp.ln1_gain, gp.ln1_bias);
-      dx += dw;
-    } else {
-      dx += din;
+      ops::rope_rotate(dqkv, h * dk, dk, turn_, true);
+      ops::rope_rotate(dqkv, d + h * dk, dk, turn_, true);
     }
   }
+  // 9. qkv = in W_qkv
+  ops::matmul_at<S>(in, dqkv, dw);
+  gp.w_qkv += dw;
+  ops::matmul_bt<S>(dqkv, p.w_qkv, din);
+}
 
-  // 10. embeddings: scatter-add each row to its token (and, with a trained table, to its slot)
+template <class S>
+void ModelT<S>::backward_embeddings(const ForwardT<S>& f, const MatT<S>& dx, ParamsT<S>& g) const {
+  const int t = f.tokens();
   for (int i = 0; i < t; ++i) g.token_embedding.row(f.ids[static_cast<size_t>(i)]) += dx.row(i);
-  if (scheme_def(c.positions).trained_table) g.position_table.topRows(t) += dx;
+  if (scheme_def(config.positions).trained_table) g.position_table.topRows(t) += dx;
 }
 
 template <class S>

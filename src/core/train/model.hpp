@@ -155,8 +155,19 @@ class ModelT {
   void validate() const;
 
  private:
-  // From dx (T, D), the gradient of the last layer's output, through every layer to the embeddings.
+  // From dx (T, D), the gradient of what the output layer reads, through every post-norm layer (model.cpp)
+  // or, with the final LayerNorm, every pre-norm layer (model_next_token.cpp) to the embeddings.
   void backward_layers(const ForwardT<S>& f, MatT<S>& dx, ParamsT<S>& grads) const;
+  void backward_layers_pre(const ForwardT<S>& f, MatT<S>& dx, ParamsT<S>& grads) const;
+  // One layer's feed-forward: dffn (T, D) -> its weights' gradients and din (T, D) of its input `in`.
+  void backward_ffn(const LayerForwardT<S>& L, const LayerParamsT<S>& p, LayerParamsT<S>& gp,
+                    const MatT<S>& dffn, const MatT<S>& in, MatT<S>& din) const;
+  // One layer's attention (W_o, every head, the scheme's rotation, W_qkv applied to `in` (T, D)): the
+  // gradient dres (T, D) of its output -> its weights' gradients and din (T, D).
+  void backward_attention(const LayerForwardT<S>& L, const LayerParamsT<S>& p, LayerParamsT<S>& gp,
+                          const MatT<S>& dres, const MatT<S>& in, MatT<S>& din) const;
+  // dx (T, D) of the layer-0 input, scatter-added to the token rows (and the trained table's slots).
+  void backward_embeddings(const ForwardT<S>& f, const MatT<S>& dx, ParamsT<S>& grads) const;
   // Lazily grown position tables for positions 0 .. P-1 (not safe for concurrent forward calls on one
   // model): what an untrained scheme adds to the embeddings, and its rotation at width d_k.
   mutable MatT<S> added_;        // (P, D)

@@ -35,6 +35,9 @@ void validate_config(const ModelConfig& c) {
   require_range(c.classes, 2, 100000, "the number of classes");
   require_range(c.max_len, 1, kMaxTokens, "the number of learned position slots");
   if (c.norm == Norm::None) throw InputError("the trainable model normalises after or before each layer");
+  if (c.norm == Norm::PreLayerNorm && c.output != Output::NextToken) {
+    throw InputError("the router normalises after each layer; pre-norm layers are the next-token model's");
+  }
   if (c.output == Output::NextToken && (!c.causal || c.classes != c.vocab)) {
     throw_input_error({"a next-token model must be causal and have one class per token (", c.classes,
                        " classes, ", c.vocab, " tokens)"});

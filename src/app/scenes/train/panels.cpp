@@ -43,6 +43,11 @@ const PredictionMemo& predict(PredictionMemo& memo, const TrainedModel& m, const
   return memo.get({m.version, text}, [&] { return attn::train::predict_text(m.model, m.vocab, text); });
 }
 
+const std::string& label_name(const TrainedModel& m, int label) {
+  static const std::string unknown = "?";
+  return label >= 0 && label < static_cast<int>(m.labels.size()) ? m.labels[static_cast<size_t>(label)]
+                                                                 : unknown;
+}
 
 // One bar per class, the predicted one in green, in columns (label, bar) of `rows` lines: two when they
 // fit, else one with bars as wide as the room allows.
@@ -111,12 +116,6 @@ std::string info_line(const nlohmann::json& info) {
 }
 
 }  // namespace
-
-const std::string& label_name(const TrainedModel& m, int label) {
-  static const std::string unknown = "?";
-  return label >= 0 && label < static_cast<int>(m.labels.size()) ? m.labels[static_cast<size_t>(label)]
-                                                                 : unknown;
-}
 
 void draw_curves(const TrainClient& ses) {
   const Curves& c = ses.curves();

@@ -300,7 +300,6 @@ void draw_train_scene(SceneContext& ctx) {
   }
   if (m && section("The refund pair: an email and its order-flipped twin", "pair", s.hide))
     draw_pair(st.panels, *m, shown);
-  if (m && section("What each head does", "heads", s.hide)) draw_heads(st.panels, s, *m, training, shown);
   if (m && section("Longer emails than in training", "longer", s.hide)) draw_longer(*m, training, shown);
   look_inside_button(ctx, m);
   if (section("Model file", "file", s.hide)) draw_model_file(ctx, st.panels, m);

@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "app/logic/head_measure.hpp"
 #include "app/logic/memo.hpp"
 #include "app/logic/settings.hpp"
 #include "app/logic/train_client.hpp"
@@ -20,17 +19,12 @@ struct PanelState {
   using PredictionMemo = Memo<attn::train::TextPrediction, long long, std::string>;  // model version, text
   PredictionMemo prediction;                                                         // draw_prediction's
   PredictionMemo pair_a, pair_b;                                                     // draw_pair's
-  HeadsMeasure heads;               // draw_heads's measure of the current model and `off`
-  using OffPredictionMemo = Memo<attn::train::Prediction, long long, std::string, std::string>;
-  OffPredictionMemo off_prediction;  // draw_heads's: model version, off, text
   std::string path = "model.json";  // draw_model_file's path field (desktop)
   OpenStatus open;                  // what its last save or open said
   long long seen_attempt = 0;       // the model load whose message `open` shows
 };
 
 // [panels.cpp]
-// The name of class `label` of the model ("?" outside its labels).
-const std::string& label_name(const TrainedModel& m, int label);
 // Live loss and accuracy curves.
 void draw_curves(const TrainClient& session);
 // The typed email: tokens, label, confidence and every class probability as bars. Fills shown["prediction"];
@@ -42,11 +36,6 @@ void draw_pair(PanelState& ps, const TrainedModel& m, nlohmann::json& shown);
 // worker, or here a few milliseconds a frame; only while not `training`), with the context-length advice;
 // fills shown["longer"].
 void draw_longer(const TrainedModel& m, bool training, nlohmann::json& shown);
-// [heads.cpp] What each head does (role scores on the held-out emails, app/logic/head_measure.hpp, a few
-// milliseconds a frame, only while not `training`), a switch per head (the `off` setting), and the
-// held-out measures and the typed email's label with those heads off; fills shown["heads"] and
-// shown["ablated"].
-void draw_heads(PanelState& ps, Settings& s, const TrainedModel& m, bool training, nlohmann::json& shown);
 // Save the model as a file, open one (SceneAction::OpenModelFile: the app opens it after the frame), and
 // what the current model file says about its training.
 void draw_model_file(SceneContext& ctx, PanelState& ps, const TrainedModel* m);
