@@ -96,7 +96,8 @@ TEST(Induction, SequencesRepeatADistinctSegmentAtVaryingDistances) {
     int found = 0;
     for (int s = 16; s >= 8 && !found; --s) {
       bool same = true;
-      for (int i = 0; i < s; ++i) same = same && ids[static_cast<size_t>(32 - s + i)] == ids[static_cast<size_t>(32 - 2 * s + i)];
+      for (int i = 0; i < s; ++i)
+        same = same && ids[static_cast<size_t>(32 - s + i)] == ids[static_cast<size_t>(32 - 2 * s + i)];
       if (same) found = s;
     }
     ASSERT_GT(found, 0) << "no repeated segment";

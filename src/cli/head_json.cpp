@@ -23,7 +23,7 @@ HeadSwitch heads_off(const std::string& off, const std::string& ablate, int laye
 }
 
 std::vector<HeadSwitch> single_heads(int layers, int heads,
-                                            const std::vector<std::vector<std::vector<double>>>& means) {
+                                     const std::vector<std::vector<std::vector<double>>>& means) {
   std::vector<HeadSwitch> out;
   for (int l = 0; l < layers; ++l) {
     for (int h = 0; h < heads; ++h) {

@@ -16,6 +16,6 @@ json roles_json(const std::vector<train::HeadRole>& roles);
 HeadSwitch heads_off(const std::string& off, const std::string& ablate, int layers, int heads);
 // Every single head of the model in turn: its switch (zero or, with means given, mean ablation).
 std::vector<HeadSwitch> single_heads(int layers, int heads,
-                                            const std::vector<std::vector<std::vector<double>>>& means);
+                                     const std::vector<std::vector<std::vector<double>>>& means);
 
 }  // namespace attn::cli

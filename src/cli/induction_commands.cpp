@@ -52,7 +52,8 @@ json run_train_induction(const TrainOptions& o) {
       throw_input_error({"--eval-length must be even (two equal halves), not ", o.eval_length});
     }
   }
-  if (task.length % 2 != 0) throw_input_error({"--length must be even (two equal halves), not ", task.length});
+  if (task.length % 2 != 0)
+    throw_input_error({"--length must be even (two equal halves), not ", task.length});
   train::ModelConfig mc =
       train::induction_model_config(task, parse_scheme(o.positions, train::trainable_schemes()), o.seed);
   mc.d_model = o.d_model;
@@ -129,8 +130,8 @@ json run_train_induction(const TrainOptions& o) {
               {"heads", roles_json(train::induction_head_roles(final_m))}};
   const auto means =
       o.ablate == "mean"
-          ? train::mean_head_outputs(model, train::induction_eval_set(mc.seed, task.tokens, task.length,
-                                                                      task.eval_sequences))
+          ? train::mean_head_outputs(
+                model, train::induction_eval_set(mc.seed, task.tokens, task.length, task.eval_sequences))
           : std::vector<std::vector<std::vector<double>>>{};
   json ablation = json::array();
   for (const HeadSwitch& one : single_heads(mc.layers, mc.heads, means)) {

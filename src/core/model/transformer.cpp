@@ -64,7 +64,6 @@ bool HeadSwitch::is_off(int layer, int head) const {
   return l < off.size() && h < off[l].size() && off[l][h] != 0;
 }
 
-
 template <class S>
 LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w, const MatT<S>& x,
                           LayerCaptureT<S>& out, const std::vector<int>* positions,

@@ -41,12 +41,14 @@ std::string role_of(const std::vector<RoleScore>& scores) {
   for (auto it = v.begin(); it != v.end(); ++it) {
     if (it != top) next = std::max(next, *it);
   }
-  if (*top >= kRoleFloor && *top >= kRoleMargin * next) return scores[static_cast<size_t>(top - v.begin())].name;
+  if (*top >= kRoleFloor && *top >= kRoleMargin * next)
+    return scores[static_cast<size_t>(top - v.begin())].name;
   return "mixed";
 }
 
 namespace {
-constexpr const char* kRouterScores[] = {"refunded_item", "excluded_item", "not", "previous_token", "first_token"};
+constexpr const char* kRouterScores[] = {"refunded_item", "excluded_item", "not", "previous_token",
+                                         "first_token"};
 constexpr int kRouterScoreCount = 5;
 }  // namespace
 
@@ -122,7 +124,8 @@ std::vector<std::vector<std::vector<double>>> mean_head_outputs(const Model& mod
   const int layers = model.config.layers, heads = model.config.heads, dk = model.config.d_model / heads;
   std::vector<std::vector<std::vector<double>>> mean(
       static_cast<size_t>(layers),
-      std::vector<std::vector<double>>(static_cast<size_t>(heads), std::vector<double>(static_cast<size_t>(dk), 0.0)));
+      std::vector<std::vector<double>>(static_cast<size_t>(heads),
+                                       std::vector<double>(static_cast<size_t>(dk), 0.0)));
   long long rows = 0;
   Forward f;
   for (const auto& seq : ids) {
@@ -133,7 +136,8 @@ std::vector<std::vector<std::vector<double>>> mean_head_outputs(const Model& mod
       for (Eigen::Index i = 0; i < concat.rows(); ++i) {
         for (int h = 0; h < heads; ++h) {
           for (int j = 0; j < dk; ++j) {
-            mean[static_cast<size_t>(l)][static_cast<size_t>(h)][static_cast<size_t>(j)] += concat(i, h * dk + j);
+            mean[static_cast<size_t>(l)][static_cast<size_t>(h)][static_cast<size_t>(j)] +=
+                concat(i, h * dk + j);
           }
         }
       }
@@ -157,7 +161,8 @@ HeadSwitch parse_heads_off(const std::string& text, int layers, int heads) {
     const std::string item = text.substr(start, end - start);
     const size_t dot = item.find('.');
     const auto whole = [](const std::string& s, int& v) {
-      if (s.empty() || s.size() > 4 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      if (s.empty() || s.size() > 4 ||
+          !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) {
         return false;
       }
       v = std::atoi(s.c_str());

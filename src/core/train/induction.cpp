@@ -12,7 +12,8 @@ namespace {
 
 void require_length(int length) {
   require_range(length, 4, kMaxTokens, "the sequence length");
-  if (length % 2 != 0) throw_input_error({"the sequence length must be even (two equal halves), not ", length});
+  if (length % 2 != 0)
+    throw_input_error({"the sequence length must be even (two equal halves), not ", length});
 }
 
 }  // namespace
@@ -41,7 +42,8 @@ void draw_distinct(Rng& rng, int tokens, int count, std::vector<int>& ids) {
   for (int i = 0; i < tokens; ++i) pool[static_cast<size_t>(i)] = i;
   for (int i = 0; i < count; ++i) {
     const int k = i % tokens;  // the position in this run of draws
-    const auto j = static_cast<size_t>(k) + static_cast<size_t>(rng.next_u64() % static_cast<std::uint64_t>(tokens - k));
+    const auto j =
+        static_cast<size_t>(k) + static_cast<size_t>(rng.next_u64() % static_cast<std::uint64_t>(tokens - k));
     std::swap(pool[static_cast<size_t>(k)], pool[j]);
     ids.push_back(pool[static_cast<size_t>(k)]);
   }

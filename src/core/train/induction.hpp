@@ -15,9 +15,9 @@
 namespace attn::train {
 
 struct InductionConfig {
-  int tokens = 16;   // the vocabulary: ids 0 .. tokens - 1 (a repeated segment of length / 2 holds each once)
-  int length = 32;   // training sequences: length / 2 random tokens, then the same again (even, >= 4)
-  int batch = 16;    // sequences per Adam step
+  int tokens = 16;  // the vocabulary: ids 0 .. tokens - 1 (a repeated segment of length / 2 holds each once)
+  int length = 32;  // training sequences: length / 2 random tokens, then the same again (even, >= 4)
+  int batch = 16;   // sequences per Adam step
   float learning_rate = 1e-2f;
   int eval_sequences = 64;  // held-out sequences of every evaluation (their own seeded stream)
 };

@@ -54,7 +54,8 @@ template <class S>
 void ModelT<S>::backward_layers_pre(const ForwardT<S>& f, MatT<S>& dx, ParamsT<S>& g) const {
   MatT<S> dres, dnorm, din;
   // the final LayerNorm: d top -> d(last layer's output)
-  ops::layer_norm_backward(dx, f.final_xhat, f.final_rstd, params.final_gain, dres, g.final_gain, g.final_bias);
+  ops::layer_norm_backward(dx, f.final_xhat, f.final_rstd, params.final_gain, dres, g.final_gain,
+                           g.final_bias);
   dx = dres;
   for (int l = config.layers - 1; l >= 0; --l) {
     const LayerParamsT<S>& p = params.layers[static_cast<size_t>(l)];
