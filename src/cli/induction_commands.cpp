@@ -94,14 +94,7 @@ json run_train_induction(const TrainOptions& o) {
   double train_seconds = 0.0;
   while (trainer.steps() < o.steps) {
     const int chunk = std::min(o.eval_every, o.steps - trainer.steps());
-    double loss_sum = 0.0;
-    const auto t0 = Clock::now();
-    for (int i = 0; i < chunk; ++i) {
-      trainer.step();
-      loss_sum += trainer.last_loss();
-    }
-    train_seconds += seconds_since(t0);
-    measure(tidy(loss_sum / chunk));
+    measure(tidy(train_chunk(trainer, chunk, train_seconds)));
   }
 
   // 2. the final measures, the roles they give, and each head switched off alone

@@ -137,16 +137,10 @@ json run_train(const TrainOptions& o) {
   json reached = nullptr;  // {step, train_seconds} of the first evaluation at >= 99% test accuracy
   while (trainer.steps() < o.steps) {
     const int chunk = std::min(o.eval_every, o.steps - trainer.steps());
-    double loss_sum = 0.0;
-    const auto t0 = Clock::now();
-    for (int i = 0; i < chunk; ++i) {
-      trainer.step();
-      loss_sum += trainer.last_loss();
-    }
-    train_seconds += seconds_since(t0);
+    const double loss = train_chunk(trainer, chunk, train_seconds);
     const train::SetMetrics m = evaluate_set(model, trainer.vocab(), data.test);
     curve.push_back({{"step", trainer.steps()},
-                     {"loss", tidy(static_cast<float>(loss_sum / chunk))},
+                     {"loss", tidy(static_cast<float>(loss))},
                      {"test_loss", tidy(m.loss)},
                      {"test_accuracy", tidy(m.accuracy)}});
     if (reached.is_null() && m.accuracy >= 0.99f) {
