@@ -110,6 +110,8 @@ part "browser frames (bench/frame_bench.mjs, headless Chromium)" \
   scripts/with_dist_server.sh --dir "$DIST" node bench/frame_bench.mjs
 part "training: steps per second, native against wasm (bench/train_bench.sh)" \
   bench/train_bench.sh ${train_args[@]+"${train_args[@]}"}
+part "the induction task with each position scheme: when its heads form, and the loss at 1x and 2x the length (bench/induction_bench.sh)" \
+  bench/induction_bench.sh
 part "native recompute of the attention scenes (Google Benchmark)" \
   "$NATIVE/bench/attention_bench" ${gbench_args[@]+"${gbench_args[@]}"}
 part "start-up on the page's main thread: long tasks, blocking time, first frame (bench/startup_bench.mjs, headless Chromium)" \
