@@ -12,7 +12,6 @@ import numpy as np
 import cli_reference as ref
 import cli_bad_input_test
 import cli_test
-import cli_train_test
 
 ATOL, RTOL = 2e-4, 1e-3  # the float32 model against the float64 reference
 ITEMS = ["cake", "delivery fee", "candles", "hamper", "gift box", "cookies", "flowers", "balloons",
@@ -118,36 +117,8 @@ def induction_reference(doc, off=(), ablate="zero"):
 
 
 # ---------------------------------------------------------------------------------------------------------
-# The router: post-norm, not causal, mean pool and classifier (as cli_train_test.router_model_reference),
-# with each head's attention weights and heads switched off (zeros).
-
-def router_forward(t, config, ids, off=()):
-    """ids (T,) -> probabilities (C,), weights (layers, H, T, T)."""
-    d, heads, n = config["d_model"], config["heads"], len(ids)
-    d_k = d // heads
-    x = t["token_embedding"][ids]
-    if config["positions"] == "sinusoidal":
-        x = x + ref.sinusoidal(range(n), d)
-    if config["positions"] == "learned":
-        x = x + t["position_table"][:n]
-    weights = np.zeros((config["layers"], heads, n, n))
-    for layer in range(config["layers"]):
-        p = lambda name: t[f"layers.{layer}.{name}"]
-        qkv = x @ p("w_qkv")
-        concat = np.zeros((n, d))
-        for h in range(heads):
-            q, k, v = (qkv[:, part * d + h * d_k: part * d + (h + 1) * d_k] for part in range(3))
-            out, weights[layer, h] = ref.head(q, k, v, "rope" if config["positions"] == "rope" else "none",
-                                              config["causal"])
-            if head_name(layer, h) not in off:
-                concat[:, h * d_k:(h + 1) * d_k] = out
-        x = ref.layer_norm(x + concat @ p("w_o")) * p("ln1_gain") + p("ln1_bias")
-        if config["d_ff"] > 0:
-            hidden = np.maximum(x @ p("w1") + p("b1"), 0.0)
-            x = ref.layer_norm(x + hidden @ p("w2") + p("b2")) * p("ln2_gain") + p("ln2_bias")
-    logits = x.mean(axis=0, keepdims=True) @ t["classifier.w"] + t["classifier.b"]
-    return ref.softmax(logits)[0], weights
-
+# The router: cli_reference.router_forward (post-norm, mean pool and classifier), with each head's attention
+# weights and heads switched off (zeros).
 
 def occurrences(tokens, needle):
     """Every position of every occurrence of the token sequence `needle` in tokens."""
@@ -184,10 +155,10 @@ def router_reference(doc, off_sets):
     for e in emails:
         tokens = e["tokens"]
         ids = [index.get(tok, 0) for tok in tokens]
-        p, w = router_forward(t, config, ids)
+        p, w = ref.router_forward(t, config, ids)
         probs[()].append(p)
         for off in off_sets:
-            probs[off].append(router_forward(t, config, ids, off)[0])
+            probs[off].append(ref.router_forward(t, config, ids, off)[0])
         n = len(ids)
         on = lambda positions: w[..., positions].sum(axis=-1).mean(axis=-1)  # (layers, H)
         nots = [i for i, tok in enumerate(tokens) if tok == "not"]
@@ -344,13 +315,6 @@ class Heads(unittest.TestCase, cli_test.CloseMixin):
         singles = [(name,) for name in names]
         scores, metrics, twins = router_reference(d, singles)
         self.assertGreater(twins, 0)
-        # my forward is cli_train_test's on the clean model
-        model = {"config": c, "tensors": d["weights"], "vocab": d["vocab"]}
-        t = tensors(d)
-        index = {w: i for i, w in enumerate(d["vocab"])}
-        for e in d["held_out"][:20]:
-            mine = router_forward(t, c, [index.get(tok, 0) for tok in e["tokens"]])[0]
-            self.assertClose(mine, cli_train_test.router_model_reference(model, e["tokens"]), atol=1e-12, rtol=0)
         # role scores and roles
         self.assertEqual([(e["layer"], e["head"]) for e in d["heads"]],
                          [(l, h) for l in range(c["layers"]) for h in range(c["heads"])])

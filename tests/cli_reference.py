@@ -81,3 +81,32 @@ def encoder_block(x, w_qkv, w_o, heads, w1, b1, w2, b2):
     r2 = n1 + ffn
     return {"attention": attn, "residual1": r1, "norm1": n1, "hidden": hidden, "ffn": ffn,
             "residual2": r2, "output": layer_norm(r2)}
+
+
+def router_forward(t, config, ids, off=()):
+    """The refund router's float64 forward: t, its tensors by name (float64); config, its model file's config;
+    ids (T,) -> probabilities (C,), weights (layers, H, T, T). Heads named in `off` ("L.H") output zeros."""
+    d, heads, n = config["d_model"], config["heads"], len(ids)
+    d_k = d // heads
+    x = t["token_embedding"][ids]
+    if config["positions"] == "sinusoidal":
+        x = x + sinusoidal(range(n), d)
+    if config["positions"] == "learned":
+        x = x + t["position_table"][:n]
+    weights = np.zeros((config["layers"], heads, n, n))
+    for layer in range(config["layers"]):
+        p = lambda name: t[f"layers.{layer}.{name}"]
+        qkv = x @ p("w_qkv")
+        concat = np.zeros((n, d))
+        for h in range(heads):
+            q, k, v = (qkv[:, part * d + h * d_k: part * d + (h + 1) * d_k] for part in range(3))
+            out, weights[layer, h] = head(q, k, v, "rope" if config["positions"] == "rope" else "none",
+                                              config["causal"])
+            if f"{layer}.{h}" not in off:
+                concat[:, h * d_k:(h + 1) * d_k] = out
+        x = layer_norm(x + concat @ p("w_o")) * p("ln1_gain") + p("ln1_bias")
+        if config["d_ff"] > 0:
+            hidden = np.maximum(x @ p("w1") + p("b1"), 0.0)
+            x = layer_norm(x + hidden @ p("w2") + p("b2")) * p("ln2_gain") + p("ln2_bias")
+    logits = x.mean(axis=0, keepdims=True) @ t["classifier.w"] + t["classifier.b"]
+    return softmax(logits)[0], weights

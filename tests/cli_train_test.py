@@ -14,31 +14,9 @@ import cli_test
 
 def router_model_reference(model, tokens):
     """float64 numpy forward pass of a saved router model (its JSON) on tokens -> probabilities (C,)."""
-    c = model["config"]
     t = {name: np.asarray(v["data"], dtype=np.float64).reshape(v["shape"]) for name, v in model["tensors"].items()}
     index = {w: i for i, w in enumerate(model["vocab"])}
-    ids = [index.get(tok, 0) for tok in tokens]
-    d, heads, n = c["d_model"], c["heads"], len(ids)
-    d_k = d // heads
-    x = t["token_embedding"][ids]
-    if c["positions"] == "sinusoidal":
-        x = x + ref.sinusoidal(range(n), d)
-    if c["positions"] == "learned":
-        x = x + t["position_table"][:n]
-    for layer in range(c["layers"]):
-        p = lambda name: t[f"layers.{layer}.{name}"]
-        qkv = x @ p("w_qkv")
-        concat = np.zeros((n, d))
-        for h in range(heads):
-            q, k, v = (qkv[:, part * d + h * d_k: part * d + (h + 1) * d_k] for part in range(3))
-            out, _ = ref.head(q, k, v, "rope" if c["positions"] == "rope" else "none", c["causal"])
-            concat[:, h * d_k:(h + 1) * d_k] = out
-        x = ref.layer_norm(x + concat @ p("w_o")) * p("ln1_gain") + p("ln1_bias")
-        if c["d_ff"] > 0:
-            hidden = np.maximum(x @ p("w1") + p("b1"), 0.0)
-            x = ref.layer_norm(x + hidden @ p("w2") + p("b2")) * p("ln2_gain") + p("ln2_bias")
-    logits = x.mean(axis=0, keepdims=True) @ t["classifier.w"] + t["classifier.b"]
-    return ref.softmax(logits)[0]
+    return ref.router_forward(t, model["config"], [index.get(tok, 0) for tok in tokens])[0]
 
 
 class Train(unittest.TestCase, cli_test.CloseMixin):
