@@ -32,6 +32,13 @@ double mean_on(const Mat& w, const std::vector<int>& keys) {
 
 }  // namespace
 
+double previous_token_weight(const Mat& w) {
+  const auto t = w.rows();
+  double prev = 0;
+  for (Eigen::Index i = 1; i < t; ++i) prev += w(i, i - 1);
+  return t > 1 ? prev / static_cast<double>(t - 1) : 0.0;
+}
+
 std::string role_of(const std::vector<RoleScore>& scores) {
   if (scores.empty()) return "mixed";
   std::vector<double> v;
@@ -69,7 +76,6 @@ void RouterRoleTally::add(const Forward& f, const std::vector<std::string>& toke
   const std::vector<int> nots = occurrences(tokens, {"not"});
   ++counted_;
   with_not_ += nots.empty() ? 0 : 1;
-  const int t = f.tokens();
   for (int l = 0; l < layers_; ++l) {
     for (int h = 0; h < heads_; ++h) {
       const Mat& w = f.weights(l, h);
@@ -77,9 +83,7 @@ void RouterRoleTally::add(const Forward& f, const std::vector<std::string>& toke
       s[0] += mean_on(w, refunded);
       s[1] += mean_on(w, kept);
       if (!nots.empty()) s[2] += mean_on(w, nots);
-      double prev = 0;
-      for (int i = 1; i < t; ++i) prev += w(i, i - 1);
-      s[3] += t > 1 ? prev / (t - 1) : 0.0;
+      s[3] += previous_token_weight(w);
       s[4] += mean_on(w, {0});
     }
   }

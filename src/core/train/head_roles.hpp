@@ -29,6 +29,10 @@ inline constexpr double kRoleFloor = 0.5;
 inline constexpr double kRoleMargin = 2.0;
 std::string role_of(const std::vector<RoleScore>& scores);
 
+// The previous-token score of one head's weights w (T, T): the mean over queries i = 1 .. T-1 of the
+// weight on key i - 1 (0 for a single token).
+double previous_token_weight(const Mat& w);
+
 // The router's role scores, one email at a time (so a caller can stop between emails).
 class RouterRoleTally {
  public:

@@ -116,10 +116,9 @@ InductionMetrics evaluate_induction(const Model& model, const std::vector<std::v
     for (int l = 0; l < layers; ++l) {
       for (int h = 0; h < heads; ++h) {
         const Mat& w = f.weights(l, h);
-        double prev = 0.0, match = 0.0;
-        for (int i = 1; i < t; ++i) prev += w(i, i - 1);
+        double match = 0.0;
         for (int i = half; i < t; ++i) match += w(i, i - half + 1);
-        m.previous_token[static_cast<size_t>(l)][static_cast<size_t>(h)] += prev / (t - 1);
+        m.previous_token[static_cast<size_t>(l)][static_cast<size_t>(h)] += previous_token_weight(w);
         m.induction[static_cast<size_t>(l)][static_cast<size_t>(h)] += match / (t - half);
       }
     }
