@@ -224,7 +224,7 @@ class BadInput(unittest.TestCase):
         self.assertRejected(["router", "--text", ""], ["empty"])
         self.assertRejected(["router", "--text", "a b c d e f", "--positions", "learned", "--max-len", "4"],
                             ["position 4", "4 slots"])
-        self.assertRejected(["router", "--text", "hi", "--positions", "alibi"], ["none|sinusoidal|learned|rope"])
+        self.assertRejected(["router", "--text", "hi", "--positions", "raw"], ["none|sinusoidal|learned|rope|alibi"])
         self.assertRejected(["router", "--text", b"caf\xc3"], ["UTF-8", "byte 3"])
         self.assertRejected(["frobnicate"], [])
         self.assertRejected([], [])

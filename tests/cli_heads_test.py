@@ -77,7 +77,11 @@ def induction_forward(t, config, ids, off=(), ablate="zero", means=None):
             if scheme == "rope":
                 q = np.stack([ref.rope(m) for m in q])
                 k = np.stack([ref.rope(m) for m in k])
-            scores = np.where(later, -np.inf, q @ k.transpose(0, 2, 1) / np.sqrt(d_k))
+            scores = q @ k.transpose(0, 2, 1) / np.sqrt(d_k)
+            if scheme == "alibi":  # Press et al., 2022: head h of H subtracts 2^(-8(h+1)/H) |i - j|
+                idx = np.arange(length)
+                scores = scores - 2.0 ** (-8.0 * (h + 1) / heads) * np.abs(idx[:, None] - idx[None, :])
+            scores = np.where(later, -np.inf, scores)
             w = ref.softmax(scores)
             out = w @ v
             weights[layer, :, h], outs[layer, :, h] = w, out
@@ -176,16 +180,18 @@ def router_reference(doc, off_sets):
 
 
 class Heads(unittest.TestCase, cli_test.CloseMixin):
-    """Four training runs (seed 1), started side by side in setUpClass: the induction model with rope
+    """Five training runs (seed 1), started side by side in setUpClass: the induction model with rope
     (--dump) and again with its induction heads off, with sinusoidal positions (--dump, --ablate mean
-    --off 1.0), and the router (--dump --off 0.1)."""
+    --off 1.0, --eval-length 64,128), with ALiBi (600 steps, --dump), and the router (--dump --off 0.1)."""
 
     @classmethod
     def setUpClass(cls):
         rope = start("train", "--task", "induction", "--positions", "rope", "--seed", "1", "--dump", "--no-timing")
         sinusoidal = start("train", "--task", "induction", "--positions", "sinusoidal", "--seed", "1", "--dump",
-                           "--ablate", "mean", "--off", "1.0", "--no-timing")
+                           "--ablate", "mean", "--off", "1.0", "--eval-length", "64,128", "--no-timing")
         router = start("train", "--positions", "sinusoidal", "--seed", "1", "--dump", "--off", "0.1", "--no-timing")
+        alibi = start("train", "--task", "induction", "--positions", "alibi", "--seed", "1", "--steps", "600",
+                      "--dump", "--no-timing")
         cls.rope = finish(rope)
         # every layer-1 head the first run calls at least a weak induction head
         cls.rope_off = [head_name(1, h) for h, s in enumerate(cls.rope["final"]["induction"][1]) if s >= 0.3]
@@ -193,6 +199,7 @@ class Heads(unittest.TestCase, cli_test.CloseMixin):
                          "--off", ",".join(cls.rope_off), "--no-timing")
         cls.router = finish(router)
         cls.sinusoidal = finish(sinusoidal)
+        cls.alibi = finish(alibi)
         cls.rope_ablated = finish(rope_off)
 
     def assertCloseReported(self, what, got, want, atol=ATOL, rtol=RTOL):
@@ -305,6 +312,29 @@ class Heads(unittest.TestCase, cli_test.CloseMixin):
         final = d["final"]
         self.assertGreaterEqual(max(final["induction"][1]), 0.5, final)
         self.assertLessEqual(final["loss_second_half"], final["loss_first_half"] / 4, final)
+
+    def test_sinusoidal_at_two_and_four_times_the_length(self):
+        d = self.sinusoidal
+        self.assertEqual([e["length"] for e in d["eval_length"]], [64, 128])
+        for e in d["eval_length"]:
+            length = e["length"]
+            self.assertEqual(np.asarray(e["held_out"]).shape, (64, length))
+            self.assertTrue(all(s[:length // 2] == s[length // 2:] for s in e["held_out"]))
+            want, _ = induction_reference(dict(d, held_out=e["held_out"]))
+            self.assertCloseReported(f"sinusoidal at {length}: losses", [e["loss_first_half"], e["loss_second_half"]],
+                                     [want["loss_first_half"], want["loss_second_half"]])
+            self.assertCloseReported(f"sinusoidal at {length}: previous_token", e["previous_token"],
+                                     want["previous_token"])
+            self.assertCloseReported(f"sinusoidal at {length}: induction", e["induction"], want["induction"])
+
+    def test_alibi_induction_model_against_numpy(self):
+        d = self.alibi
+        self.assertEqual(d["config"]["positions"], "alibi")
+        want, _ = induction_reference(d)
+        self.check_induction_final(d, want)
+        self.check_induction_heads(d, want)
+        # ALiBi's fixed recency is enough for an induction head to form within 600 steps
+        self.assertGreaterEqual(max(d["final"]["induction"][1]), 0.5, d["final"])
 
     def test_router_heads_against_numpy(self):
         d = self.router

@@ -102,7 +102,7 @@ class Train(unittest.TestCase, cli_test.CloseMixin):
     def test_bad_train_and_model_input(self):
         bad = cli_bad_input_test.BadInput()
         model = self.files["sinusoidal"]
-        bad.assertRejected(["train", "--positions", "alibi"], ["alibi", "none|sinusoidal|learned|rope"])
+        bad.assertRejected(["train", "--positions", "raw"], ["raw", "none|sinusoidal|learned|rope|alibi"])
         bad.assertRejected(["train", "--steps", "-1"], ["--steps"])
         bad.assertRejected(["train", "--steps", "2000000"], ["--steps", "100000"])
         bad.assertRejected(["train", "--steps", "ten"], ["--steps"])

@@ -83,15 +83,18 @@ RefLayer reference_layer(const MatD& x, const tr::ModelConfig& c, const tr::Laye
       }
     }
   }
-  // 2. each head: q.k / sqrt(d_k), causal mask, softmax, blend
+  // 2. each head: q.k / sqrt(d_k) (+ ALiBi's bias), causal mask, softmax, blend
   L.concat = MatD(t, d);
   for (int h = 0; h < c.heads; ++h) {
+    const MatD bias =
+        c.positions == attn::Scheme::Alibi ? ref::alibi_bias(pos, h, c.heads) : MatD::Zero(t, t);
     MatD s(t, t);
     for (Eigen::Index i = 0; i < t; ++i) {
       for (Eigen::Index j = 0; j < t; ++j) {
         double dot = 0;
         for (int e = 0; e < dk; ++e) dot += L.qkv(i, h * dk + e) * L.qkv(j, d + h * dk + e);
-        s(i, j) = c.causal && j > i ? -std::numeric_limits<double>::infinity() : dot / std::sqrt(double(dk));
+        s(i, j) = c.causal && j > i ? -std::numeric_limits<double>::infinity()
+                                    : dot / std::sqrt(double(dk)) + bias(i, j);
       }
     }
     L.scores.push_back(s);

@@ -46,11 +46,10 @@ json run_train_induction(const TrainOptions& o) {
   require_range(task.batch, 1, 4096, "--batch");
   require_range(task.length, 4, 256, "--length");
   require_range(task.tokens, 2, 4096, "--tokens");
-  if (o.eval_length != 0) {
-    require_range(o.eval_length, 4, 1024, "--eval-length");
-    if (o.eval_length % 2 != 0) {
-      throw_input_error({"--eval-length must be even (two equal halves), not ", o.eval_length});
-    }
+  if (o.eval_lengths.size() > 8) throw InputError("--eval-length takes at most 8 lengths");
+  for (const int length : o.eval_lengths) {
+    require_range(length, 4, 1024, "--eval-length");
+    if (length % 2 != 0) throw_input_error({"--eval-length must be even (two equal halves), not ", length});
   }
   if (task.length % 2 != 0)
     throw_input_error({"--length must be even (two equal halves), not ", task.length});
@@ -67,8 +66,10 @@ json run_train_induction(const TrainOptions& o) {
   work.steps = o.steps;
   work.batch = task.batch;
   work.eval_every = o.eval_every;
-  work.test_examples = task.eval_sequences * (1 + mc.layers * mc.heads + 2);
-  work.tokens = std::max(task.length, o.eval_length);
+  work.test_examples =
+      task.eval_sequences * (2 + mc.layers * mc.heads + static_cast<int>(o.eval_lengths.size()));
+  work.tokens = task.length;
+  for (const int length : o.eval_lengths) work.tokens = std::max(work.tokens, length);
   const double flops = require_train_flops(train::train_flops(mc, work));
 
   const auto t_start = Clock::now();
@@ -140,12 +141,17 @@ json run_train_induction(const TrainOptions& o) {
     out["ablated"] = metrics_json(trainer.evaluate(0, &off));
     out["ablated"]["off"] = train::heads_off_names(off);
   }
-  // 3. another length: a learned table stops at its last slot, the other schemes stretch
-  if (o.eval_length != 0) {
-    try {
-      out["eval_length"] = metrics_json(trainer.evaluate(o.eval_length));
-    } catch (const InputError& e) {
-      out["eval_length"] = {{"length", o.eval_length}, {"error", e.what()}};
+  // 3. other lengths: a learned table stops at its last slot, the other schemes stretch
+  if (!o.eval_lengths.empty()) {
+    nlohmann::json& at = out["eval_length"] = nlohmann::json::array();
+    for (const int length : o.eval_lengths) {
+      try {
+        at.push_back(metrics_json(trainer.evaluate(length)));
+      } catch (const InputError& e) {
+        at.push_back({{"length", length}, {"error", e.what()}});
+      }
+      if (o.dump)
+        at.back()["held_out"] = train::induction_eval_set(mc.seed, task.tokens, length, task.eval_sequences);
     }
   }
   if (o.dump) {  // the weights and the held-out sequences

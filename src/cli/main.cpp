@@ -129,7 +129,9 @@ int main(int argc, char** argv) {
   whole(train_cmd, "--tokens", train.tokens, "induction: the vocabulary of the sequences")
       ->capture_default_str();
   whole(train_cmd, "--length", train.length, "induction: the training length")->capture_default_str();
-  whole(train_cmd, "--eval-length", train.eval_length, "induction: also measure at this length (even)");
+  whole(train_cmd, "--eval-length", train.eval_lengths,
+        "induction: also measure at these lengths (even, e.g. 64,128)")
+      ->delimiter(',');
   whole(train_cmd, "--longer", train.longer, "extra tokens for the longer-email accuracy (0: skip)")
       ->capture_default_str();
 

@@ -35,7 +35,7 @@ struct TrainOptions {
   // The induction task (--task induction):
   int tokens = train::InductionConfig{}.tokens;  // vocabulary of the random sequences
   int length = train::InductionConfig{}.length;  // training length
-  int eval_length = 0;                           // also measure at this length (0: no)
+  std::vector<int> eval_lengths;                 // also measure at these lengths
 };
 
 // `flops`, the estimated work of a run; InputError in words past train::kMaxTrainFlops.
@@ -48,7 +48,8 @@ void use_induction_defaults(TrainOptions& o, bool steps_given, bool layers_given
 // ablation, [ablated], timing}; with o.task "induction", run_train_induction.
 json run_train(const TrainOptions& o);
 // Trains the induction task's language model: {task, config, curve, final, loss_first_half,
-// loss_second_half, previous_token, induction, formed, heads, ablation, [ablated], [eval_length], timing}.
+// loss_second_half, previous_token, induction, formed, heads, ablation, [ablated], [eval_length: one per
+// length], timing}.
 json run_train_induction(const TrainOptions& o);
 // Labels `text` with the model saved in `model_path`: {tokens, unknown_tokens, positions, labels, label,
 // confidence, probabilities, model}.

@@ -3,7 +3,7 @@
 // The file:
 //   {"format": "attention-demo-router", "version": 1,
 //    "config": {"d_model", "heads", "layers", "d_ff", "vocab", "classes", "max_len",
-//               "positions": "none|sinusoidal|learned|rope", "seed", "causal"},
+//               "positions": "none|sinusoidal|learned|rope|alibi", "seed", "causal"},
 //    "vocab": ["<unk>", words...],            // (config.vocab) token id -> word
 //    "labels": [item names...],               // (config.classes) class index -> label
 //    "tensors": {name: {"shape": [rows, cols], "data": [rows * cols floats, row-major]}},

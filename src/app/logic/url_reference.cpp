@@ -23,7 +23,7 @@ const char* meaning(const std::string& name) {
       {"emb", "the word's embedding"},
       {"heads", "number of attention heads"},
       {"text", "the input sentence"},
-      {"positions", "the position scheme (train: none, sinusoidal, learned or rope)"},
+      {"positions", "the position scheme"},
       {"causal", "hide keys after each query"},
       {"seed", "seed of the random weights (train: initial weights and batch order)"},
       {"head", "the enlarged head (mha) or the head shown per scheme (schemes)"},

@@ -32,7 +32,7 @@ extern const SchemeDef kAlibiScheme;
 const SchemeDef kAlibiScheme = {Scheme::Alibi,
                                 "alibi",
                                 "each head subtracts a penalty growing with the distance from its scores",
-                                kUseAttention,
+                                kUseAttention | kUseRouter,
                                 /*added=*/nullptr,
                                 /*trained_table=*/false,
                                 /*rotation=*/nullptr,

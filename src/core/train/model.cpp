@@ -91,14 +91,14 @@ void ModelT<S>::forward(const std::vector<int>& ids, ForwardT<S>& f, const HeadS
     throw InputError(
         "the model's weights do not fit its config; build it with Model(config) or Model(config, params)");
   }
-  if (t == 0) throw InputError("the email has no tokens; the model needs at least one");
-  if (t > kMaxTokens) {
-    throw_input_error({"the email has ", t, " tokens; allowed: 1 to ", kMaxTokens});
-  }
+  const char* text = c.output == Output::NextToken ? "sequence" : "email";  // what the model reads
+  if (t == 0) throw_input_error({"the ", text, " has no tokens; the model needs at least one"});
+  if (t > kMaxTokens) throw_input_error({"the ", text, " has ", t, " tokens; allowed: 1 to ", kMaxTokens});
   if (scheme.trained_table && t > c.max_len) {
     throw_input_error({"position ", c.max_len, " is past the end of the learned table: it has ", c.max_len,
                        " slots (positions 0 to ", c.max_len - 1,
-                       "); a learned table cannot stretch to longer text (this email has ", t, " tokens)"});
+                       "); a learned table cannot stretch to longer text (this ", text, " has ", t,
+                       " tokens)"});
   }
   for (int i = 0; i < t; ++i) {
     if (ids[static_cast<size_t>(i)] < 0 || ids[static_cast<size_t>(i)] >= c.vocab) {

@@ -25,17 +25,10 @@ const std::array<std::string, 2>& refund_emails() {
   return emails;
 }
 
-attn::Scheme router_scheme(attn::Scheme positions, std::string& note) {
-  note.clear();
-  if (positions == attn::Scheme::Sinusoidal || positions == attn::Scheme::Learned ||
-      positions == attn::Scheme::Rope)
-    return positions;
-  if (positions == attn::Scheme::Alibi) {
-    note =
-        "ALiBi is not one of the router's schemes (it takes none, sinusoidal, learned or rope), so the "
-        "router's second column uses sinusoidal positions. The shuffle test below does use ALiBi.";
-  }
-  return attn::Scheme::Sinusoidal;
+attn::Scheme router_scheme(attn::Scheme positions) {
+  const std::vector<attn::Scheme> router = attn::schemes_for(attn::kUseRouter);
+  const bool takes = std::find(router.begin(), router.end(), positions) != router.end();
+  return takes && positions != attn::Scheme::None ? positions : attn::Scheme::Sinusoidal;
 }
 
 attn::Scheme shuffle_scheme(attn::Scheme positions) {
@@ -97,7 +90,7 @@ RouterData compute_router(const Settings& s) {
   RouterData r;
   r.positions = s.positions;
   r.seed = s.seed;
-  const attn::Scheme scheme = router_scheme(s.positions, r.note);
+  const attn::Scheme scheme = router_scheme(s.positions);
   r.plain = run_column(s, attn::Scheme::None);
   r.positioned = run_column(s, scheme);
   std::array<std::vector<std::string>, 2> bags = {attn::tokenize(refund_emails()[0]),
@@ -219,7 +212,6 @@ void fill(nlohmann::json& j, const Settings& s, const RouterData& r, const Shuff
   } else {
     j["with_positions_error"] = r.positioned.error;
   }
-  if (!r.note.empty()) j["scheme_note"] = r.note;
   j["shuffle_scheme"] = attn::scheme_name(shuffle_scheme(s.positions));
   j["perm_from_seed"] = d.from_seed;
   if (!d.error.empty()) {

@@ -168,7 +168,6 @@ void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind)
       "Two emails that mean opposite things, built from exactly the same tokens. The router embeds "
       "the tokens, runs multi-head attention, averages the token vectors and picks one of two "
       "labels. Its weights come from the seed: it is untrained.");
-  if (!r.note.empty()) text_wrapped_colored(kBad, "%s", r.note.c_str());
   if (r.positions == attn::Scheme::None) {
     text_wrapped_disabled("(positions is none: the second column shows sinusoidal positions)");
   }

@@ -27,7 +27,6 @@ struct RouterColumn {
 struct RouterData {
   attn::Scheme positions = attn::Scheme::None;  // the settings' scheme, as asked for
   int seed = 0;
-  std::string note;  // why the chosen scheme was replaced (ALiBi is no router scheme)
   RouterColumn plain, positioned;
   bool same_bag = false;  // the two emails' sorted tokens are equal
 };
@@ -44,9 +43,8 @@ struct ShuffleData {
   std::string error;
 };
 
-// The router's scheme for Settings.positions: sinusoidal, learned or rope as chosen, else sinusoidal
-// (with a note in `note` for alibi).
-attn::Scheme router_scheme(attn::Scheme positions, std::string& note);
+// The router's scheme for Settings.positions: the chosen one, or sinusoidal when it is "none".
+attn::Scheme router_scheme(attn::Scheme positions);
 // The shuffle test's scheme: the chosen one, or sinusoidal when it is "none".
 attn::Scheme shuffle_scheme(attn::Scheme positions);
 
