@@ -67,12 +67,13 @@ target_include_directories(attn_imgui SYSTEM PUBLIC "${ATTN_IMGUI_DIR}" "${ATTN_
 target_link_libraries(attn_imgui PUBLIC attn_sdl2)
 # imgui_hooks.cpp implements part of the app's interface to the platform (app/platform_io.hpp)
 target_include_directories(attn_imgui PRIVATE "${CMAKE_SOURCE_DIR}/src")
-# The app never opens ImGui's demo or its metrics/debug windows, calls no obsolete API and keeps no .ini
-# or log file (io.IniFilename is null): leave all of that out. The item hooks (IMGUI_ENABLE_TEST_ENGINE) tell
+# The app never opens ImGui's demo or its metrics/debug windows, calls no obsolete API (nor the old
+# io.KeyMap/KeysDown keyboard arrays) and keeps no .ini or log file (io.IniFilename is null): leave all of
+# that out. The item hooks (IMGUI_ENABLE_TEST_ENGINE) tell
 # src/platform/imgui_hooks.cpp each item's label, for the screen-reader mirror.
 target_compile_definitions(attn_imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DISABLE_DEBUG_TOOLS
-                                             IMGUI_DISABLE_OBSOLETE_FUNCTIONS IMGUI_DISABLE_FILE_FUNCTIONS
-                                             IMGUI_ENABLE_TEST_ENGINE)
+                                             IMGUI_DISABLE_OBSOLETE_FUNCTIONS IMGUI_DISABLE_OBSOLETE_KEYIO
+                                             IMGUI_DISABLE_FILE_FUNCTIONS IMGUI_ENABLE_TEST_ENGINE)
 attn_wasm_imgui(attn_imgui)
 if(NOT EMSCRIPTEN)
   target_link_libraries(attn_imgui PUBLIC OpenGL::GL ${CMAKE_DL_LIBS})

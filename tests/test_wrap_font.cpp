@@ -137,4 +137,16 @@ TEST(SplitList, LikeGetline) {
   EXPECT_EQ(app::split_list(",", ','), V{""});
 }
 
+// parse_number takes the whole text as one number within [lo, hi], or nothing.
+TEST(ParseNumber, WholeTextWithinRange) {
+  double x = 0;
+  EXPECT_TRUE(app::parse_number("-0.25", -1, 1, x));
+  EXPECT_EQ(x, -0.25);
+  EXPECT_TRUE(app::parse_number(" 1e2", 0, 1000, x));  // leading spaces, as strtod skips them
+  EXPECT_EQ(x, 100.0);
+  for (const char* bad : {"", "1.5abc", "1.5 ", "nan", "inf", "--1", "2"}) {
+    EXPECT_FALSE(app::parse_number(bad, -1, 1.5, x)) << bad;
+  }
+}
+
 }  // namespace

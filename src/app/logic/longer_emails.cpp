@@ -5,6 +5,7 @@
 #include <chrono>
 #include <utility>
 
+#include "app/logic/clock.hpp"
 #include "app/logic/compute_link.hpp"
 #include "app/logic/logic_state.hpp"
 #include "app/logic/model_messages.hpp"
@@ -15,7 +16,6 @@
 namespace app {
 
 bool LongerMeasure::work(const attn::train::Model& model, const attn::train::Vocab& vocab, double budget_ms) {
-  using Clock = std::chrono::steady_clock;
   const Clock::time_point t0 = Clock::now();
   bool stepped = false;  // at least one email per call, then only while the budget lasts
   const auto spent = [&] {

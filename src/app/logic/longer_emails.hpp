@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/logic/clock.hpp"
 #include "app/logic/message_bytes.hpp"
 #include "core/train/model.hpp"
 #include "core/train/trainer.hpp"
@@ -97,7 +98,6 @@ class LongerHost {
   std::optional<LongerAnswer> take_answer();
 
  private:
-  using Clock = std::chrono::steady_clock;
   std::optional<LongerJob> job_;
   LongerMeasure measure_;
   Clock::time_point last_answer_{};

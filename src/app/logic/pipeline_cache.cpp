@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "app/logic/clock.hpp"
 #include "app/logic/compute_link.hpp"
 #include "app/logic/logic_state.hpp"
 #include "app/logic/memo.hpp"
@@ -58,8 +59,6 @@ std::shared_ptr<const attn::MhaWeights> SceneWeights::get(const attn::PipelineCo
 }
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <optional>
 
+#include "app/logic/clock.hpp"
 #include "app/logic/pipeline_cache.hpp"
 #include "app/logic/pipeline_messages.hpp"
 
@@ -24,7 +25,6 @@ class PipelineHost {
   std::optional<PipelineAnswer> take_answer();
 
  private:
-  using Clock = std::chrono::steady_clock;
   SceneWeights weights_;
   CachedPipeline run_;
   attn::HeadSpan span_;  // the job's, its end resolved

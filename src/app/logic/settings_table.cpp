@@ -48,15 +48,6 @@ bool parse_int(const std::string& v, long long lo, long long hi, int& out) {
   return true;
 }
 
-bool parse_number(const std::string& v, double lo, double hi, double& out) {
-  if (v.empty()) return false;
-  char* end = nullptr;
-  const double x = std::strtod(v.c_str(), &end);
-  if (end != v.c_str() + v.size() || !std::isfinite(x) || x < lo || x > hi) return false;
-  out = x;
-  return true;
-}
-
 bool parse_bool(const std::string& v, bool& out) {
   if (v == "1" || v == "true") return out = true, true;
   if (v == "0" || v == "false") return out = false, true;

@@ -121,4 +121,13 @@ std::string spoken_number(double x) {
   return buf;
 }
 
+bool parse_number(const std::string& v, double lo, double hi, double& out) {
+  if (v.empty()) return false;
+  char* end = nullptr;
+  const double x = std::strtod(v.c_str(), &end);
+  if (end != v.c_str() + v.size() || !std::isfinite(x) || x < lo || x > hi) return false;
+  out = x;
+  return true;
+}
+
 }  // namespace app

@@ -28,6 +28,8 @@ std::string spoken_number(double x);
 // links none of the iostream and locale code): "a,,b" -> "a", "", "b"; a trailing separator adds no
 // empty item; "" -> none.
 std::vector<std::string> split_list(std::string_view text, char sep);
+// `v` as a whole number or decimal from lo to hi (all of it: no spaces or trailing text); false if not.
+bool parse_number(const std::string& v, double lo, double hi, double& out);
 
 // Width of a piece of text in pixels (the app passes its font's measure; tests may pass their own).
 using TextMeasure = std::function<float(std::string_view)>;

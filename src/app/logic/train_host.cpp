@@ -14,7 +14,7 @@ void take_tail(const std::vector<float>& curve, long long& from, std::vector<flo
   from = static_cast<long long>(curve.size());
 }
 
-double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "app/logic/clock.hpp"
 #include "app/logic/train_messages.hpp"
 #include "app/logic/train_session.hpp"
 
@@ -29,7 +30,6 @@ class TrainHost {
   std::optional<Update> take_update(bool idle);
 
  private:
-  using Clock = std::chrono::steady_clock;
   Session session_;
   long long generation_ = 0;
   bool run_ = false, changed_ = false, started_ = false;

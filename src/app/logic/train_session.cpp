@@ -13,7 +13,6 @@ namespace app::train_ui {
 namespace {
 
 using attn::train::Example;
-using Clock = std::chrono::steady_clock;
 constexpr size_t kChunk = 32;  // emails per evaluation chunk (well under a millisecond natively)
 
 double ms_since(Clock::time_point t0) {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/logic/clock.hpp"
 #include "app/logic/settings.hpp"
 #include "core/train/set_chunks.hpp"
 #include "core/train/trainer.hpp"
@@ -135,7 +136,7 @@ class Session {
   nlohmann::json snapshot_info_;
   long long snapshot_serial_ = 0;
   bool was_running_ = false;
-  std::chrono::steady_clock::time_point last_tick_{};
+  Clock::time_point last_tick_{};
   std::deque<std::pair<double, int>> rate_;  // (seconds, steps) samples of the last second or so
 };
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <new>
 
+#include "app/logic/clock.hpp"
 #include "app/logic/logic_state.hpp"
 #include "app/logic/memo.hpp"
 #include "core/analysis.hpp"
@@ -165,7 +166,7 @@ namespace {
 CachedPipeline compute_trained(const TrainedModel* m, const std::string& text, int layer) {
   CachedPipeline cache;
   cache.version = next_version();
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = Clock::now();
   if (!m) {
     cache.error = "no trained model yet: train one in the Train scene (or load a model file there)";
     return cache;
@@ -184,7 +185,7 @@ CachedPipeline compute_trained(const TrainedModel* m, const std::string& text, i
   } catch (const std::bad_alloc&) {
     cache.error = "this is too large to compute here; try a shorter text";
   }
-  cache.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  cache.compute_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   return cache;
 }
 

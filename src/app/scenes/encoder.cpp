@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "app/logic/captions.hpp"
+#include "app/logic/clock.hpp"
 #include "app/logic/json_text.hpp"
 #include "app/logic/memo.hpp"
 #include "app/scenes/scenes.hpp"
@@ -44,13 +45,13 @@ using EncoderMemo = Memo<EncoderData, std::string, int, int, int, bool, std::uin
 
 EncoderData compute(const std::string& text, const attn::PipelineConfig& c) {
   EncoderData d;
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = Clock::now();
   d.r = attn::run_encoder_pipeline(text, c, 4 * c.d_model);
   d.labels = token_labels(d.r.tokens);
   d.model_dims = index_labels(c.d_model);
   d.ff_dims = index_labels(d.r.d_ff);
   d.norm1_moments = attn::row_moments(d.r.block.norm1);
-  d.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  d.compute_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   return d;
 }
 

@@ -2,6 +2,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 
 #include "app/logic/json_text.hpp"
 #include "app/logic/memo.hpp"
@@ -24,12 +25,13 @@ using WordMemo = Memo<WordData, std::string, int, int, double>;
 
 attn::RowVec parse_embedding(const std::string& text) {
   std::vector<float> v;
-  for (const std::string& item : split_list(text, ',')) {
-    try {
-      v.push_back(std::stof(item));
-    } catch (const std::exception&) {  // std::stof: not a number, or out of float's range
+  for (std::string item : split_list(text, ',')) {
+    while (!item.empty() && item.back() == ' ')
+      item.pop_back();  // "0.5 , 1": spaces around a number are fine
+    double x = 0;
+    if (!parse_number(item, -FLT_MAX, FLT_MAX, x))
       throw attn::InputError("the embedding must be numbers separated by commas; '" + item + "' is not one");
-    }
+    v.push_back(static_cast<float>(x));
   }
   attn::RowVec r(static_cast<Eigen::Index>(v.size()));
   for (size_t i = 0; i < v.size(); ++i) r(static_cast<Eigen::Index>(i)) = v[i];

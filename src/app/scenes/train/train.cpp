@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstdio>
 
+#include "app/logic/clock.hpp"
 #include "app/platform_io.hpp"
 #include "app/scenes/scenes.hpp"
 #include "app/widgets/theme.hpp"
@@ -35,7 +36,7 @@ constexpr int kMaxTrainWidth = 128;  // wider models take more than a frame per 
 class FramePacer {
  public:
   double budget_ms(bool training) {
-    const auto now = std::chrono::steady_clock::now();
+    const auto now = Clock::now();
     if (have_last_ && !trained_last_) {
       const double dt = std::chrono::duration<double, std::milli>(now - last_).count();
       if (dt < 250.0) {  // longer gaps: the scene was left or the tab hidden
@@ -52,7 +53,7 @@ class FramePacer {
   double idle_ms_ = 1000.0 / 60.0;
   long long samples_ = 0;
   bool have_last_ = false, trained_last_ = false;
-  std::chrono::steady_clock::time_point last_{};
+  Clock::time_point last_{};
 };
 
 struct TrainState : SceneState {
