@@ -26,4 +26,12 @@ struct Clock {
   }
 };
 
+// Milliseconds from a to b, and from t0 to now.
+inline double ms_between(Clock::time_point a, Clock::time_point b) {
+  return (b - a).count();
+}
+inline double ms_since(Clock::time_point t0) {
+  return ms_between(t0, Clock::now());
+}
+
 }  // namespace app

@@ -18,9 +18,7 @@ namespace app {
 bool LongerMeasure::work(const attn::train::Model& model, const attn::train::Vocab& vocab, double budget_ms) {
   const Clock::time_point t0 = Clock::now();
   bool stepped = false;  // at least one email per call, then only while the budget lasts
-  const auto spent = [&] {
-    return stepped && std::chrono::duration<double, std::milli>(Clock::now() - t0).count() >= budget_ms;
-  };
+  const auto spent = [&] { return stepped && ms_since(t0) >= budget_ms; };
   const auto& emails = train_ui::refund_data().test;
   const auto total = static_cast<float>(kLongerExtra.size() * emails.size());
   for (; !state_.done(); ++state_.lengths) {
@@ -141,8 +139,7 @@ std::optional<LongerAnswer> LongerHost::take_answer() {
   if (!job_) return std::nullopt;
   const bool done = measure_.state().done();
   const Clock::time_point now = Clock::now();
-  if (!done && std::chrono::duration<double, std::milli>(now - last_answer_).count() < kLongerProgressEveryMs)
-    return std::nullopt;
+  if (!done && ms_between(last_answer_, now) < kLongerProgressEveryMs) return std::nullopt;
   last_answer_ = now;
   LongerAnswer a{job_->version, measure_.state()};
   if (done) job_.reset();

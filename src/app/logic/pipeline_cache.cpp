@@ -60,10 +60,6 @@ std::shared_ptr<const attn::MhaWeights> SceneWeights::get(const attn::PipelineCo
 
 namespace {
 
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
 // Runs f; an InputError or running out of memory ends e's computation with the message.
 template <class F>
 void or_error(CachedPipeline& e, F&& f) {

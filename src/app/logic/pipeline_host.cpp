@@ -33,9 +33,7 @@ bool PipelineHost::work(double budget_ms) {
 std::optional<PipelineAnswer> PipelineHost::take_answer() {
   if (!active_) return std::nullopt;
   const Clock::time_point now = Clock::now();
-  if (run_.pending() &&
-      std::chrono::duration<double, std::milli>(now - last_answer_).count() < kPipelineProgressEveryMs)
-    return std::nullopt;
+  if (run_.pending() && ms_between(last_answer_, now) < kPipelineProgressEveryMs) return std::nullopt;
   last_answer_ = now;
   PipelineAnswer a;
   a.version = run_.version;

@@ -14,10 +14,6 @@ void take_tail(const std::vector<float>& curve, long long& from, std::vector<flo
   from = static_cast<long long>(curve.size());
 }
 
-double ms_between(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
 }  // namespace
 
 void TrainHost::receive(const Command& c) {

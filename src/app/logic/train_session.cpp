@@ -15,10 +15,6 @@ namespace {
 using attn::train::Example;
 constexpr size_t kChunk = 32;  // emails per evaluation chunk (well under a millisecond natively)
 
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
 // The emails of each evaluation chunk, and their word ids (refund_vocab(): a session's trainer builds the
 // same vocabulary from the same data), encoded once: tokenizing at every evaluation took a tenth of the
 // training time in the page.

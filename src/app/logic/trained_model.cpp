@@ -185,7 +185,7 @@ CachedPipeline compute_trained(const TrainedModel* m, const std::string& text, i
   } catch (const std::bad_alloc&) {
     cache.error = "this is too large to compute here; try a shorter text";
   }
-  cache.compute_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  cache.compute_ms = ms_since(t0);
   return cache;
 }
 

@@ -51,7 +51,7 @@ EncoderData compute(const std::string& text, const attn::PipelineConfig& c) {
   d.model_dims = index_labels(c.d_model);
   d.ff_dims = index_labels(d.r.d_ff);
   d.norm1_moments = attn::row_moments(d.r.block.norm1);
-  d.compute_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  d.compute_ms = ms_since(t0);
   return d;
 }
 

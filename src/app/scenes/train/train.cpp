@@ -38,7 +38,7 @@ class FramePacer {
   double budget_ms(bool training) {
     const auto now = Clock::now();
     if (have_last_ && !trained_last_) {
-      const double dt = std::chrono::duration<double, std::milli>(now - last_).count();
+      const double dt = ms_between(last_, now);
       if (dt < 250.0) {  // longer gaps: the scene was left or the tab hidden
         const double alpha = std::max(0.1, 1.0 / static_cast<double>(++samples_));  // mean, then moving
         idle_ms_ += alpha * (dt - idle_ms_);
