@@ -1,6 +1,7 @@
 # CLI end-to-end tests: attention_cli against the numpy reference (Debian's python3-numpy); cli_test.py has
 # the subcommands, cli_bad_input_test.py bad and hostile input, cli_train_test.py training and model files,
-# cli_heads_test.py the heads' role scores and heads switched off (train --off, --ablate, --dump).
+# cli_heads_test.py the heads' role scores and heads switched off (train --off, --ablate, --dump), against
+# heads_reference.py.
 add_test(NAME cli_end_to_end
          COMMAND /usr/bin/python3 -m unittest cli_test cli_bad_input_test cli_train_test cli_heads_test
          WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
