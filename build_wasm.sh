@@ -2,7 +2,7 @@
 # Builds the browser app with Emscripten into dist/ (a self-contained static site) and optionally serves it.
 #
 # Usage: ./build_wasm.sh [--single-file] [--serve [PORT]]
-#   Installs missing Debian packages, fetches/builds SDL2 + Dear ImGui for wasm once into a cache
+#   Installs missing Debian packages, fetches the Dear ImGui sources once into a cache
 #   (scripts/wasm_deps.sh; ATTN_DEPS_CACHE, default ~/.cache/attention-demo), configures the `wasm`
 #   preset (build/wasm), builds attention_demo, fills dist/, writes a gzip and a brotli copy beside each
 #   file (name.gz by zopfli, name.br: a static host can send them as they are), minifies the scripts
@@ -53,15 +53,14 @@ log() { printf '[build_wasm] %s\n' "$*" >&2; }
 scripts/ensure_packages.sh emscripten binaryen cmake make python3 gzip zopfli brotli terser node-clean-css libeigen3-dev \
   nlohmann-json3-dev
 deps="$(scripts/wasm_deps.sh)" || { echo "error: scripts/wasm_deps.sh failed (exit $?); its log is above" >&2; exit 1; }
-eval "$deps"   # SDL2_WASM_PREFIX, SDL2_SRC_DIR, IMGUI_SRC_DIR
+eval "$deps"   # IMGUI_SRC_DIR
 
 # 2. configure and build (the preset sets NODE_PATH for Emscripten's optimiser; the flags are
 #    cmake/emscripten.cmake's)
 OUT="${ATTN_WASM_BUILD_DIR:-build/wasm}"
 DIST="${ATTN_DIST_DIR:-dist}"
 log "configuring $OUT"
-cmake --preset wasm -B "$OUT" -DATTN_IMGUI_DIR="$IMGUI_SRC_DIR" -DATTN_SDL2_WASM_PREFIX="$SDL2_WASM_PREFIX" \
-  >/dev/null
+cmake --preset wasm -B "$OUT" -DATTN_IMGUI_DIR="$IMGUI_SRC_DIR" >/dev/null
 log "building attention_demo (wasm)"
 NODE_PATH=/usr/share/nodejs cmake --build "$OUT" --target attention_demo -j"$JOBS"
 
@@ -70,12 +69,12 @@ for f in attention_demo.js attention_demo.wasm; do
 done
 
 # 3. dist/: the web/ files + the module, swapped in whole so a half-copied dist/ never exists. Three web/
-#    files are not served as they are: bridge.js and bridge_fields.js are linked into attention_demo.js,
+#    files are not served as they are: bridge.js, bridge_fields.js and bridge_input.js are linked into attention_demo.js,
 #    embed_protocol.js is written into embed.js and embedded.js.
 rm -rf "$DIST.tmp"
 mkdir -p "$DIST.tmp"
 cp -R web/. "$DIST.tmp/"
-rm "$DIST.tmp/bridge.js" "$DIST.tmp/bridge_fields.js" "$DIST.tmp/embed_protocol.js"
+rm "$DIST.tmp/bridge.js" "$DIST.tmp/bridge_fields.js" "$DIST.tmp/bridge_input.js" "$DIST.tmp/embed_protocol.js"
 python3 scripts/include_embed_protocol.py "$DIST.tmp" web/embed_protocol.js
 cp "$OUT/attention_demo.js" "$DIST.tmp/"
 # binaryen's -Oz again, repeated until the module stops shrinking (emcc's link runs it a fixed number of
@@ -123,7 +122,7 @@ printf '%-24s %32d  (%d KB; budget %d KB; course-example.* not counted)\n' "the 
   $(((page_gz + 1023) / 1024)) "$BUDGET_KB" >&2
 # which library costs what inside the wasm (names from the link's attention_demo.js.symbols)
 echo >&2
-python3 scripts/wasm_size.py "$OUT" --sdl-lib "$SDL2_WASM_PREFIX/lib/libSDL2.a" --imgui-lib "$OUT/libattn_imgui.a" \
+python3 scripts/wasm_size.py "$OUT" --imgui-lib "$OUT/libattn_imgui.a" \
   >&2 || log "warning: scripts/wasm_size.py failed (the build is fine)"
 if [ "$page_gz" -gt $((BUDGET_KB * 1024)) ]; then
   log "error: the page's files in dist/ are over the ${BUDGET_KB} KB gzipped budget"

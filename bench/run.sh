@@ -87,7 +87,7 @@ dist_sizes() {
   if [ -f "$wasm_build/attention_demo.js.symbols" ] && deps="$(scripts/wasm_deps.sh 2>/dev/null)"; then
     eval "$deps"
     echo
-    python3 scripts/wasm_size.py "$wasm_build" --sdl-lib "$SDL2_WASM_PREFIX/lib/libSDL2.a" \
+    python3 scripts/wasm_size.py "$wasm_build" \
       --imgui-lib "$wasm_build/libattn_imgui.a" --font "$wasm_build/generated/font/attn_font_subset.ttf"
   fi
 }

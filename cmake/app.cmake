@@ -2,9 +2,8 @@
 # OpenGL 3.3 core) or in the browser (Emscripten + WebGL2). Included by the root CMakeLists.txt after
 # attention_core (and, natively, after nlohmann_json and CLI11 were found).
 #
-# Inputs (cache variables; scripts/wasm_deps.sh prints the paths, build_wasm.sh passes them):
+# Input (a cache variable; scripts/wasm_deps.sh prints the path, build_wasm.sh passes it):
 #   ATTN_IMGUI_DIR          Dear ImGui 1.90.1 sources (imgui.cpp, backends/)      both builds
-#   ATTN_SDL2_WASM_PREFIX   SDL2 built with emcmake (include/SDL2, lib/libSDL2.a) Emscripten only
 # Natively the app is skipped (with a note) when ImGui or SDL2 is missing; the CLI and tests still build.
 
 # [SECTION] where the sources are
@@ -25,23 +24,8 @@ if(NOT EXISTS "${ATTN_IMGUI_DIR}/imgui.cpp" OR NOT EXISTS "${ATTN_IMGUI_DIR}/bac
   return()
 endif()
 
-# [SECTION] SDL2, OpenGL, JSON, CLI, zlib
-if(EMSCRIPTEN)
-  set(_attn_sdl2_default "$ENV{SDL2_WASM_PREFIX}")
-  if(NOT _attn_sdl2_default AND EXISTS "${_attn_deps_cache}/sdl2-2.26.5-wasm/lib/libSDL2.a")
-    set(_attn_sdl2_default "${_attn_deps_cache}/sdl2-2.26.5-wasm")
-  endif()
-  set(ATTN_SDL2_WASM_PREFIX "${_attn_sdl2_default}" CACHE PATH
-      "SDL2 2.26.5 built for wasm (include/SDL2, lib/libSDL2.a); see scripts/wasm_deps.sh")
-  if(NOT EXISTS "${ATTN_SDL2_WASM_PREFIX}/lib/libSDL2.a")
-    message(WARNING "attention_demo: skipped: no libSDL2.a in ATTN_SDL2_WASM_PREFIX='${ATTN_SDL2_WASM_PREFIX}' "
-                    "(run: eval \"$(scripts/wasm_deps.sh)\")")
-    return()
-  endif()
-  add_library(attn_sdl2 INTERFACE)
-  target_include_directories(attn_sdl2 SYSTEM INTERFACE "${ATTN_SDL2_WASM_PREFIX}/include/SDL2")
-  target_link_libraries(attn_sdl2 INTERFACE "${ATTN_SDL2_WASM_PREFIX}/lib/libSDL2.a")
-else()
+# [SECTION] SDL2, OpenGL, zlib (the desktop; the browser's input back end is src/platform/input_web.cpp)
+if(NOT EMSCRIPTEN)
   find_package(SDL2 QUIET)
   find_package(OpenGL QUIET COMPONENTS OpenGL)
   find_package(ZLIB QUIET)
@@ -49,22 +33,18 @@ else()
     message(STATUS "attention_demo: skipped (needs libsdl2-dev, libgl-dev and zlib1g-dev)")
     return()
   endif()
-  add_library(attn_sdl2 INTERFACE)
-  target_link_libraries(attn_sdl2 INTERFACE SDL2::SDL2)
 endif()
 
-# [SECTION] Dear ImGui (core + SDL2 and OpenGL3 backends), built from its own sources
+# [SECTION] Dear ImGui (and, on the desktop, its SDL2 back end), built from its own sources
 add_library(attn_imgui STATIC
   "${ATTN_IMGUI_DIR}/imgui.cpp"
   "${ATTN_IMGUI_DIR}/imgui_draw.cpp"
   "${ATTN_IMGUI_DIR}/imgui_tables.cpp"
   "${ATTN_IMGUI_DIR}/imgui_widgets.cpp"
   "${ATTN_IMGUI_DIR}/misc/cpp/imgui_stdlib.cpp"
-  "${ATTN_IMGUI_DIR}/backends/imgui_impl_sdl2.cpp"
   "${CMAKE_SOURCE_DIR}/src/platform/imgui_hooks.cpp")
 target_include_directories(attn_imgui SYSTEM PUBLIC "${ATTN_IMGUI_DIR}" "${ATTN_IMGUI_DIR}/backends"
                                                     "${ATTN_IMGUI_DIR}/misc/cpp")
-target_link_libraries(attn_imgui PUBLIC attn_sdl2)
 # imgui_hooks.cpp implements part of the app's interface to the platform (app/platform_io.hpp)
 target_include_directories(attn_imgui PRIVATE "${CMAKE_SOURCE_DIR}/src")
 # The app never opens ImGui's demo or its metrics/debug windows, calls no obsolete API (nor the old
@@ -76,7 +56,8 @@ target_compile_definitions(attn_imgui PUBLIC IMGUI_DISABLE_DEMO_WINDOWS IMGUI_DI
                                              IMGUI_DISABLE_FILE_FUNCTIONS IMGUI_ENABLE_TEST_ENGINE)
 attn_wasm_imgui(attn_imgui)
 if(NOT EMSCRIPTEN)
-  target_link_libraries(attn_imgui PUBLIC OpenGL::GL ${CMAKE_DL_LIBS})
+  target_sources(attn_imgui PRIVATE "${ATTN_IMGUI_DIR}/backends/imgui_impl_sdl2.cpp")
+  target_link_libraries(attn_imgui PUBLIC SDL2::SDL2 OpenGL::GL ${CMAKE_DL_LIBS})
   # 32-bit characters: an emoji typed into the desktop's InputText stays itself (the page's text boxes are
   # the browser's own <input> elements)
   target_compile_definitions(attn_imgui PUBLIC IMGUI_USE_WCHAR32)
@@ -91,10 +72,10 @@ file(GLOB ATTN_APP_SOURCES CONFIGURE_DEPENDS
 # The font: the browser draws its glyphs (font_web.cpp: no font file, no rasteriser in the wasm); the desktop
 # embeds a DejaVu Sans subset (font.cpp, cmake/font.cmake) rasterised by ImGui's stb_truetype.
 if(EMSCRIPTEN)
-  set(_attn_main src/platform/main_web.cpp src/platform/io_web.cpp src/platform/egl_procs_web.cpp
+  set(_attn_main src/platform/main_web.cpp src/platform/input_web.cpp src/platform/io_web.cpp
                  src/platform/font_web.cpp src/platform/text_field_web.cpp
                  src/platform/touch_web.cpp src/platform/page_events_web.cpp src/platform/wheel_target.cpp
-                 src/platform/model_load_web.cpp src/platform/compute_web.cpp src/platform/gamepad_web.cpp)
+                 src/platform/model_load_web.cpp src/platform/compute_web.cpp)
 else()
   set(_attn_main src/platform/main_desktop.cpp src/platform/png.cpp src/platform/io_desktop.cpp
                  src/platform/font.cpp src/platform/text_field_desktop.cpp)

@@ -43,7 +43,8 @@ set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_
                            _attn_export_csv _attn_load_model_bytes _attn_model_byte_limit
                            _attn_model_progress _attn_model_build_progress _attn_model_json _attn_request_frames
                            _attn_set_visible _attn_field_input _attn_tab_leaves _attn_focus _attn_blur
-                           _attn_open_query _attn_touch _attn_wheel_wanted _attn_set_prefers
+                           _attn_open_query _attn_touch _attn_mouse _attn_wheel _attn_key _attn_page_focus
+                           _attn_wheel_wanted _attn_set_prefers
                            _attn_load_steps _attn_worker_up _attn_from_worker _attn_worker_command
                            _attn_worker_work _attn_model_from_worker _attn_worker_load_model
                            _attn_helpers_up)
@@ -125,21 +126,20 @@ function(attn_wasm_page target)
     -sENVIRONMENT=web,worker           # the page, and its compute worker (web/compute_worker.js)
     -sTEXTDECODER=2                    # every browser with wasm exceptions has TextDecoder
     -sMODULARIZE=0                     # one global `Module`, configured by web/shell.js
-    # no deferred calls for full-screen or pointer-lock requests (the app makes neither; their functions
-    # are stubs, src/platform/unused_web_apis.js), and no errno from JavaScript (there is no file system)
+    # no deferred calls for full-screen or pointer-lock requests (the app makes neither), and no errno from
+    # JavaScript (there is no file system)
     -sHTML5_SUPPORT_DEFERRING_USER_SENSITIVE_REQUESTS=0 -sSUPPORT_ERRNO=0
     # the Module properties web/shell.js sets: the glue reads no others
     "-sINCOMING_MODULE_JS_API=[canvas,print,printErr,locateFile,instantiateWasm,onAbort,onRuntimeInitialized,noInitialRun]"
-    # stubs for the full-screen and pointer-lock functions SDL links and the app never calls
-    "--js-library=${CMAKE_SOURCE_DIR}/src/platform/unused_web_apis.js"
     # every JavaScript function the app's C++ calls (src/platform/bridge_web.hpp declares them)
     "--js-library=${CMAKE_SOURCE_DIR}/web/bridge.js"
     "--js-library=${CMAKE_SOURCE_DIR}/web/bridge_fields.js"
+    "--js-library=${CMAKE_SOURCE_DIR}/web/bridge_input.js"
     "-sEXPORTED_FUNCTIONS=${exports}"
     -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8  # what web/shell.js calls
     --emit-symbol-map)                 # attention_demo.js.symbols: function names for scripts/wasm_size.py
   set_target_properties(${target} PROPERTIES SUFFIX ".js" LINK_DEPENDS
-    "${CMAKE_SOURCE_DIR}/src/platform/unused_web_apis.js;${CMAKE_SOURCE_DIR}/web/bridge.js;${CMAKE_SOURCE_DIR}/web/bridge_fields.js")
+    "${CMAKE_SOURCE_DIR}/web/bridge.js;${CMAKE_SOURCE_DIR}/web/bridge_fields.js;${CMAKE_SOURCE_DIR}/web/bridge_input.js")
 endfunction()
 
 # attn_wasm_node_program(target [NODERAWFS] [PAGE_OPTIMISATION]): a node-only program (NODERAWFS: it reads

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Prints which library costs what in the browser app's wasm (raw bytes and an estimate of gzipped bytes).
 
-Usage: scripts/wasm_size.py BUILD_DIR [--sdl-lib libSDL2.a] [--imgui-lib libattn_imgui.a] [--font font.ttf] [--top N]
+Usage: scripts/wasm_size.py BUILD_DIR [--imgui-lib libattn_imgui.a] [--font font.ttf] [--top N]
   BUILD_DIR holds attention_demo.wasm, attention_demo.js and attention_demo.js.symbols (the function
   names the page link writes with --emit-symbol-map, cmake/emscripten.cmake). Code is grouped by the
   demangled name of each function (its namespace, or for C functions the library that defines it:
-  llvm-nm on the SDL2 and ImGui archives); data by segment, with an embedded --font found by its bytes (the
+  llvm-nm on the ImGui archive); data by segment, with an embedded --font found by its bytes (the
   browser build embeds none: it draws its glyphs with the browser, src/platform/font_web.cpp). The gzipped
   estimate compresses each group's bytes on their own and scales the sum to the real gzip -9 size of
   the whole .wasm, so the groups add up to what a server sends. --top N also lists the N largest
@@ -168,8 +168,7 @@ GROUPS = [
     "core (src/core)",
     "model I/O (src/model_io)",
     "Dear ImGui (+ stb)",
-    "ImGui back ends (SDL2, OpenGL3)",
-    "SDL2",
+    "ImGui back ends",
     "WebGL glue (emscripten_gl*)",
     "nlohmann-json",
     "Eigen",
@@ -178,7 +177,7 @@ GROUPS = [
 ]
 
 
-def classify(name, sdl_funcs, imgui_funcs):
+def classify(name, imgui_funcs):
     if not name:
         return "libc / malloc / compiler-rt"
     own = owner(name)
@@ -188,15 +187,15 @@ def classify(name, sdl_funcs, imgui_funcs):
         return GROUPS[2] if name.startswith("attn::model_io") or "attn::model_io::" in name.split("(")[0] \
             else GROUPS[1]
     if own == "nlohmann" or (own == "std" and "nlohmann::" in name):
-        return GROUPS[7]
+        return GROUPS[6]
     if own == "Eigen" or (own == "std" and "Eigen::" in name and "attn::" not in name):
-        return GROUPS[8]
+        return GROUPS[7]
     if own == "ImGui" and name.startswith(("ImGui_Impl")) or name.startswith("ImGui_Impl"):
         return GROUPS[4]
     if own in ("ImGui", "ImStb") or re.match(r"(Im[A-Z]|ImGui|stbtt|stbrp|stb_|STB|imstb)", name):
         return GROUPS[3]
     if own == "std" or own in ("__cxxabiv1", "__cxxabi", "abi"):
-        return GROUPS[9]
+        return GROUPS[8]
     if own in ("(anon)",):
         # static C++ helpers: by what they mention
         for key, g in (("ImGui", 3), ("Im", 3), ("app::", 0), ("attn::", 1)):
@@ -208,14 +207,12 @@ def classify(name, sdl_funcs, imgui_funcs):
     if name in imgui_funcs:
         return GROUPS[4] if name.startswith("ImGui_Impl") else GROUPS[3]
     if name.startswith("emscripten_gl") or name.startswith("emscripten_webgl"):
-        return GROUPS[6]
-    if name in sdl_funcs or name.startswith(("SDL_", "Emscripten_", "SDL")):
         return GROUPS[5]
     if name.startswith(("attn_", "main", "js_", "__original_main")):
         return GROUPS[0]
     if name.startswith(("__cxa", "__cxxabi", "_Unwind", "__gxx", "operator new", "operator delete")):
-        return GROUPS[9]
-    return GROUPS[10]
+        return GROUPS[8]
+    return GROUPS[9]
 
 
 def gz_len(data):
@@ -225,7 +222,6 @@ def gz_len(data):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("build_dir")
-    ap.add_argument("--sdl-lib", default="")
     ap.add_argument("--imgui-lib", default="")
     ap.add_argument("--font", default="")
     ap.add_argument("--top", type=int, default=0)
@@ -235,7 +231,6 @@ def main():
     js_path = os.path.join(a.build_dir, "attention_demo.js")
     b = open(wasm_path, "rb").read()
     names = read_symbols(os.path.join(a.build_dir, "attention_demo.js.symbols"))
-    sdl_funcs = nm_functions(a.sdl_lib)
     imgui_funcs = nm_functions(a.imgui_lib)
     font = open(a.font, "rb").read() if a.font and os.path.exists(a.font) else b""
 
@@ -254,7 +249,7 @@ def main():
         if sid == 10:
             for k, (body, size) in enumerate(code_bodies(b, off)):
                 name = names.get(imported + k, "")
-                g = classify(name, sdl_funcs, imgui_funcs)
+                g = classify(name, imgui_funcs)
                 raw[g] += size
                 blobs[g] += body
                 funcs.append((size, name or "#%d" % (imported + k), g))

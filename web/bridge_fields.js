@@ -101,7 +101,7 @@ mergeInto(LibraryManager.library, {
   },
 
   // [SECTION] touch on the canvas (touch_web.cpp)
-  // Capture-phase listeners on the document, so the canvas's own (SDL's) touch listeners never run. One
+  // Capture-phase listeners on the document, stopped there: no touch reaches the canvas's own listeners. One
   // finger at a time; a gesture is undecided until it has moved 10 CSS pixels.
   attn_js_install_touch: function () {
     var canvas = document.getElementById('canvas');

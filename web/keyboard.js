@@ -24,7 +24,7 @@
   demo.ready.then(function () { running = true; }, function () {});
 
   // Tab on the canvas past its last control (Shift+Tab before its first): the app never sees the key, and
-  // the browser moves the focus on. Before the canvas's own listeners (SDL's).
+  // the browser moves the focus on. Before the canvas's own listeners (web/bridge_input.js).
   window.addEventListener("keydown", function (e) {
     if (e.target !== canvas || e.key !== "Tab" || e.ctrlKey || e.altKey || e.metaKey) return;
     if (app("attn_tab_leaves", [e.shiftKey ? 1 : 0])) e.stopImmediatePropagation();

@@ -654,9 +654,9 @@
   }
 
   // [8c] the wheel: the app says where it scrolls or zooms itself (Module._attn_wheel_wanted). Elsewhere
-  // this capture listener on the window keeps the event from SDL's canvas listener, so nothing prevents
-  // the browser's default and it scrolls the course page around an iframe (scroll chaining). Until the
-  // module has that export, SDL gets every wheel event as before.
+  // this capture listener on the window keeps the event from the canvas's listener (web/bridge_input.js),
+  // so nothing prevents the browser's default and it scrolls the course page around an iframe (scroll
+  // chaining). Until the module has that export, the canvas gets every wheel event.
   function wheelPixels(event, delta) {
     if (event.deltaMode === 1) return delta * 16;                   // lines
     if (event.deltaMode === 2) return delta * window.innerHeight;   // pages

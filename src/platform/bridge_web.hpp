@@ -1,6 +1,6 @@
-// What the browser app's C++ asks of the page: the JavaScript functions of web/bridge.js and
-// web/bridge_fields.js (library objects linked with --js-library), where each is described. Strings go as
-// UTF-8; a char* that comes back is malloc'ed (the caller frees it) or null.
+// What the browser app's C++ asks of the page: the JavaScript functions of web/bridge.js,
+// web/bridge_fields.js and web/bridge_input.js (library objects linked with --js-library), where each is
+// described. Strings go as UTF-8; a char* that comes back is malloc'ed (the caller frees it) or null.
 #pragma once
 
 #include <cstdint>
@@ -62,5 +62,10 @@ void attn_js_fields_end();
 
 // touch on the canvas (touch_web.cpp)
 void attn_js_install_touch();
+
+// the canvas's mouse, wheel and keys, its size and cursor (input_web.cpp, main_web.cpp; web/bridge_input.js)
+void attn_js_install_input();
+void attn_js_size_canvas(int w, int h, double ratio);
+void attn_js_set_cursor(int cursor);
 
 }  // extern "C"

@@ -1,5 +1,5 @@
-// Frames on demand in the browser (src/platform/main_web.cpp), for input that reaches the app outside SDL
-// (the page's text fields, the canvas's touch gestures, the page's events), and the app itself.
+// Frames on demand in the browser (src/platform/main_web.cpp), for the input that reaches the app (the
+// canvas's mouse and keys, the page's text fields, touch gestures, the page's events), and the app itself.
 #pragma once
 
 namespace app {
@@ -14,7 +14,7 @@ app::App* web_app();
 void request_app_frames(int n);
 
 // Input arrived: draw frames now and for a short while after (ImGui's hover delays and two-frame layouts),
-// as for any SDL event.
+// as for any input event.
 void wake_for_input();
 
 }  // namespace platform

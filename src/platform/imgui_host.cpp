@@ -1,4 +1,4 @@
-// Dear ImGui on SDL2 + OpenGL, shared by the desktop and the browser: set-up, one frame, shut-down.
+// Dear ImGui on OpenGL, shared by the desktop and the browser: set-up, one frame, shut-down.
 #include "imgui_host.hpp"
 
 #include <cfloat>
@@ -12,14 +12,12 @@
 #include "gfx/heatmap_renderer.hpp"
 #include "imgui.h"
 #include "imgui_hooks.hpp"
-#include "imgui_impl_sdl2.h"
 #include "imgui_internal.h"  // ImGui::ErrorCheckEndFrameRecover
 #include "imgui_renderer.hpp"
 
 namespace platform {
 
-std::string start_imgui(SDL_Window* window, SDL_GLContext gl, float pixel_ratio,
-                        gfx::HeatmapRenderer& heatmaps) {
+std::string start_imgui(float pixel_ratio, gfx::HeatmapRenderer& heatmaps) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   enable_item_hooks();  // the focused control's label, for the screen-reader mirror
@@ -30,7 +28,6 @@ std::string start_imgui(SDL_Window* window, SDL_GLContext gl, float pixel_ratio,
   // 16 px text and 4 px above and below: every control is at least 24 CSS px tall (WCAG 2.5.8's target)
   ImGui::GetStyle().FramePadding.y = 4.0f;
   load_font(pixel_ratio);
-  if (!ImGui_ImplSDL2_InitForOpenGL(window, gl)) return "the SDL2 back end of the interface could not start";
   imgui_renderer_init();
   gfx::use_renderer(&heatmaps);
   std::string error = imgui_renderer_create_objects();  // "" or the shader log
@@ -38,7 +35,6 @@ std::string start_imgui(SDL_Window* window, SDL_GLContext gl, float pixel_ratio,
 }
 
 void build_frame(app::App& app, bool hide_pointer, bool& error_logged) {
-  ImGui_ImplSDL2_NewFrame();
   if (hide_pointer) ImGui::GetIO().AddMousePosEvent(-FLT_MAX, -FLT_MAX);
   ImGui::NewFrame();
   try {
@@ -57,9 +53,7 @@ bool imgui_has_pending_input() {
   return ctx != nullptr && ctx->InputEventsQueue.Size > 0;
 }
 
-void draw_frame(SDL_Window* window) {
-  int fb_w = 0, fb_h = 0;
-  SDL_GL_GetDrawableSize(window, &fb_w, &fb_h);
+void draw_frame(int fb_w, int fb_h) {
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glViewport(0, 0, fb_w, fb_h);
   const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // the look's (dark or light)
@@ -72,7 +66,6 @@ void stop_imgui() {
   app::shutdown_heatmaps();
   gfx::use_renderer(nullptr);
   imgui_renderer_shutdown();
-  ImGui_ImplSDL2_Shutdown();
   ImGui::DestroyContext();
 }
 

@@ -140,7 +140,9 @@ int main(int argc, char** argv) {
     SDL_GetWindowSize(window, &win_w, &h);
     SDL_GL_GetDrawableSize(window, &fb_w, &h);
     const float ratio = win_w > 0 ? static_cast<float>(fb_w) / static_cast<float>(win_w) : 1.0f;
-    const std::string error = platform::start_imgui(window, gl, ratio, heatmaps);
+    std::string error = platform::start_imgui(ratio, heatmaps);
+    if (error.empty() && !ImGui_ImplSDL2_InitForOpenGL(window, gl))
+      error = "the SDL2 back end could not start";
     if (!error.empty()) {
       std::fprintf(stderr, "error: the interface could not start: %s\n", error.c_str());
       return 1;
@@ -169,18 +171,19 @@ int main(int argc, char** argv) {
         if (frames > 0 && frame >= frames) quit = true;  // this is the last frame
 
         // Scripted runs ignore the pointer (under Xvfb it rests mid-screen), so screenshots are repeatable.
+        ImGui_ImplSDL2_NewFrame();
         platform::build_frame(the_app, opt.frames > 0, frame_error_logged);
         // CPU time of the frame up to here (events, scenes, heatmap uploads, layout), as in the browser.
         const double cpu_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        platform::draw_frame(window);
+        int fb_w = 0, fb_h = 0;
+        SDL_GL_GetDrawableSize(window, &fb_w, &fb_h);
+        platform::draw_frame(fb_w, fb_h);
         the_app.finish_frame(cpu_ms);
         if (until_idle && frame >= 3 && !the_app.wants_next_frame()) quit = true;
 
         if (quit && !opt.screenshot.empty()) {
           std::string why;
-          int fb_w = 0, fb_h = 0;
-          SDL_GL_GetDrawableSize(window, &fb_w, &fb_h);
           if (!platform::write_png_rgba(opt.screenshot, fb_w, fb_h, read_framebuffer(fb_w, fb_h), &why)) {
             std::fprintf(stderr, "error: screenshot: %s\n", why.c_str());
             status = 1;
@@ -212,6 +215,7 @@ int main(int argc, char** argv) {
   }
 
   // 4. shut down: GPU resources before the context goes away
+  ImGui_ImplSDL2_Shutdown();
   platform::stop_imgui();
   SDL_GL_DeleteContext(gl);
   SDL_DestroyWindow(window);

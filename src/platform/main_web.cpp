@@ -1,8 +1,7 @@
-// Browser entry point: SDL2 + WebGL2 (GLES 3.0) + Dear ImGui, frames drawn on demand (input, animation,
-// requests from the page), WebGL context loss and restore, and the JavaScript bridge behind
-// window.attentionDemo (see web/shell.js).
+// Browser entry point: WebGL2 (GLES 3.0) + Dear ImGui with the page's own input back end (input_web.cpp),
+// frames drawn on demand (input, animation, requests from the page), WebGL context loss and restore, and
+// the JavaScript bridge behind window.attentionDemo (see web/shell.js).
 #include <GLES3/gl3.h>
-#include <SDL.h>
 #include <emscripten.h>
 #include <emscripten/eventloop.h>
 #include <emscripten/html5.h>
@@ -24,8 +23,8 @@
 #include "gfx/heatmap_renderer_state.hpp"
 #include "imgui_hooks.hpp"
 #include "imgui_host.hpp"
-#include "imgui_impl_sdl2.h"
 #include "imgui_renderer.hpp"
+#include "input_web.hpp"
 #include "page_events_web.hpp"
 #include "text_fields.hpp"
 #include "touch_web.hpp"
@@ -35,13 +34,13 @@
 
 namespace {
 
-// The browser app's one owner of state: its window, its app, the frame loop's bookkeeping and the platform
-// layer's state (web_layer.hpp). Emscripten's callbacks and the page's exports reach it here.
+// The browser app's one owner of state: its WebGL context, its app, the frame loop's bookkeeping and the
+// platform layer's state (web_layer.hpp). Emscripten's callbacks and the page's exports reach it here.
 struct WebState {
-  SDL_Window* window = nullptr;
-  SDL_GLContext gl = nullptr;
+  EMSCRIPTEN_WEBGL_CONTEXT_HANDLE gl = 0;
   std::unique_ptr<app::App> app;
-  int css_w = 0, css_h = 0;  // the window size we last gave SDL, CSS pixels
+  int css_w = 0, css_h = 0;  // the canvas's size, CSS pixels
+  int fb_w = 0, fb_h = 0;    // its backing size, framebuffer pixels
   double ratio = 0.0;        // devicePixelRatio at that time
   double font_ratio = 0.0;   // the ratio the font atlas was built for
   float font_scale = 1.0f;   // the text size (font_scale=) it was built for
@@ -73,8 +72,10 @@ void follow_browser_size() {
   g.css_w = w;
   g.css_h = h;
   g.ratio = ratio;
-  // SDL sets the canvas to w x h CSS pixels backed by (w x ratio) x (h x ratio) physical pixels.
-  SDL_SetWindowSize(g.window, w, h);
+  // the canvas: w x h CSS pixels backed by (w x ratio) x (h x ratio) framebuffer pixels
+  attn_js_size_canvas(w, h, ratio);
+  g.fb_w = static_cast<int>(w * ratio);
+  g.fb_h = static_cast<int>(h * ratio);
   if (g.ratio != g.font_ratio || scale != g.font_scale) {
     g.font_ratio = g.ratio;
     g.font_scale = scale;
@@ -105,7 +106,7 @@ EM_BOOL on_context_restored(int, const void*, void*) {
 
 // Rebuilds what on_context_lost dropped; the next frame redraws the same view. "" or what failed.
 std::string recreate_gl_objects() {
-  SDL_GL_MakeCurrent(g.window, g.gl);
+  emscripten_webgl_make_context_current(g.gl);
   const std::string error = platform::imgui_renderer_create_objects();
   return error.empty() ? gfx::init_renderer() : error;
 }
@@ -113,12 +114,7 @@ std::string recreate_gl_objects() {
 // One frame: events, UI, draw, stats, URL. Returns whether the app wants the next frame without input.
 bool draw_one_frame() {
   platform::start_compute_worker_if_wanted();
-  if (g.context_lost) {  // nothing to draw with: drop the input and wait for the context
-    SDL_Event ignored;
-    while (SDL_PollEvent(&ignored)) {
-    }
-    return false;
-  }
+  if (g.context_lost) return false;  // nothing to draw with: wait for the context
   if (g.restore_pending) {
     g.restore_pending = false;
     const std::string error = recreate_gl_objects();
@@ -132,12 +128,6 @@ bool draw_one_frame() {
   }
   const double t0 = emscripten_get_now();
   follow_browser_size();
-
-  SDL_Event event;
-  while (SDL_PollEvent(&event)) {
-    if (event.type == SDL_TEXTINPUT) platform::font_want_text(event.text.text);
-    ImGui_ImplSDL2_ProcessEvent(&event);
-  }
   // A new atlas (the first, another pixel ratio, code points typed, set() or loaded) is used once drawn;
   // no frame comes before the first.
   if (platform::font_update()) {
@@ -146,13 +136,14 @@ bool draw_one_frame() {
   }
   if (!platform::font_ready()) return false;  // the atlas' arrival asks for a frame
 
+  platform::input_new_frame(g.css_w, g.css_h, g.fb_w, g.fb_h);
   platform::build_frame(*g.app, false, g.frame_error_logged);
+  platform::input_end_frame();
   platform::sync_text_fields();  // the page's <input> elements follow the fields this frame drew
   // CPU time: events, scenes, heatmap uploads, ImGui layout. The final draw submission below is left
   // out: with a software GL (SwiftShader) it mostly waits for the previous frame, which is noise.
   const double cpu_ms = emscripten_get_now() - t0;
-  platform::draw_frame(g.window);
-  SDL_GL_SwapWindow(g.window);  // a no-op for WebGL: the browser presents after this callback
+  platform::draw_frame(g.fb_w, g.fb_h);  // the browser presents it after this callback
   const double frame_ms = emscripten_get_now() - t0;
   const double interval_ms = g.last_frame_continued ? t0 - g.last_frame_start : 0.0;
   g.last_frame_start = t0;
@@ -199,13 +190,6 @@ EM_BOOL on_animation_frame(double now, void*) {
   g.last_frame_continued = more;
   if (more) schedule_frame();
   return EM_FALSE;  // schedule_frame asks for the next one
-}
-
-// Every SDL event (mouse, touch, keys, text, focus, window) wakes the loop, called as SDL queues it; not the
-// marker SDL_PollEvent itself queues on each call, which would keep the loop awake for ever.
-int on_sdl_event(void*, SDL_Event* event) {
-  if (event->type != SDL_POLLSENTINEL) platform::wake_for_input();
-  return 1;
 }
 
 }  // namespace
@@ -335,7 +319,7 @@ namespace {
 // The second half of the start-up, a task main() queues: the interface's GL objects, the App, input, the
 // first frames.
 void finish_start(void*) {
-  const std::string error = platform::start_imgui(g.window, g.gl, static_cast<float>(g.ratio), g.heatmaps);
+  const std::string error = platform::start_imgui(static_cast<float>(g.ratio), g.heatmaps);
   g.font_ratio = g.ratio;
   if (!error.empty()) {
     attn_js_fail(("The interface could not start: " + error).c_str());
@@ -350,7 +334,7 @@ void finish_start(void*) {
   std::free(search);
   platform::offer_compute_worker();  // into the App's state
 
-  SDL_AddEventWatch(on_sdl_event, nullptr);
+  platform::install_input();
   platform::install_touch();
   request_frames(3);  // the first frame, and the two ImGui needs to settle its layout
 }
@@ -358,39 +342,27 @@ void finish_start(void*) {
 }  // namespace
 
 int main(int, char**) {
-  // Keys reach SDL (and ImGui) only while the canvas has the focus: a text field's <input> gets its own
-  // (SDL would cancel Backspace, Tab and the arrows there).
-  SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
   // The font atlas is asked for first: the page draws it in tasks of its own after this one.
   g.ratio = emscripten_get_device_pixel_ratio();
   platform::load_font(static_cast<float>(g.ratio));
-  if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-    attn_js_fail((std::string("Could not start SDL: ") + SDL_GetError()).c_str());
-    return 1;
-  }
-  // WebGL2 is OpenGL ES 3.0.
-  SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, 0);
-  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
-  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
-  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
-  SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
-  SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
-  SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
-
   g.css_w = attn_js_inner_width();
   g.css_h = attn_js_inner_height();
-  g.window = SDL_CreateWindow("Attention, in order", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
-                              g.css_w, g.css_h, SDL_WINDOW_OPENGL | SDL_WINDOW_ALLOW_HIGHDPI);
-  if (!g.window) {
-    attn_js_fail((std::string("Could not create the canvas window: ") + SDL_GetError()).c_str());
+  attn_js_size_canvas(g.css_w, g.css_h, g.ratio);
+  g.fb_w = static_cast<int>(g.css_w * g.ratio);
+  g.fb_h = static_cast<int>(g.css_h * g.ratio);
+  // WebGL2 (OpenGL ES 3.0) with no alpha, depth or stencil buffer and no multisampling: the app draws
+  // opaque 2D and clears every frame.
+  EmscriptenWebGLContextAttributes attrs;
+  emscripten_webgl_init_context_attributes(&attrs);
+  attrs.alpha = attrs.depth = attrs.stencil = attrs.antialias = EM_FALSE;
+  attrs.majorVersion = 2;
+  attrs.minorVersion = 0;
+  g.gl = emscripten_webgl_create_context("#canvas", &attrs);
+  if (g.gl <= 0) {
+    attn_js_fail("Could not create a WebGL2 context: this browser or its graphics driver has no WebGL2.");
     return 1;
   }
-  g.gl = SDL_GL_CreateContext(g.window);
-  if (!g.gl) {
-    attn_js_fail((std::string("Could not create a WebGL2 context: ") + SDL_GetError()).c_str());
-    return 1;
-  }
-  SDL_GL_MakeCurrent(g.window, g.gl);
+  emscripten_webgl_make_context_current(g.gl);
   // The rest in a task of its own: the context alone may take hundreds of ms (a software GPU), and the
   // page's other tasks (input, the font atlas' slices, other figures) get their turn in between.
   emscripten_set_timeout(finish_start, 0.0, nullptr);

@@ -1,8 +1,8 @@
-// Touch on the canvas, read before SDL sees it (which would turn every touch into an immediate mouse press):
-// a vertical swipe scrolls the panel under the finger (in an embed, the course page where the panel has
-// nothing left to scroll that way), a tap is a click at that point (its tooltip then shows, as for a mouse
-// resting there), and a drag that starts sideways is a mouse drag, so a slider moves only on a deliberate
-// horizontal drag. ImGui gets the pointer as a touch screen.
+// Touch on the canvas, where a touch is not an immediate mouse press: a vertical swipe scrolls the panel
+// under the finger (in an embed, the course page where the panel has nothing left to scroll that way), a tap
+// is a click at that point (its tooltip then shows, as for a mouse resting there), and a drag that starts
+// sideways is a mouse drag, so a slider moves only on a deliberate horizontal drag. ImGui gets the pointer as
+// a touch screen.
 #include "touch_web.hpp"
 
 #include <emscripten.h>

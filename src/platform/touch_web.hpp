@@ -3,7 +3,7 @@
 
 namespace platform {
 
-// Takes the canvas's touch events from SDL: swipes scroll, taps click, sideways drags drag. Call once.
+// Takes the canvas's touch events: swipes scroll, taps click, sideways drags drag. Call once.
 void install_touch();
 
 }  // namespace platform

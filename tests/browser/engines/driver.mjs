@@ -9,6 +9,7 @@
 //   waitForFunction(fn, arg, {timeout}) resolve once fn(arg) is truthy in the page (checked every frame)
 //   screenshot()                        the viewport as a PNG Buffer
 //   type(text)                          type text into the focused element, key by key
+//   press(key)                          press and release one key (Tab, Enter, ArrowLeft...ArrowDown, Home, End)
 //   click(x, y)                         click at a point of the viewport (CSS px)
 //   close()                             close the page
 // Firefox and WebKit draw WebGL 2 only with a display: run them under with_display.sh (run.sh does).
@@ -23,8 +24,8 @@ const adapters = {
   webkit: () => import('./webkit.mjs'),
 };
 
-// The engine over a Playwright or Puppeteer `browser`, whose pages share evaluate, keyboard.type,
-// mouse.click and close; newPage() opens one at the viewport, differ(page) gives its goto, waitForFunction and
+// The engine over a Playwright or Puppeteer `browser`, whose pages share evaluate, keyboard.type and
+// .press, mouse.click and close; newPage() opens one at the viewport, differ(page) gives its goto, waitForFunction and
 // screenshot in the driver's terms. open(url) goes to url when given.
 export function puppetEngine({ name, version, browser, newPage, differ }) {
   return {
@@ -35,6 +36,7 @@ export function puppetEngine({ name, version, browser, newPage, differ }) {
       const driven = {
         evaluate: (fn, arg) => page.evaluate(fn, arg),
         type: (text) => page.keyboard.type(text),
+        press: (key) => page.keyboard.press(key),
         click: (x, y) => page.mouse.click(x, y),
         close: () => page.close(),
         ...differ(page),

@@ -1,8 +1,8 @@
 // The cross-engine tests: the same checks on whichever engine ATTN_ENGINE names (chromium, firefox or
 // webkit; run.sh runs the file once per engine). One browser launch and six page loads: the demo (start-up,
-// the clock, set(), idle, heatmap pixels, typed text, context loss), a course page on another origin that
-// embeds it, the example course page's three demos on one compiled module, the demo under a strict CSP with
-// Trusted Types, a large recompute shared by the workers, and the Train scene.
+// the clock, set(), idle, the canvas's mouse and keys, heatmap pixels, typed text, context loss), a course
+// page on another origin that embeds it, the example course page's three demos on one compiled module, the
+// demo under a strict CSP with Trusted Types, a large recompute shared by the workers, and the Train scene.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -79,6 +79,34 @@ test(`${engine}: idle: no frame drawn in a second without input`, async () => {
   await sleep(1000);
   assert.equal(await frame(), last, 'frames were drawn in a second without input');
   await waitFrames(page, 2);  // and a request still draws
+});
+
+test(`${engine}: the canvas's mouse and keys reach the app: + clicked, Tab to the slider, arrows, a typed value`, async () => {
+  const pos = async () => Number((await state()).settings.pos);
+  await setAndWait(page, { scene: 'clock', pos: 1 });
+  const plus = (await state()).rects['increase position'];
+  assert.ok(plus, "the position's + stepper is drawn");
+  for (let i = 0; i < 3; i++) {
+    await page.click(plus[0] + plus[2] / 2, plus[1] + plus[3] / 2);  // the canvas is at the page's top left
+    await waitFrames(page, 2);
+  }
+  assert.equal(await pos(), 4, 'three clicks on + (the click also gives the canvas the focus)');
+  let focus = null;
+  for (let i = 0; i < 30 && !(focus && focus.label === 'position'); i++) {
+    await page.press('Tab');
+    await waitFrames(page, 2);
+    focus = (await state()).focus;
+  }
+  assert.equal(focus && focus.label, 'position', 'Tab walked the controls to the position slider');
+  for (let i = 0; i < 2; i++) {
+    await page.press('ArrowRight');
+    await waitFrames(page, 2);
+  }
+  assert.equal(await pos(), 6, 'two ArrowRight presses on the slider');
+  await page.type('12');
+  await page.press('Enter');
+  await waitFrames(page, 3);
+  assert.equal(await pos(), 12, 'the typed value, then Enter');
 });
 
 test(`${engine}: heatmap pixels have the colormap colour of their values`, async () => {

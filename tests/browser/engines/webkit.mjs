@@ -2,10 +2,14 @@
 // started on a free loopback port on the display it is given, driven with selenium-webdriver (W3C WebDriver).
 import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { Builder, Origin } from 'selenium-webdriver';
+import { Builder, Key, Origin } from 'selenium-webdriver';
 
 export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER || '/usr/bin/WebKitWebDriver';
 export const MINIBROWSER = process.env.MINIBROWSER || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+
+// The driver's key names (Playwright's and Puppeteer's) as WebDriver's key codes.
+const SELENIUM_KEYS = { Tab: Key.TAB, Enter: Key.ENTER, ArrowLeft: Key.ARROW_LEFT, ArrowRight: Key.ARROW_RIGHT,
+                        ArrowUp: Key.ARROW_UP, ArrowDown: Key.ARROW_DOWN, Home: Key.HOME, End: Key.END };
 
 // A loopback port nothing listens on at the moment of asking.
 function freePort() {
@@ -104,6 +108,7 @@ export async function launchEngine(viewport) {
         waitForFunction: (fn, arg, { timeout = 30000 } = {}) => run(poll(fn.toString()), [arg, timeout]),
         screenshot: async () => Buffer.from(await driver.takeScreenshot(), 'base64'),
         type: (text) => driver.actions().sendKeys(text).perform(),
+        press: (key) => driver.actions().sendKeys(SELENIUM_KEYS[key] ?? key).perform(),
         click: (x, y) => driver.actions().move({ x: Math.round(x), y: Math.round(y), origin: Origin.VIEWPORT })
           .click().perform(),
         close: async () => {},  // one window per session: closed with the browser
