@@ -42,7 +42,7 @@ int run(HeadMeasure& hm, const tr::Model& model, const attn::HeadSwitch& off, bo
   int calls = 0;
   while (calls < limit) {
     ++calls;
-    if (hm.work(model, trained().vocab(), 1, off, mean, budget_ms)) break;
+    if (hm.work(model, trained().vocab(), off, mean, budget_ms)) break;
   }
   return calls;
 }
@@ -68,7 +68,7 @@ double largest_role_difference(const std::vector<tr::HeadRole>& a, const std::ve
 TEST(HeadMeasure, OneEmailAtATimeGivesTheCoresRolesAndMeasures) {
   const tr::Model& model = trained().model();
   const tr::Vocab& vocab = trained().vocab();
-  HeadMeasure hm;
+  HeadMeasure hm(2, 4);
   const attn::HeadSwitch none = tr::parse_heads_off("", 2, 4);
   // a budget of 0: one email per call, the roles' pass and the all-on pass
   const int calls = run(hm, model, none, false, 0.0);
@@ -97,7 +97,7 @@ TEST(HeadMeasure, OneEmailAtATimeGivesTheCoresRolesAndMeasures) {
 TEST(HeadMeasure, ASwitchedOffHeadIsTheModelWithItsRowsOfWoZeroed) {
   const tr::Model& model = trained().model();
   const tr::Vocab& vocab = trained().vocab();
-  HeadMeasure hm;
+  HeadMeasure hm(2, 4);
   run(hm, model, tr::parse_heads_off("", 2, 4), false, 1e9);
   // then head 0.1 off: only the ablated pass is measured, an email per call
   const attn::HeadSwitch off = tr::parse_heads_off("0.1", 2, 4);
@@ -115,10 +115,10 @@ TEST(HeadMeasure, ASwitchedOffHeadIsTheModelWithItsRowsOfWoZeroed) {
   EXPECT_GT(std::fabs(got.ablated.loss - got.all_on.loss), 1e-4);
 
   // the typed email with the head off, as the panel predicts it
-  const auto applied = hm.applied();
-  ASSERT_TRUE(applied.has_value());
+  const attn::HeadSwitch* applied = hm.applied();
+  ASSERT_NE(applied, nullptr);
   const std::string text = "Please refund the balloons, not the cake.";
-  const tr::TextPrediction p = tr::predict_text(model, vocab, text, &*applied);
+  const tr::TextPrediction p = tr::predict_text(model, vocab, text, applied);
   const tr::TextPrediction q = tr::predict_text(by_hand, vocab, text);
   EXPECT_EQ(p.prediction.label, q.prediction.label);
   const auto& pp = p.prediction.probabilities;
@@ -152,13 +152,13 @@ TEST(HeadMeasure, MeanAblationUsesEachHeadsMeanOutputOverTheTrainingEmails) {
     }
   }
 
-  HeadMeasure hm;
+  HeadMeasure hm(2, 4);
   const attn::HeadSwitch off = tr::parse_heads_off("1.2,0.0", 2, 4);
   run(hm, model, off, true, 1e9);
   const app::HeadMeasures& got = hm.measures();
   ASSERT_TRUE(got.ablated_done) << got.error;
-  const auto applied = hm.applied();
-  ASSERT_TRUE(applied.has_value());
+  const attn::HeadSwitch* applied = hm.applied();
+  ASSERT_NE(applied, nullptr);
   ASSERT_EQ(applied->mean.size(), 2u);
   double worst = 0;
   for (int l = 0; l < layers; ++l) {
@@ -190,8 +190,8 @@ TEST(HeadMeasure, AnEmailTheModelCannotReadStopsItInWords) {
   tr::ModelConfig c;
   c.d_model = 8, c.heads = 2, c.positions = attn::Scheme::Learned, c.max_len = 4, c.seed = 1;
   tr::Trainer t(c, {}, app::train_ui::refund_data());
-  HeadMeasure hm;
-  EXPECT_TRUE(hm.work(t.model(), t.vocab(), 7, tr::parse_heads_off("", 1, 2), false, 1e9));
+  HeadMeasure hm(1, 2);
+  EXPECT_TRUE(hm.work(t.model(), t.vocab(), tr::parse_heads_off("", 1, 2), false, 1e9));
   EXPECT_NE(hm.measures().error.find("position"), std::string::npos) << hm.measures().error;
   EXPECT_FALSE(hm.measures().roles_done);
 }

@@ -13,8 +13,10 @@ before(async () => { browser = await launchBrowser(); });
 after(async () => { if (browser) await browser.close(); });
 
 const FLOOR = 0.5, MARGIN = 2.0;           // src/core/train/head_roles.hpp: kRoleFloor, kRoleMargin
-const SCORE_TOL = 0.01;                    // role scores, page vs CLI (native and wasm training drift ~1e-3)
-const ACCURACY_TOL = 3 / 460 + 1e-6;       // a few of the 460 held-out emails may land the other way
+// page vs CLI: wasm and native training may drift apart in the last bits (tests/wasm/compare_train.py allows
+// 1e-3 in the weights), so a score may differ a little and an email or a twin near the boundary may flip
+const SCORE_TOL = 1e-3;
+const ACCURACY_TOL = { test_accuracy: 1 / 460 + 1e-6, flipped_pair_accuracy: 1 / 230 + 1e-6 };
 // the rest of the scene hidden, so the panel is on screen in one tall page
 const QUERY = 'scene=train&hide=curves,pair,longer,file';
 
@@ -32,15 +34,15 @@ async function measured(page) {
     const demo = window.attentionDemo;
     demo.requestFrames(1);
     const s = demo.state().shown;
-    return s.heads_off && !s.heads_off.training && !s.heads_off.measuring && s.head_roles;
+    return s.heads_off && !s.heads_off.measuring && s.head_roles;
   }, null, { timeout: 30000, polling: 100 });
   return state(page);
 }
 
 function assertAccuracies(got, want, what) {
-  for (const k of ['test_accuracy', 'flipped_pair_accuracy']) {
-    assert.ok(Math.abs(got[k] - want[k]) <= ACCURACY_TOL,
-      `${what}: ${k} ${got[k]} in the page, ${want[k]} from attention_cli (tolerance ${ACCURACY_TOL})`);
+  for (const [k, tol] of Object.entries(ACCURACY_TOL)) {
+    assert.ok(Math.abs(got[k] - want[k]) <= tol,
+      `${what}: ${k} ${got[k]} in the page, ${want[k]} from attention_cli (tolerance ${tol})`);
   }
 }
 
@@ -72,13 +74,17 @@ test('heads: roles as the CLI measures them, a click switches a head off, the UR
         assert.deepEqual(Object.keys(r.scores).sort(), Object.keys(want.scores).sort());
         for (const k of Object.keys(want.scores)) worst = Math.max(worst, Math.abs(r.scores[k] - want.scores[k]));
         assert.equal(r.role, roleOf(r.scores), `head 0.${i}'s name follows the rule from its scores`);
+        // the CLI's name too, unless a score is within the tolerance of the rule's floor or margin
+        const sorted = Object.values(want.scores).sort((a, b) => b - a);
+        const near = Math.abs(sorted[0] - FLOOR) <= SCORE_TOL || Math.abs(sorted[0] - MARGIN * sorted[1]) <= 3 * SCORE_TOL;
+        if (!near) assert.equal(r.role, want.role, `head 0.${i}: the page's name is the CLI's`);
       }
       t.diagnostic(`${steps} steps; roles ${roles.map((r) => r.role).join(', ')}; largest score difference ` +
                    `from the CLI ${worst.toExponential(2)}`);
       assert.ok(worst <= SCORE_TOL, `role scores within ${SCORE_TOL} of the CLI's (largest difference ${worst})`);
       // every head on: the held-out measures are the session's own evaluation of the same model
       const h = s.shown.heads_off;
-      assert.deepEqual(h.off, []);
+      assert.equal(h.off, '');
       assert.equal(h.ablated, null);
       assert.equal(h.all_on.test_accuracy, s.shown.metrics.test_accuracy);
       assert.equal(h.all_on.flipped_pair_accuracy, s.shown.metrics.flipped_pair_accuracy);
@@ -86,31 +92,47 @@ test('heads: roles as the CLI measures them, a click switches a head off, the UR
       const said = s.texts.join('\n');
       assert.match(said, /"Nobody assigns a head a job\."/);
       assert.match(said, /"one can follow what it refers to while another tracks what the customer wants done"/);
-      const named = roles.filter((r) => r.role !== 'mixed').map((r) => `head ${r.layer}.${r.head} follows`);
-      for (const n of named) assert.ok(said.includes(n), `the summary names ${n}`);
-      if (named.length === 0) assert.match(said, /all 4 are mixed/);
+      const named = roles.filter((r) => r.role !== 'mixed').length;
+      assert.ok(said.includes(`In this model (seed 1), heads with one clear job by this rule: ${named} of 4;`),
+        `the page says what this training produced (${named} named)`);
 
-      // 2. a click on head 0.1's box switches it off: the URL says so, the measures drop as the CLI's do
+      // the keyboard reaches every head's switch: Tab to head 0.0, Space switches it off
+      await page.focus('#canvas');
+      let focus = null;
+      for (let i = 0; i < 80 && !/^head 0\.0 /.test(focus?.label ?? ''); i++) {
+        await page.keyboard.press('Tab');
+        await waitFrames(page, 2);
+        focus = (await state(page)).focus;
+      }
+      assert.match(focus?.label ?? '', /^head 0\.0 on/, 'Tab reaches head 0.0\'s switch');
+      await page.keyboard.press('Space');
+      s = await measured(page);
+      assert.equal(s.settings.off, '0.0');
+      assert.match(s.focus.label, /^head 0\.0 off/);
+      await setAndWait(page, { off: '' });
+      s = await measured(page);
+
+      // 2. a click on head 0.1's switch switches it off: the URL says so, the measures drop as the CLI's do
       const [x, y, w, hh] = s.rects['train/head/0.1'];
-      assert.ok(y + hh < 1400, 'head 0.1\'s box is on screen');
+      assert.ok(y + hh < 1400, 'head 0.1\'s switch is on screen');
       await page.mouse.click(x + Math.min(10, w / 2), y + hh / 2);
       s = await measured(page);
       assert.equal(s.settings.off, '0.1');
       assert.match(s.query, /(^|&)off=0\.1(&|$)/);
-      assert.deepEqual(s.shown.heads_off.off, ['0.1']);
+      assert.equal(s.shown.heads_off.off, '0.1');
       const one = zero.ablation.find((a) => a.off === '0.1');
       assertAccuracies(s.shown.heads_off.ablated, one, 'head 0.1 off (zeros)');
       const email = s.shown.heads_off.email;
-      assert.equal(email.text, s.settings.text);
       assert.ok(Math.abs(email.probabilities_off.reduce((a, b) => a + b, 0) - 1) < 1e-5);
-      assert.equal(email.confidence_off, Math.max(...email.probabilities_off));
-      assert.notEqual(email.confidence_off, email.confidence, 'the email\'s confidence moves with the head off');
+      const confidenceOff = Math.max(...email.probabilities_off);
+      assert.equal(email.label_off, zero.data.labels[email.probabilities_off.indexOf(confidenceOff)]);
+      assert.notEqual(confidenceOff, s.shown.prediction.confidence, 'the email\'s confidence moves with the head off');
 
       // 3. heads 0.1 and 0.3 output their mean instead: the CLI's --off 0.1,0.3 --ablate mean
       await setAndWait(page, { off: '0.1,0.3', ablate: 'mean' });
       s = await measured(page);
-      assert.deepEqual(s.shown.heads_off.off, ['0.1', '0.3']);
-      assert.equal(s.shown.heads_off.ablate, 'mean');
+      assert.equal(s.shown.heads_off.off, '0.1,0.3');
+      assert.equal(s.settings.ablate, 'mean');
       assertAccuracies(s.shown.heads_off.ablated, mean.ablated, 'heads 0.1 and 0.3 off (their mean)');
       const link = s.query;
       assert.match(link, /off=0\.1,0\.3/);
@@ -122,21 +144,21 @@ test('heads: roles as the CLI measures them, a click switches a head off, the UR
       assert.equal(s.settings.off, '0.9');
       assert.match(s.shown.heads_off.error, /there is no head 0\.9/);
       assert.ok(s.messages.some((m) => /there is no head 0\.9/.test(m)), s.messages.join(' | '));
-      assert.deepEqual(s.shown.heads_off.off, []);
+      assert.equal(s.shown.heads_off.off, '');
       await setAndWait(page, { off: 'cake' });
       s = await measured(page);
       assert.ok(s.messages.some((m) => /'cake' is not a head/.test(m)), s.messages.join(' | '));
       assert.equal(s.shown.head_roles.length, 4, 'the roles are still shown');
-      await setAndWait(page, { off: '0.2' });
+      await setAndWait(page, { off: '0.2' });  // (ablate=mean still)
       s = await measured(page);
       assert.equal(s.shown.heads_off.error, '');
-      assertAccuracies(s.shown.heads_off.ablated, zero.ablation.find((a) => a.off === '0.2'), 'head 0.2 off');
+      assertAccuracies(s.shown.heads_off.ablated, mean.ablation.find((a) => a.off === '0.2'), 'head 0.2 off (its mean)');
 
       // 5. the link opens with the same heads off and the same ablation (the model starts over untrained)
       await openDemo(page, link);
       s = await measured(page);
       assert.equal(s.settings.off, '0.1,0.3');
       assert.equal(s.settings.ablate, 'mean');
-      assert.deepEqual(s.shown.heads_off.off, ['0.1', '0.3']);
+      assert.equal(s.shown.heads_off.off, '0.1,0.3');
     });
   });

@@ -1,7 +1,7 @@
 // The head roles and the held-out measures with heads switched off, an email at a time.
 #include "app/logic/head_measure.hpp"
 
-#include <utility>
+#include <optional>
 
 #include "app/logic/clock.hpp"
 #include "app/logic/train_session.hpp"
@@ -15,37 +15,40 @@ std::string heads_off_text(const attn::HeadSwitch& off) {
   return out;
 }
 
-std::optional<attn::HeadSwitch> HeadMeasure::applied() const {
-  if (mean_ && off_.mean.empty()) return std::nullopt;
-  return off_;
+HeadMeasure::HeadMeasure(int layers, int heads) : tally_(layers, heads, train_ui::refund_data().items) {}
+
+namespace {
+
+// One more held-out email through `eval` (made here at the first) with the heads of `off` switched off (null:
+// every head on); true, with the set's measures in `out`, once every email is in.
+bool step_set(std::optional<attn::train::SetEvaluation>& eval, const attn::train::Model& model,
+              const attn::train::Vocab& vocab, const attn::HeadSwitch* off, attn::train::SetMetrics& out) {
+  if (!eval) eval.emplace(train_ui::refund_data().test);
+  eval->step(model, vocab, off);
+  if (!eval->done()) return false;
+  out = eval->metrics();
+  return true;
 }
 
-void HeadMeasure::step_role(const attn::train::Model& model, const attn::train::Vocab& vocab) {
-  const attn::train::Example& e = train_ui::refund_data().test[next_role_++];
-  const std::vector<std::string> tokens = attn::train::Vocab::tokens(e.text);
-  std::vector<int> ids;  // (T)
-  for (const std::string& t : tokens) ids.push_back(vocab.id(t));
-  model.forward(ids, forward_);
-  tally_->add(forward_, tokens, e);
+}  // namespace
+
+const attn::HeadSwitch* HeadMeasure::applied() const {
+  if (!mean_) return &zeros_;
+  return means_.mean.empty() ? nullptr : &means_;
 }
 
-bool HeadMeasure::work(const attn::train::Model& model, const attn::train::Vocab& vocab, long long version,
+bool HeadMeasure::work(const attn::train::Model& model, const attn::train::Vocab& vocab,
                        const attn::HeadSwitch& off, bool mean, double budget_ms) {
   const attn::train::Dataset& data = train_ui::refund_data();
-  if (version != version_) {  // a new model: everything again
-    *this = HeadMeasure{};
-    version_ = version;
-    tally_.emplace(model.config.layers, model.config.heads, data.items);
-    all_on_.emplace(data.test);
+  bool any = false;
+  for (const std::vector<char>& layer : off.off) {
+    for (const char h : layer) any = any || h;
   }
-  const std::string names = heads_off_text(off);
-  const bool any = !names.empty();
-  if (names + (mean ? "/mean" : "/zero") != key_) {  // other heads off: only the ablated measure again
-    key_ = names + (mean ? "/mean" : "/zero");
-    off_ = off, mean_ = mean;
-    off_.mean = mean ? means_ : decltype(means_){};
+  if (off.off != zeros_.off || mean != mean_) {  // other heads off: only the ablated measure again
+    zeros_.off = means_.off = off.off;
+    mean_ = mean;
     ablated_.reset();
-    m_.ablated = {}, m_.ablated_done = !any;
+    m_.ablated_done = !any;
   }
   const size_t emails = data.test.size();
   const Clock::time_point t0 = Clock::now();
@@ -54,21 +57,20 @@ bool HeadMeasure::work(const attn::train::Model& model, const attn::train::Vocab
     while (m_.error.empty() && !(m_.roles_done && m_.all_on_done && m_.ablated_done)) {
       if (stepped && ms_since(t0) >= budget_ms) break;
       stepped = true;
-      if (!m_.roles_done) {
-        step_role(model, vocab);
-        if (next_role_ == emails) m_.roles = tally_->roles(), m_.roles_done = true;
-      } else if (!m_.all_on_done) {
-        all_on_->step(model, vocab);
-        if (all_on_->done()) m_.all_on = all_on_->metrics(), m_.all_on_done = true;
-      } else {
-        if (mean && off_.mean.empty()) {  // the training emails' ids in this model's vocabulary
-          if (means_.empty())
-            means_ = attn::train::mean_head_outputs(model, attn::train::encode_set(vocab, data.train));
-          off_.mean = means_;
-        }
-        if (!ablated_) ablated_.emplace(data.test);
-        ablated_->step(model, vocab, &off_);
-        if (ablated_->done()) m_.ablated = ablated_->metrics(), m_.ablated_done = true;
+      if (!m_.roles_done) {  // 1. the roles: one forward pass with its attention weights per email
+        const attn::train::Example& e = data.test[next_role_++];
+        const std::vector<std::string> tokens = attn::train::Vocab::tokens(e.text);
+        std::vector<int> ids;  // (T)
+        for (const std::string& t : tokens) ids.push_back(vocab.id(t));
+        model.forward(ids, forward_);
+        tally_.add(forward_, tokens, e);
+        if (next_role_ == emails) m_.roles = tally_.roles(), m_.roles_done = true;
+      } else if (!m_.all_on_done) {  // 2. every head on
+        m_.all_on_done = step_set(all_on_, model, vocab, nullptr, m_.all_on);
+      } else {  // 3. the heads of `off` switched off (the training emails' ids in this model's vocabulary)
+        if (mean && means_.mean.empty())
+          means_.mean = attn::train::mean_head_outputs(model, attn::train::encode_set(vocab, data.train));
+        m_.ablated_done = step_set(ablated_, model, vocab, applied(), m_.ablated);
       }
     }
   } catch (const attn::InputError& e) {

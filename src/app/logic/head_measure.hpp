@@ -13,7 +13,7 @@
 
 namespace app {
 
-// What a HeadMeasure has measured of one model.
+// What a HeadMeasure has measured of its model.
 struct HeadMeasures {
   std::vector<attn::train::HeadRole> roles;  // (layers x heads) once every held-out email is counted
   attn::train::SetMetrics all_on;            // the held-out measures with every head on ...
@@ -23,31 +23,28 @@ struct HeadMeasures {
   float fraction = 0.0f;  // share of the work done, 0 to 1
 };
 
+// The measures of one model (a new model needs a new HeadMeasure).
 class HeadMeasure {
  public:
-  // About budget_ms of work (at least one email) on `model`, whose `version` names it (a new one starts
-  // over), with the heads of `off` switched off (none: no ablated measure). mean: a switched-off head
-  // outputs its mean output over the training emails (attn::train::mean_head_outputs, once per version)
+  // For a model of `layers` x `heads` heads.
+  HeadMeasure(int layers, int heads);
+  // About budget_ms of work (at least one email) on the model with the heads of `off` switched off (none:
+  // no ablated measure; other heads than the last call's: it is measured again). mean: a switched-off head
+  // outputs its mean output over the training emails (attn::train::mean_head_outputs, measured once)
   // instead of zeros. Returns true once everything is measured (or an error stopped it).
-  bool work(const attn::train::Model& model, const attn::train::Vocab& vocab, long long version,
-            const attn::HeadSwitch& off, bool mean, double budget_ms);
+  bool work(const attn::train::Model& model, const attn::train::Vocab& vocab, const attn::HeadSwitch& off,
+            bool mean, double budget_ms);
   const HeadMeasures& measures() const { return m_; }
-  // The switch the ablated measure uses: `off` with the mean outputs when mean; nullopt while they are not
-  // measured yet.
-  std::optional<attn::HeadSwitch> applied() const;
+  // The switch the ablated measure uses (with the mean outputs when mean); null while they are not measured.
+  const attn::HeadSwitch* applied() const;
 
  private:
-  void step_role(const attn::train::Model& model, const attn::train::Vocab& vocab);
-
-  long long version_ = -1;
-  std::string key_;  // the heads off and the ablation of the ablated measure
-  bool mean_ = false;
-  std::optional<attn::train::RouterRoleTally> tally_;
+  attn::train::RouterRoleTally tally_;
   size_t next_role_ = 0;  // the next held-out email the tally counts
   attn::train::Forward forward_;
-  std::optional<attn::train::SetEvaluation> all_on_, ablated_;
-  std::vector<std::vector<std::vector<double>>> means_;  // [layer][head][d_k] once measured, or empty
-  attn::HeadSwitch off_;                                 // the heads off, with means_ when mean_
+  std::optional<attn::train::SetEvaluation> all_on_, ablated_;  // made at their first email
+  bool mean_ = false;
+  attn::HeadSwitch zeros_, means_;  // the heads off; means_ with every head's mean output once measured
   HeadMeasures m_;
 };
 

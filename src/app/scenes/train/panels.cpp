@@ -105,8 +105,10 @@ std::string percent(float x) {
   return figure(static_cast<double>(x), 1, true, 100.0) + "%";
 }
 
-const PredictionMemo& predict(PredictionMemo& memo, const TrainedModel& m, const std::string& text) {
-  return memo.get({m.version, text}, [&] { return attn::train::predict_text(m.model, m.vocab, text); });
+const PredictionMemo& predict(PredictionMemo& memo, const TrainedModel& m, const std::string& text,
+                              const attn::HeadSwitch* off, const std::string& off_key) {
+  return memo.get({m.version, off_key + "\n" + text},
+                  [&] { return attn::train::predict_text(m.model, m.vocab, text, off); });
 }
 
 const std::string& label_name(const TrainedModel& m, int label) {

@@ -20,18 +20,20 @@ struct PanelState {
   using PredictionMemo = Memo<attn::train::TextPrediction, long long, std::string>;  // model version, text
   PredictionMemo prediction;                                                         // draw_prediction's
   PredictionMemo pair_a, pair_b;                                                     // draw_pair's
-  HeadMeasure heads;  // draw_heads's roles and measures with heads off
-  // draw_heads's email with heads off: model version, text, the heads off and the ablation
-  Memo<attn::train::TextPrediction, long long, std::string, std::string> prediction_off;
+  std::unique_ptr<HeadMeasure> heads;  // draw_heads's measures of the model of version heads_version
+  long long heads_version = -1;
+  PredictionMemo prediction_off;    // draw_heads's email with heads off (its text keyed with the heads off)
   std::string path = "model.json";  // draw_model_file's path field (desktop)
   OpenStatus open;                  // what its last save or open said
   long long seen_attempt = 0;       // the model load whose message `open` shows
 };
 
 // [panels.cpp]
-// The typed email through model m, kept in `memo` until the model's version or the text changes.
+// The typed email through model m with the heads of `off` switched off (null: none), kept in `memo` until
+// the model's version, the text or `off_key` (what names `off`) changes.
 const PanelState::PredictionMemo& predict(PanelState::PredictionMemo& memo, const TrainedModel& m,
-                                          const std::string& text);
+                                          const std::string& text, const attn::HeadSwitch* off = nullptr,
+                                          const std::string& off_key = "");
 // Class `label`'s name ("?" for none).
 const std::string& label_name(const TrainedModel& m, int label);
 // "99.5%", or "99.96%" rather than "100.0%" for less than all.
