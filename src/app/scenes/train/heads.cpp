@@ -44,10 +44,10 @@ void cell(const std::string& text) {
 void draw_heads(PanelState& ps, Settings& s, const TrainedModel& m, bool training, nlohmann::json& shown) {
   const attn::train::ModelConfig& c = m.model.config;
   text_wrapped(
-      "Each number is a head's attention weight on one kind of word, averaged over the %zu held-out emails: "
-      "the item to refund, the item kept, \"not\", the word just before, the first word. A head is named "
-      "after its largest number when that is at least %.1f and %.0f times the next; otherwise it is mixed. "
-      "Click a head to switch it off.",
+      "Each number is a head's mean attention weight over the %zu held-out emails on: the item to refund, "
+      "the "
+      "item kept, \"not\", the word just before, the first word. A head is named after its largest number "
+      "when that is at least %.1f and %.0f times the next, else it is mixed. Click a head to switch it off.",
       refund_data().test.size(), attn::train::kRoleFloor, attn::train::kRoleMargin);
   nlohmann::json& j = shown["heads_off"];
   j["measuring"] = true;
@@ -80,7 +80,7 @@ void draw_heads(PanelState& ps, Settings& s, const TrainedModel& m, bool trainin
   // 1. the roles, one row per head: a click on its name switches it off or on
   nlohmann::json& roles = shown["head_roles"];
   if (!r.roles_done) {
-    text_wrapped_disabled("measuring the heads ... %d%%", static_cast<int>(100.0f * r.fraction));
+    text_wrapped_disabled("measuring the heads ... %.0f%%", 100.0 * static_cast<double>(r.fraction));
   } else if (begin_table("roles", {{"head"},
                                    {"item to refund"},
                                    {"item kept"},
@@ -110,7 +110,8 @@ void draw_heads(PanelState& ps, Settings& s, const TrainedModel& m, bool trainin
       e["head"] = hr.head;
       e["role"] = hr.role;
       for (const attn::train::RoleScore& sc : hr.scores) {
-        cell(format("%.2f", sc.value));
+        table_cell();
+        ImGui::Text("%.2f", sc.value);
         e["scores"][sc.name] = sc.value;
       }
       cell(role_text(hr));
@@ -119,9 +120,8 @@ void draw_heads(PanelState& ps, Settings& s, const TrainedModel& m, bool trainin
     text_wrapped(
         "The lesson says that with several heads \"one can follow what it refers to while another tracks "
         "what the customer wants done\", and warns: \"Nobody assigns a head a job.\" In this model (seed "
-        "%llu), heads with one clear job by this rule: %d of %zu; the rest are mixed. That came out of "
-        "training, not out of a plan: another seed starts from other weights, and its heads may end up with "
-        "other roles, or none.",
+        "%llu), heads with one clear job by this rule: %d of %zu; the rest are mixed. Another seed starts "
+        "from other weights, and its heads may end up with other roles, or none.",
         static_cast<unsigned long long>(c.seed), named, r.roles.size());
   }
 
@@ -144,7 +144,8 @@ void draw_heads(PanelState& ps, Settings& s, const TrainedModel& m, bool trainin
                   static_cast<double>(p.prediction.confidence));
   };
   const char* measuring = any ? "measuring ..." : "-";
-  if (begin_table("off", {{"held-out emails"}, {"every head on"}, {any ? names.c_str() : "(none off)"}})) {
+  const std::string off_header = any ? names + " off" : "(none off)";
+  if (begin_table("off", {{"held-out emails"}, {"every head on"}, {off_header.c_str()}})) {
     table_row();
     cell("accuracy");
     cell(percent(r.all_on.accuracy));
