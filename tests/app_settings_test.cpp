@@ -92,6 +92,33 @@ TEST(UrlState, TheTrainActionIsReadButNeverWritten) {
   EXPECT_EQ(parse_query(q, notes).train, app::Training::Pause) << "the written URL opens the scene paused";
 }
 
+TEST(UrlState, HeadsOffAndTheirAblationRoundTripAndAreWrittenOnlyWhenSet) {
+  std::vector<std::string> notes;
+  Settings s = parse_query("scene=train&off=1.2,0.3&ablate=mean", notes);
+  EXPECT_TRUE(notes.empty());
+  EXPECT_EQ(s.off, "1.2,0.3");
+  EXPECT_EQ(s.ablate, app::Ablation::Mean);
+  const std::string q = app::to_query(s);
+  EXPECT_NE(q.find("off=1.2,0.3"), std::string::npos) << q;
+  EXPECT_NE(q.find("ablate=mean"), std::string::npos) << q;
+  EXPECT_EQ(parse_query(q, notes), s);
+  // the defaults (every head on, zeros) stay out of the address
+  const std::string plain = app::to_query(app::defaults_for("train"));
+  EXPECT_EQ(plain.find("off="), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("ablate="), std::string::npos) << plain;
+  // a list the model may not have is kept (the Train scene says what is wrong with it in place); a value
+  // that is no ablation, or an off= with control characters or past 400 bytes, is ignored with a note
+  std::string note;
+  EXPECT_TRUE(app::apply_param(s, "off", "9.9,x", note));
+  EXPECT_EQ(s.off, "9.9,x");
+  EXPECT_FALSE(app::apply_param(s, "ablate", "half", note));
+  EXPECT_NE(note.find("zero|mean"), std::string::npos) << note;
+  EXPECT_FALSE(app::apply_param(s, "off", "0.1\n", note));
+  EXPECT_FALSE(app::apply_param(s, "off", std::string(401, '1'), note));
+  EXPECT_EQ(s.off, "9.9,x");
+  EXPECT_EQ(s.ablate, app::Ablation::Mean);
+}
+
 TEST(UrlState, ModelIsRandomTrainedOrAModelFilePath) {
   for (const char* ok : {"models/router.json", "/a/b.JSON", "router.json", "https://example.org/m.json",
                          "http://localhost:8000/x/y.json"}) {

@@ -68,10 +68,12 @@ if(TARGET attention_demo)
                        TIMEOUT 900)
 endif()
 
-# The Train scene's session and longer-emails measure, the multi-head scene's recomputes and model files read
-# in the compute worker, behind their messages (in-process and through a compute link).
+# The Train scene's session, longer-emails measure and head measures, the multi-head scene's recomputes and
+# model files read in the compute worker, behind their messages (in-process and through a compute link).
 attn_gtest(train_link_test STRICT LIBS attention_app_logic
            SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_train_link.cpp ${CMAKE_CURRENT_SOURCE_DIR}/test_pipeline_link.cpp
                    ${CMAKE_CURRENT_SOURCE_DIR}/test_pipeline_messages.cpp
                    ${CMAKE_CURRENT_SOURCE_DIR}/test_model_messages.cpp ${CMAKE_CURRENT_SOURCE_DIR}/test_longer_link.cpp
-                   ${CMAKE_CURRENT_SOURCE_DIR}/fixtures.cpp)
+                   ${CMAKE_CURRENT_SOURCE_DIR}/test_head_measure.cpp ${CMAKE_CURRENT_SOURCE_DIR}/fixtures.cpp
+                   ${CMAKE_CURRENT_SOURCE_DIR}/allclose.cpp)
+

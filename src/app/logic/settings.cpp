@@ -56,6 +56,11 @@ const std::vector<Word<HeadsView>>& words(HeadsView) {
   return w;
 }
 
+const std::vector<Word<Ablation>>& words(Ablation) {
+  static const std::vector<Word<Ablation>> w = {{Ablation::Zero, "zero"}, {Ablation::Mean, "mean"}};
+  return w;
+}
+
 bool Settings::operator==(const Settings& o) const {
   for (const Param& p : params()) {
     if (p.write(p, *this) != p.write(p, o)) return false;
@@ -233,6 +238,8 @@ std::string to_query(const Settings& s) {
     // the token window appears only when one is chosen
     if ((n == "span" || n == "from" || n == "key_from") && s.span == 0) continue;
     if (n == "heads_view" && v == p.write(p, defaults)) continue;  // auto: the scene chooses
+    // every head on, and zeros for a head switched off: the defaults stay out of a plain link
+    if ((n == "off" || n == "ablate") && v == p.write(p, defaults)) continue;
     out += (out.empty() ? "" : "&") + n + "=" + percent_encode(v);
   }
   return out;
@@ -278,6 +285,8 @@ const void* setting_address(const Settings& s, const std::string& name) {
   if (name == "theme") return &s.theme;
   if (name == "view") return &s.view;
   if (name == "heads_view") return &s.heads_view;
+  if (name == "off") return &s.off;
+  if (name == "ablate") return &s.ablate;
   if (name == "font_scale") return &s.font_scale;
   return nullptr;  // hide, lock, caption, steps: no control edits them
 }

@@ -24,6 +24,9 @@ enum class PageView { Page, Figure };
 // heads_view=: the multi-head scene's heads as grids, as text, or chosen by the scene (text when a grid is
 // too small).
 enum class HeadsView { Auto, Grid, Text };
+// ablate=: what a head the Train scene switches off (off=) outputs: zeros, or its mean output over the
+// training emails.
+enum class Ablation { Zero, Mean };
 
 // Each value's URL word, in the README's order (a model file has no word: its path is its text).
 template <class E>
@@ -37,6 +40,7 @@ const std::vector<Word<Theme>>& words(Theme);
 const std::vector<Word<Palette>>& words(Palette);
 const std::vector<Word<PageView>>& words(PageView);
 const std::vector<Word<HeadsView>>& words(HeadsView);
+const std::vector<Word<Ablation>>& words(Ablation);
 // e's word ("" when it has none).
 template <class E>
 std::string word_of(E e) {
@@ -84,6 +88,8 @@ struct Settings {
   int layers = 1;                          // attention layers of the trained router (train scene)
   Training train = Training::Pause;  // train scene: run | pause | reset (an action: starts over, paused)
   int max_steps = 3000;              // train scene: training stops at this step count
+  std::string off;                   // train scene: heads switched off, "layer.head,..." from 0; empty: none
+  Ablation ablate = Ablation::Zero;  // train scene: what a switched-off head outputs
   ModelChoice model = ModelChoice::Random;  // mha scene: random (seeded) weights, trained, or a model file
   std::string model_file;                   // model == File: the model file's path (else empty)
   int layer = 0;                            // mha scene, trained model: whose layer's heads are shown

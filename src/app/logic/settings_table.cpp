@@ -88,6 +88,9 @@ Param word_param(ParamInfo info) {
           [](const Param&, const Settings& s) { return word_of(s.*M); }};
 }
 
+// The longest off= kept: every head of 4 layers of 16, listed.
+constexpr size_t kMaxOffBytes = 400;
+
 bool has_control_chars(const std::string& v) {
   for (const char c : v) {
     const auto u = static_cast<unsigned char>(c);
@@ -118,6 +121,7 @@ const std::vector<Param>& params() {
   static const std::string theme_allowed = word_choices<Theme>();
   static const std::string view_allowed = word_choices<PageView>();
   static const std::string heads_view_allowed = word_choices<HeadsView>();
+  static const std::string ablate_allowed = word_choices<Ablation>();
   static const std::vector<Param> table = {
       {{"scene", scenes_allowed.c_str(), "*"},
        [](const Param&, Settings& s, const std::string& v) {
@@ -186,6 +190,17 @@ const std::vector<Param>& params() {
       int_param({"layers", "1 to 4", "train"}, &Settings::layers, 1, 4),
       word_param<Training, &Settings::train>({"train", train_allowed.c_str(), "train"}),
       int_param({"max_steps", "1 to 100000", "train"}, &Settings::max_steps, 1, 100000),
+      // any short line: the Train scene checks it against the model's heads and says what is wrong in place
+      {{"off",
+        "empty, or comma-separated heads as layer.head counting from 0, e.g. 1.2,0.3 (up to 400 bytes)",
+        "train"},
+       [](const Param&, Settings& s, const std::string& v) {
+         if (v.size() > kMaxOffBytes || has_control_chars(v)) return false;
+         s.off = v;
+         return true;
+       },
+       [](const Param&, const Settings& s) { return s.off; }},
+      word_param<Ablation, &Settings::ablate>({"ablate", ablate_allowed.c_str(), "train"}),
       {{"model", model_allowed.c_str(), "mha"},
        [](const Param&, Settings& s, const std::string& v) {
          if (from_word(v, s.model)) return s.model_file.clear(), true;

@@ -39,6 +39,10 @@ const char* meaning(const std::string& name) {
       {"layers", "attention layers of the model to train"},
       {"train", "training runs or pauses; reset starts over with fresh weights, paused"},
       {"max_steps", "training stops at this step (it also stops once 99% test accuracy holds)"},
+      {"off",
+       "heads switched off in the trained model (What each head does): the held-out measures and the "
+       "email's label are recomputed without them"},
+      {"ablate", "with off: a head switched off outputs zeros, or its mean output over the training emails"},
       {"model",
        "random (seeded) weights, the model trained in the train scene, or a model file the page fetches"},
       {"layer", "with model=trained: the layer whose heads are shown"},

@@ -77,12 +77,13 @@ SetMetrics evaluate_set(const Model& model, const Vocab& vocab, const std::vecto
   return evaluation.metrics();
 }
 
-TextPrediction predict_text(const Model& model, const Vocab& vocab, const std::string& text) {
+TextPrediction predict_text(const Model& model, const Vocab& vocab, const std::string& text,
+                            const HeadSwitch* off) {
   TextPrediction p;
   p.tokens = Vocab::tokens(text);
   p.ids.reserve(p.tokens.size());
   for (const auto& t : p.tokens) p.ids.push_back(vocab.id(t));
-  p.prediction = model.predict(p.ids);
+  p.prediction = model.predict(p.ids, off);
   return p;
 }
 

@@ -77,7 +77,9 @@ struct TextPrediction {
   std::vector<int> ids;             // (T)
   Prediction prediction;
 };
-TextPrediction predict_text(const Model& model, const Vocab& vocab, const std::string& text);
+// `off`: heads switched off (ablation), or null.
+TextPrediction predict_text(const Model& model, const Vocab& vocab, const std::string& text,
+                            const HeadSwitch* off = nullptr);
 
 // A data set with what training reads from it, built once: its vocabulary (Vocab::build) and its training
 // emails' ids (encode_set). Trainers share it, so a new run does not tokenize the data again.

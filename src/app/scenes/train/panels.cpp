@@ -31,23 +31,7 @@ std::string figure(double x, int digits = 3, bool fixed = false, double scale = 
   }
 }
 
-// "99.5%", or "99.96%" rather than "100.0%" for less than all.
-std::string percent(float x) {
-  return figure(static_cast<double>(x), 1, true, 100.0) + "%";
-}
-
-// One email through the trained model, keyed by the model's version and the text.
 using PredictionMemo = PanelState::PredictionMemo;
-
-const PredictionMemo& predict(PredictionMemo& memo, const TrainedModel& m, const std::string& text) {
-  return memo.get({m.version, text}, [&] { return attn::train::predict_text(m.model, m.vocab, text); });
-}
-
-const std::string& label_name(const TrainedModel& m, int label) {
-  static const std::string unknown = "?";
-  return label >= 0 && label < static_cast<int>(m.labels.size()) ? m.labels[static_cast<size_t>(label)]
-                                                                 : unknown;
-}
 
 // One bar per class, the predicted one in green, in columns (label, bar) of `rows` lines: two when they
 // fit, else one with bars as wide as the room allows.
@@ -116,6 +100,22 @@ std::string info_line(const nlohmann::json& info) {
 }
 
 }  // namespace
+
+std::string percent(float x) {
+  return figure(static_cast<double>(x), 1, true, 100.0) + "%";
+}
+
+const PredictionMemo& predict(PredictionMemo& memo, const TrainedModel& m, const std::string& text,
+                              const attn::HeadSwitch* off, const std::string& off_key) {
+  return memo.get({m.version, off_key + "\n" + text},
+                  [&] { return attn::train::predict_text(m.model, m.vocab, text, off); });
+}
+
+const std::string& label_name(const TrainedModel& m, int label) {
+  static const std::string unknown = "?";
+  return label >= 0 && label < static_cast<int>(m.labels.size()) ? m.labels[static_cast<size_t>(label)]
+                                                                 : unknown;
+}
 
 void draw_curves(const TrainClient& ses) {
   const Curves& c = ses.curves();

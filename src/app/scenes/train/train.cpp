@@ -1,6 +1,6 @@
 // Train scene: trains the refund router in the page (in the compute worker, or in time slices between
 // frames), with or without positions, and shows what it learned: curves, any email's label, the order-flipped
-// pair, model files.
+// pair, what each head does, model files.
 #include "app/scenes/train/train.hpp"
 
 #include <imgui.h>
@@ -260,6 +260,8 @@ void report(nlohmann::json& j, const Settings& s, const TrainState& st, const Tr
   j["model_loaded_from"] = m && m->from_file ? nlohmann::json(m->source) : nlohmann::json(nullptr);
   if (!j.contains("prediction")) j["prediction"] = nullptr;
   if (!j.contains("pair")) j["pair"] = nullptr;
+  if (!j.contains("head_roles")) j["head_roles"] = nullptr;
+  if (!j.contains("heads_off")) j["heads_off"] = nullptr;
 }
 
 }  // namespace
@@ -301,6 +303,7 @@ void draw_train_scene(SceneContext& ctx) {
   }
   if (m && section("The refund pair: an email and its order-flipped twin", "pair", s.hide))
     draw_pair(st.panels, *m, shown);
+  if (m && section("What each head does", "heads", s.hide)) draw_heads(st.panels, s, *m, training, shown);
   if (m && section("Longer emails than in training", "longer", s.hide)) draw_longer(*m, training, shown);
   look_inside_button(ctx, m);
   if (section("Model file", "file", s.hide)) draw_model_file(ctx, st.panels, m);
