@@ -118,10 +118,11 @@ void draw_heads(PanelState& ps, Settings& s, const TrainedModel& m, bool trainin
     }
     end_table();
     text_wrapped(
-        "The lesson says that with several heads \"one can follow what it refers to while another tracks "
-        "what the customer wants done\", and warns: \"Nobody assigns a head a job.\" In this model (seed "
-        "%llu), heads with one clear job by this rule: %d of %zu; the rest are mixed. Another seed starts "
-        "from other weights, and its heads may end up with other roles, or none.",
+        "In the lesson's story several heads let the router read an email in more than one way at once: "
+        "one head can follow which word points at which, another the item the customer wants refunded. "
+        "The lesson also warns that nobody hands a head its job: roles come out of training. In this model "
+        "(seed %llu), heads with one clear job by this rule: %d of %zu; the rest are mixed. Another seed "
+        "starts from other weights, and its heads may end up with other roles, or none.",
         static_cast<unsigned long long>(c.seed), named, r.roles.size());
   }
 
