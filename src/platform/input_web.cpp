@@ -36,32 +36,58 @@ ImGuiKey key_of(int code, int location) {
   if (code >= 112 && code <= 123) return static_cast<ImGuiKey>(ImGuiKey_F1 + (code - 112));
   const bool right = location == 2;
   switch (code) {
-    case 8: return ImGuiKey_Backspace;
-    case 9: return ImGuiKey_Tab;
-    case 13: return location == 3 ? ImGuiKey_KeypadEnter : ImGuiKey_Enter;
-    case 16: return right ? ImGuiKey_RightShift : ImGuiKey_LeftShift;
-    case 17: return right ? ImGuiKey_RightCtrl : ImGuiKey_LeftCtrl;
-    case 18: return right ? ImGuiKey_RightAlt : ImGuiKey_LeftAlt;
-    case 27: return ImGuiKey_Escape;
-    case 32: return ImGuiKey_Space;
-    case 33: return ImGuiKey_PageUp;
-    case 34: return ImGuiKey_PageDown;
-    case 35: return ImGuiKey_End;
-    case 36: return ImGuiKey_Home;
-    case 37: return ImGuiKey_LeftArrow;
-    case 38: return ImGuiKey_UpArrow;
-    case 39: return ImGuiKey_RightArrow;
-    case 40: return ImGuiKey_DownArrow;
-    case 45: return ImGuiKey_Insert;
-    case 46: return ImGuiKey_Delete;
-    case 91: return ImGuiKey_LeftSuper;
-    case 92: return ImGuiKey_RightSuper;
-    case 106: return ImGuiKey_KeypadMultiply;
-    case 107: return ImGuiKey_KeypadAdd;
-    case 109: return ImGuiKey_KeypadSubtract;
-    case 110: return ImGuiKey_KeypadDecimal;
-    case 111: return ImGuiKey_KeypadDivide;
-    default: return ImGuiKey_None;
+    case 8:
+      return ImGuiKey_Backspace;
+    case 9:
+      return ImGuiKey_Tab;
+    case 13:
+      return location == 3 ? ImGuiKey_KeypadEnter : ImGuiKey_Enter;
+    case 16:
+      return right ? ImGuiKey_RightShift : ImGuiKey_LeftShift;
+    case 17:
+      return right ? ImGuiKey_RightCtrl : ImGuiKey_LeftCtrl;
+    case 18:
+      return right ? ImGuiKey_RightAlt : ImGuiKey_LeftAlt;
+    case 27:
+      return ImGuiKey_Escape;
+    case 32:
+      return ImGuiKey_Space;
+    case 33:
+      return ImGuiKey_PageUp;
+    case 34:
+      return ImGuiKey_PageDown;
+    case 35:
+      return ImGuiKey_End;
+    case 36:
+      return ImGuiKey_Home;
+    case 37:
+      return ImGuiKey_LeftArrow;
+    case 38:
+      return ImGuiKey_UpArrow;
+    case 39:
+      return ImGuiKey_RightArrow;
+    case 40:
+      return ImGuiKey_DownArrow;
+    case 45:
+      return ImGuiKey_Insert;
+    case 46:
+      return ImGuiKey_Delete;
+    case 91:
+      return ImGuiKey_LeftSuper;
+    case 92:
+      return ImGuiKey_RightSuper;
+    case 106:
+      return ImGuiKey_KeypadMultiply;
+    case 107:
+      return ImGuiKey_KeypadAdd;
+    case 109:
+      return ImGuiKey_KeypadSubtract;
+    case 110:
+      return ImGuiKey_KeypadDecimal;
+    case 111:
+      return ImGuiKey_KeypadDivide;
+    default:
+      return ImGuiKey_None;
   }
 }
 
@@ -112,7 +138,8 @@ EMSCRIPTEN_KEEPALIVE void attn_mouse(int kind, float x, float y, int button, int
   } else {
     io.AddMousePosEvent(x, y);
     constexpr int kImGuiButton[] = {ImGuiMouseButton_Left, ImGuiMouseButton_Middle, ImGuiMouseButton_Right};
-    if ((kind == 1 || kind == 2) && button >= 0 && button < 3) io.AddMouseButtonEvent(kImGuiButton[button], kind == 1);
+    if ((kind == 1 || kind == 2) && button >= 0 && button < 3)
+      io.AddMouseButtonEvent(kImGuiButton[button], kind == 1);
   }
   platform::wake_for_input();
 }
@@ -141,7 +168,8 @@ EMSCRIPTEN_KEEPALIVE int attn_key(int code, int location, int down, int mods, un
     io.AddInputCharacter(text);
   }
   platform::wake_for_input();
-  // the keys the app moves and types with; Ctrl or Meta combinations, Escape and the F keys stay the browser's
+  // the keys the app moves and types with; Ctrl or Meta combinations, Escape and the F keys stay the
+  // browser's
   const bool shortcut = (mods & (1 | 8)) != 0 && (mods & 4) == 0;
   const bool moves = key >= ImGuiKey_Tab && key <= ImGuiKey_Enter;  // Tab, arrows, pages, Space, Enter...
   return down && !shortcut && (text >= 32 || moves || key == ImGuiKey_KeypadEnter) ? 1 : 0;

@@ -2,8 +2,8 @@
 // scores attention_cli's `train` gives for the same positions, seed and steps (native and wasm training drift
 // a little, so within a tolerance), each head named by the floor / margin rule from its own scores; a click
 // on a head switches it off, and the held-out measures with it off (zeros, then the mean output) match the
-// CLI's ablation; off= round-trips through the URL; a bad off= says what is wrong in place and the page keeps
-// working.
+// CLI's ablation; the multi-head scene's trained view names the same heads; off= round-trips through the URL;
+// a bad off= says what is wrong in place and the page keeps working.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, openDemo, waitFrames, setAndWait, withCleanPage, state, cli } from './harness.mjs';
@@ -37,6 +37,12 @@ async function measured(page) {
     return s.heads_off && !s.heads_off.measuring && s.head_roles;
   }, null, { timeout: 30000, polling: 100 });
   return state(page);
+}
+
+function assertCloseTo(got, want, what) {
+  assert.equal(got.length, want.length, what);
+  const worst = Math.max(...got.map((g, i) => Math.abs(g - want[i])));
+  assert.ok(worst <= 1e-9, `${what}: largest difference ${worst}`);
 }
 
 function assertAccuracies(got, want, what) {
@@ -153,7 +159,37 @@ test('heads: roles as the CLI measures them, a click switches a head off, the UR
       assert.equal(s.shown.heads_off.error, '');
       assertAccuracies(s.shown.heads_off.ablated, mean.ablation.find((a) => a.off === '0.2'), 'head 0.2 off (its mean)');
 
-      // 5. the link opens with the same heads off and the same ablation (the model starts over untrained)
+      // 5. the multi-head scene's trained view names the same heads (its own measure of the same model)
+      const trainRoles = s.shown.head_roles.map((r) => [r.layer, r.head, r.role]);
+      const trainScores = s.shown.head_roles.filter((r) => r.layer === 0).map((r) => r.scores.refunded_item);
+      // first the learner predicts: the measures stay hidden until a head is picked
+      await setAndWait(page, { scene: 'mha', model: 'trained', layer: 0 });
+      s = await state(page);
+      assert.equal(s.shown.head_guess, -2);
+      assert.equal(s.shown.head_roles, null, 'no measures before the guess');
+      const [gx, gy, gw, gh] = s.rects['mha/guess/1'];
+      await page.mouse.click(gx + gw / 2, gy + gh / 2);
+      await page.waitForFunction(() => {
+        window.attentionDemo.requestFrames(1);
+        return window.attentionDemo.state().shown.head_roles;
+      }, null, { timeout: 30000, polling: 100 });
+      s = await state(page);
+      assert.equal(s.shown.head_guess, 1, 'the click picked head 0.1');
+      const mhaRoles = s.shown.head_roles.map((r) => [r.layer, r.head, r.role]);
+      assert.deepEqual(mhaRoles, trainRoles.filter((r) => r[0] === 0), 'the multi-head scene\'s layer-0 roles');
+      const saidMha = s.texts.join('\n');
+      for (const [layer, head] of mhaRoles) assert.ok(saidMha.includes(`head ${layer}.${head}: `), `head ${layer}.${head} is named`);
+      // the check names the head with the most weight on the item to refund, with the scores the Train scene measured
+      const onItem = s.shown.head_roles.map((r) => r.refunded_item);
+      const best = onItem.indexOf(Math.max(...onItem));
+      assertCloseTo(onItem, trainScores, 'the weights on the item to refund');
+      const verdict = best === 1
+        ? `You picked head 0.1: right, it puts ${onItem[1].toFixed(2)} of its weight on the item to refund`
+        : `You picked head 0.1: it puts ${onItem[1].toFixed(2)} of its weight on the item to refund; the most of ` +
+          `layer 0's heads is head 0.${best}'s, ${onItem[best].toFixed(2)}.`;
+      assert.ok(saidMha.includes(verdict), `the check says: ${verdict}`);
+
+      // 6. the link opens with the same heads off and the same ablation (the model starts over untrained)
       await openDemo(page, link);
       s = await measured(page);
       assert.equal(s.settings.off, '0.1,0.3');

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "app/logic/clock.hpp"
+#include "app/logic/text.hpp"
 #include "app/logic/train_session.hpp"
 #include "core/error.hpp"
 
@@ -80,6 +81,16 @@ bool HeadMeasure::work(const attn::train::Model& model, const attn::train::Vocab
       next_role_ + (all_on_ ? all_on_->measured() : 0) + (ablated_ ? ablated_->measured() : 0);
   m_.fraction = static_cast<float>(done) / static_cast<float>(emails * (any ? 3 : 2));
   return !m_.error.empty() || (m_.roles_done && m_.all_on_done && m_.ablated_done);
+}
+
+std::string role_text(const attn::train::HeadRole& r) {
+  // what a head named by each score follows, in the core's order (attn::train::RouterRoleTally)
+  constexpr const char* kFollows[] = {"the item to refund", "the item kept", "the word \"not\"",
+                                      "the word just before", "the first word"};
+  for (size_t k = 0; k < r.scores.size() && k < 5; ++k) {
+    if (r.role == r.scores[k].name) return format("%s, %.2f", kFollows[k], r.scores[k].value);
+  }
+  return "mixed";
 }
 
 }  // namespace app

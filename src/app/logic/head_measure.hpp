@@ -48,6 +48,9 @@ class HeadMeasure {
   HeadMeasures m_;
 };
 
+// A head's role in words: "the item to refund, 0.55" for a named head (its score), else "mixed".
+std::string role_text(const attn::train::HeadRole& r);
+
 // The heads of `off` as the URL writes them: "0.1,1.2" ("" for none).
 std::string heads_off_text(const attn::HeadSwitch& off);
 

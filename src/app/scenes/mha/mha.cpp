@@ -266,7 +266,9 @@ void report(SceneContext& ctx, mha::MhaState& ms, const CachedPipeline* pipe,
   const double compute_ms = pipe ? pipe->compute_ms : 0.0;
   const bool in_worker = pipe && pipe->from_worker;
   const int workers = in_worker ? std::max(pipe->shares, 1) : 0;
-  ctx.report([s, compute_ms, in_worker, workers, d, row, enlarged, trained, text, win,
+  nlohmann::json roles = uses_trained_model(s) ? ms.roles_shown : nlohmann::json();
+  const int guess = ms.guess;
+  ctx.report([s, compute_ms, in_worker, workers, d, row, enlarged, trained, roles, guess, text, win,
               params](nlohmann::json& shown) {
     // key by key: nlohmann's nested initializer lists cost the page several times the code
     shown["d_model"] = s.d_model;
@@ -284,6 +286,8 @@ void report(SceneContext& ctx, mha::MhaState& ms, const CachedPipeline* pipe,
     if (uses_trained_model(s)) {
       shown["trained_model"] = trained;
       shown["layer"] = s.layer;
+      shown["head_roles"] = roles;  // the layer's heads' roles once measured and shown (null before)
+      shown["head_guess"] = guess;  // the head the learner predicted (-2: not yet, -1: skipped)
     }
     if (!d || !row) return;
     shown["tokens"] = d->tokens;
@@ -379,6 +383,8 @@ void draw_mha_scene(SceneContext& ctx) {
 
   const int enlarged = s.head;  // what this frame draws (a click changes s.head for the next frame)
   std::shared_ptr<const mha::TextViewShown> text = draw_heads(ms, s, r, config, data, rows);
+  ms.roles_shown = nlohmann::json();
+  if (trained && section("What each head does", "heads", s.hide)) mha::draw_roles(ms, s.layer);
   if (section("Where one token looks", "rows", s.hide))
     mha::draw_row_view(ms, s, rows, row_memo.version(), data.labels, config.causal, trained);
   if (section("Parameters: many heads for the price of one", "params", s.hide))

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/logic/head_measure.hpp"
 #include "app/logic/long_text.hpp"
 #include "app/logic/settings.hpp"
 #include "app/scenes/scenes.hpp"
@@ -37,6 +38,13 @@ struct MhaState : SceneState {
   std::string needle;            // the find box's text
   ParamData params;              // the parameter panel's numbers
   std::string asked_model;       // the model= link last opened (a link is opened once)
+  // trained.cpp: the trained model's head roles (measured once per model version), as state() reports them
+  std::unique_ptr<HeadMeasure> roles;
+  long long roles_version = -1;
+  nlohmann::json roles_shown;
+  // the learner's guess of the head that follows the refunded item, before the measures show
+  static constexpr int kNoGuess = -2, kSkipped = -1;
+  int guess = kNoGuess;
 };
 
 // One query token's row from every head, side by side; rebuilt only when the pipeline or the token changes.

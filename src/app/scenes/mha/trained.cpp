@@ -1,5 +1,5 @@
 // The multi-head attention scene's "trained model" mode: the weights switch, the text and layer controls
-// (the grids themselves come from trained_pipeline()).
+// (the grids themselves come from trained_pipeline()) and what each head does.
 #include "app/scenes/mha/trained.hpp"
 
 #include <imgui.h>
@@ -8,6 +8,9 @@
 #include <cstdio>
 #include <utility>
 
+#include "app/logic/head_measure.hpp"
+#include "app/logic/text.hpp"
+#include "app/logic/train_session.hpp"
 #include "app/logic/trained_model.hpp"
 #include "app/platform_io.hpp"
 #include "app/widgets/widgets.hpp"
@@ -102,6 +105,79 @@ void draw_no_model_note(SceneContext& ctx) {
       "No model has been trained yet. Open the Train scene and press Train (it takes a few seconds), or "
       "load a model file there; then come back to see what its heads learned.");
   if (ImGui::Button("Open the Train scene")) open_train_scene(ctx);
+}
+
+void draw_roles(MhaState& ms, int layer) {
+  constexpr double kBudgetMs = 6.0;  // measuring time per frame (the Train scene's panel takes the same)
+  const TrainedModel* m = trained_model();
+  if (!m) return;
+  const attn::train::ModelConfig& c = m->model.config;
+  if (!ms.roles || ms.roles_version != m->version) {
+    ms.roles = std::make_unique<HeadMeasure>(c.layers, c.heads);
+    ms.roles_version = m->version;
+    ms.guess = MhaState::kNoGuess;
+  }
+  const attn::HeadSwitch every_head_on = attn::train::parse_heads_off("", c.layers, c.heads);
+  if (!ms.roles->work(m->model, m->vocab, every_head_on, false, kBudgetMs)) request_next_frame();
+  // 1. predict first: the measures stay hidden until the learner picks a head (or asks to skip)
+  if (ms.guess == MhaState::kNoGuess) {
+    text_wrapped(
+        "Predict first: from the grids above, which head of layer %d puts the most weight on the item to "
+        "refund? Pick one; then the measures show.",
+        layer);
+    for (int h = 0; h < c.heads; ++h) {
+      if (h) ImGui::SameLine();
+      const std::string label = format("head %d.%d##guess", layer, h);
+      if (ImGui::Button(label.c_str())) ms.guess = h;
+      mark_item(format("mha/guess/%d", h).c_str());
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("show the measures")) ms.guess = MhaState::kSkipped;
+    return;
+  }
+  const HeadMeasures& r = ms.roles->measures();
+  if (!r.error.empty())
+    return text_wrapped_disabled("The heads' roles could not be measured: %s", r.error.c_str());
+  if (!r.roles_done) {
+    return text_wrapped_disabled("measuring the heads ... %.0f%%", 100.0 * static_cast<double>(r.fraction));
+  }
+  // 2. the check: the guess against the head of this layer with the largest weight on the refunded item
+  // (the first score, RouterRoleTally's order)
+  const attn::train::HeadRole* best = nullptr;
+  const attn::train::HeadRole* picked = nullptr;
+  for (const attn::train::HeadRole& hr : r.roles) {
+    if (hr.layer != layer || hr.scores.empty()) continue;
+    if (!best || hr.scores[0].value > best->scores[0].value) best = &hr;
+    if (hr.head == ms.guess) picked = &hr;
+  }
+  if (picked && best) {
+    const double mine = picked->scores[0].value, most = best->scores[0].value;
+    if (picked == best) {
+      text_wrapped(
+          "You picked head %d.%d: right, it puts %.2f of its weight on the item to refund, the most "
+          "of layer %d's heads.",
+          layer, picked->head, mine, layer);
+    } else {
+      text_wrapped(
+          "You picked head %d.%d: it puts %.2f of its weight on the item to refund; the most of "
+          "layer %d's heads is head %d.%d's, %.2f.",
+          layer, picked->head, mine, layer, layer, best->head, most);
+    }
+  }
+  text_wrapped(
+      "Layer %d's heads, each named after what it puts most weight on over the %zu held-out emails "
+      "(at least 0.5 and twice its next score; else mixed). The Train scene's \"What each head does\" "
+      "has every score and switches heads off.",
+      layer, train_ui::refund_data().test.size());
+  for (const attn::train::HeadRole& hr : r.roles) {
+    if (hr.layer != layer) continue;
+    text_wrapped("head %d.%d: %s", hr.layer, hr.head, role_text(hr).c_str());
+    nlohmann::json& e = ms.roles_shown.emplace_back();
+    e["layer"] = hr.layer;
+    e["head"] = hr.head;
+    e["role"] = hr.role;
+    e["refunded_item"] = hr.scores.empty() ? 0.0 : hr.scores[0].value;
+  }
 }
 
 }  // namespace app::mha

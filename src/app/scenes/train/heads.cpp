@@ -16,18 +16,6 @@ namespace {
 // millisecond, so the measures take a few frames).
 constexpr double kBudgetMs = 6.0;
 
-// The role scores in the core's order (attn::train::RouterRoleTally): what a head named by one follows.
-constexpr const char* kFollows[] = {"the item to refund", "the item kept", "the word \"not\"",
-                                    "the word just before", "the first word"};
-
-// "the item to refund, 0.55" for a named head, else "mixed".
-std::string role_text(const attn::train::HeadRole& r) {
-  for (size_t k = 0; k < r.scores.size() && k < 5; ++k) {
-    if (r.role == r.scores[k].name) return format("%s, %.2f", kFollows[k], r.scores[k].value);
-  }
-  return "mixed";
-}
-
 void put_metrics(nlohmann::json& j, const attn::train::SetMetrics& m) {
   j["test_accuracy"] = m.accuracy;
   j["flipped_pair_accuracy"] = m.pair_accuracy;
