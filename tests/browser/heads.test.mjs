@@ -2,7 +2,8 @@
 // scores attention_cli's `train` gives for the same positions, seed and steps (native and wasm training drift
 // a little, so within a tolerance), each head named by the floor / margin rule from its own scores; a click
 // on a head switches it off, and the held-out measures with it off (zeros, then the mean output) match the
-// CLI's ablation; the multi-head scene's trained view names the same heads; off= round-trips through the URL;
+// CLI's ablation; the multi-head scene's trained view names the same heads after a guess, and measures the
+// guessed effect of switching one off as the CLI does; off= round-trips through the URL;
 // a bad off= says what is wrong in place and the page keeps working.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +19,7 @@ const FLOOR = 0.5, MARGIN = 2.0;           // src/core/train/head_roles.hpp: kRo
 const SCORE_TOL = 1e-3;
 const ACCURACY_TOL = { test_accuracy: 1 / 460 + 1e-6, flipped_pair_accuracy: 1 / 230 + 1e-6 };
 // the rest of the scene hidden, so the panel is on screen in one tall page
+const VIEW_H = 1400;
 const QUERY = 'scene=train&hide=curves,pair,longer,file';
 
 // The name the core's rule gives these scores: the largest, when >= FLOOR and >= MARGIN x the next.
@@ -54,7 +56,7 @@ function assertAccuracies(got, want, what) {
 
 test('heads: roles as the CLI measures them, a click switches a head off, the URL keeps it, bad off= is said in place',
   async (t) => {
-    await withCleanPage(browser, { viewport: { width: 1280, height: 1400 } }, async (page) => {
+    await withCleanPage(browser, { viewport: { width: 1280, height: VIEW_H } }, async (page) => {
       await openDemo(page, QUERY);
       // 1. train to the target (sinusoidal, seed 1: a couple of hundred steps) and let the panel measure
       await setAndWait(page, { train: 'run' });
@@ -119,7 +121,7 @@ test('heads: roles as the CLI measures them, a click switches a head off, the UR
 
       // 2. a click on head 0.1's switch switches it off: the URL says so, the measures drop as the CLI's do
       const [x, y, w, hh] = s.rects['train/head/0.1'];
-      assert.ok(y + hh < 1400, 'head 0.1\'s switch is on screen');
+      assert.ok(y + hh < VIEW_H, 'head 0.1\'s switch is on screen');
       await page.mouse.click(x + Math.min(10, w / 2), y + hh / 2);
       s = await measured(page);
       assert.equal(s.settings.off, '0.1');
@@ -188,6 +190,34 @@ test('heads: roles as the CLI measures them, a click switches a head off, the UR
         : `You picked head 0.1: it puts ${onItem[1].toFixed(2)} of its weight on the item to refund; the most of ` +
           `layer 0's heads is head 0.${best}'s, ${onItem[best].toFixed(2)}.`;
       assert.ok(saidMha.includes(verdict), `the check says: ${verdict}`);
+
+      // then: predict what switching that head off does to the twins told apart, and see it measured
+      // (below the window's edge: the keyboard reaches the answer, and ImGui scrolls the panel to it)
+      assert.ok(s.rects['mha/off_guess/0'], 'the answers are drawn');
+      await page.focus('#canvas');
+      let answer = null;
+      for (let i = 0; i < 120 && answer?.label !== 'they fall by 5 points or more'; i++) {
+        await page.keyboard.press('Tab');
+        await waitFrames(page, 2);
+        answer = (await state(page)).focus;
+      }
+      assert.equal(answer?.label, 'they fall by 5 points or more', 'Tab reaches the first answer');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => {
+        window.attentionDemo.requestFrames(1);
+        return window.attentionDemo.state().shown.off_check;
+      }, null, { timeout: 30000, polling: 100 });
+      s = await state(page);
+      const check = s.shown.off_check;
+      assert.equal(check.head, best);
+      assert.equal(check.answer, 0);
+      assertAccuracies({ test_accuracy: check.ablated_accuracy, flipped_pair_accuracy: check.ablated },
+        zero.ablation.find((a) => a.off === `0.${best}`), `head 0.${best} off, in the multi-head scene`);
+      const change = 100 * (check.ablated - check.all_on);
+      assert.equal(check.right, change <= -5, `"a fall of 5 points or more" against ${change.toFixed(1)} points`);
+      const line = `With head 0.${best} off: ${(100 * check.ablated).toFixed(1)}% of the twin pairs right, from ` +
+        `${(100 * check.all_on).toFixed(1)}%`;
+      assert.ok(s.texts.join('\n').includes(line), `the page says: ${line}`);
 
       // 6. the link opens with the same heads off and the same ablation (the model starts over untrained)
       await openDemo(page, link);

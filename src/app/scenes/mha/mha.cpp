@@ -268,8 +268,9 @@ void report(SceneContext& ctx, mha::MhaState& ms, const CachedPipeline* pipe,
   const int workers = in_worker ? std::max(pipe->shares, 1) : 0;
   nlohmann::json roles = uses_trained_model(s) ? ms.roles_shown : nlohmann::json();
   const int guess = ms.guess;
-  ctx.report([s, compute_ms, in_worker, workers, d, row, enlarged, trained, roles, guess, text, win,
-              params](nlohmann::json& shown) {
+  nlohmann::json off_check = uses_trained_model(s) ? ms.off_shown : nlohmann::json();
+  ctx.report([s, compute_ms, in_worker, workers, d, row, enlarged, trained, roles, guess, off_check, text,
+              win, params](nlohmann::json& shown) {
     // key by key: nlohmann's nested initializer lists cost the page several times the code
     shown["d_model"] = s.d_model;
     shown["heads"] = s.heads;
@@ -286,8 +287,9 @@ void report(SceneContext& ctx, mha::MhaState& ms, const CachedPipeline* pipe,
     if (uses_trained_model(s)) {
       shown["trained_model"] = trained;
       shown["layer"] = s.layer;
-      shown["head_roles"] = roles;  // the layer's heads' roles once measured and shown (null before)
-      shown["head_guess"] = guess;  // the head the learner predicted (-2: not yet, -1: skipped)
+      shown["head_roles"] = roles;     // the layer's heads' roles once measured and shown (null before)
+      shown["head_guess"] = guess;     // the head the learner predicted (-2: not yet, -1: skipped)
+      shown["off_check"] = off_check;  // that head switched off: the answer and what was measured
     }
     if (!d || !row) return;
     shown["tokens"] = d->tokens;
@@ -383,7 +385,7 @@ void draw_mha_scene(SceneContext& ctx) {
 
   const int enlarged = s.head;  // what this frame draws (a click changes s.head for the next frame)
   std::shared_ptr<const mha::TextViewShown> text = draw_heads(ms, s, r, config, data, rows);
-  ms.roles_shown = nlohmann::json();
+  ms.roles_shown = ms.off_shown = nlohmann::json();
   if (trained && section("What each head does", "heads", s.hide)) mha::draw_roles(ms, s.layer);
   if (section("Where one token looks", "rows", s.hide))
     mha::draw_row_view(ms, s, rows, row_memo.version(), data.labels, config.causal, trained);

@@ -41,10 +41,15 @@ struct MhaState : SceneState {
   // trained.cpp: the trained model's head roles (measured once per model version), as state() reports them
   std::unique_ptr<HeadMeasure> roles;
   long long roles_version = -1;
+  int roles_layer = -1;
   nlohmann::json roles_shown;
   // the learner's guess of the head that follows the refunded item, before the measures show
   static constexpr int kNoGuess = -2, kSkipped = -1;
   int guess = kNoGuess;
+  // then what switching that layer's refunded-item head off does (0 a fall of 5 points or more, 1 less,
+  // 2 none), and what was measured, for state()
+  int off_guess = kNoGuess;
+  nlohmann::json off_shown;
 };
 
 // One query token's row from every head, side by side; rebuilt only when the pipeline or the token changes.

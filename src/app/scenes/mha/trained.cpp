@@ -27,6 +27,69 @@ void open_train_scene(SceneContext& ctx) {
   ctx.act(std::move(a));
 }
 
+// The head of `layer` with the largest weight on the refunded item (the first role score, RouterRoleTally's
+// order), or -1 before the roles are measured.
+int item_head(const HeadMeasures& r, int layer) {
+  const attn::train::HeadRole* best = nullptr;
+  for (const attn::train::HeadRole& hr : r.roles) {
+    if (hr.layer == layer && !hr.scores.empty() && (!best || hr.scores[0].value > best->scores[0].value))
+      best = &hr;
+  }
+  return best ? best->head : -1;
+}
+
+// The answers to "switch that head off: what happens to the twins told apart?", in MhaState::off_guess's
+// order, and whether a measured change (in percentage points, negative: a fall) is each one's.
+constexpr const char* kOffAnswers[] = {"they fall by 5 points or more", "they fall by less than 5 points",
+                                       "they do not fall"};
+bool answer_fits(int answer, double change_points) {
+  if (answer == 0) return change_points <= -5.0;
+  if (answer == 1) return change_points < 0.0 && change_points > -5.0;
+  return change_points >= 0.0;
+}
+
+// 3. Predict, then check: what switching off `head` (the layer's refunded-item head) does to the held-out
+// twins told apart (both orders of a twin pair right); the measure runs once the learner has answered.
+void draw_off_prediction(MhaState& ms, const HeadMeasures& r, int layer, int head) {
+  if (!r.all_on_done) return;
+  const double on = 100.0 * static_cast<double>(r.all_on.pair_accuracy);
+  if (ms.off_guess == MhaState::kNoGuess) {
+    text_wrapped(
+        "Predict next: with every head on, the model gets both orders of %.1f%% of the held-out twin pairs "
+        "right (the same email with its two items swapped). Switch head %d.%d off (its output zeroed): what "
+        "happens to that share?",
+        on, layer, head);
+    for (int a = 0; a < 3; ++a) {
+      if (a) ImGui::SameLine();
+      if (ImGui::Button(kOffAnswers[a])) ms.off_guess = a;
+      mark_item(format("mha/off_guess/%d", a).c_str());
+    }
+    return;
+  }
+  if (!r.ablated_done) {
+    return text_wrapped_disabled("switching head %d.%d off ... %.0f%%", layer, head,
+                                 100.0 * static_cast<double>(r.fraction));
+  }
+  const double off = 100.0 * static_cast<double>(r.ablated.pair_accuracy);
+  const double change = off - on;
+  const bool right = answer_fits(ms.off_guess, change);
+  int fits = 0;
+  while (fits < 2 && !answer_fits(fits, change)) ++fits;
+  text_wrapped(
+      "With head %d.%d off: %.1f%% of the twin pairs right, from %.1f%% (%+.1f points; held-out "
+      "accuracy %.1f%%, from %.1f%%). You said %s: %s.",
+      layer, head, off, on, change, 100.0 * static_cast<double>(r.ablated.accuracy),
+      100.0 * static_cast<double>(r.all_on.accuracy), kOffAnswers[ms.off_guess],
+      right ? "right" : (std::string("in fact ") + kOffAnswers[fits]).c_str());
+  nlohmann::json& j = ms.off_shown;
+  j["head"] = head;
+  j["answer"] = ms.off_guess;
+  j["right"] = right;
+  j["all_on"] = r.all_on.pair_accuracy;
+  j["ablated"] = r.ablated.pair_accuracy;
+  j["ablated_accuracy"] = r.ablated.accuracy;
+}
+
 std::string model_line(const TrainedModel& m) {
   const attn::train::ModelConfig& c = m.model.config;
   char buf[240];
@@ -115,10 +178,19 @@ void draw_roles(MhaState& ms, int layer) {
   if (!ms.roles || ms.roles_version != m->version) {
     ms.roles = std::make_unique<HeadMeasure>(c.layers, c.heads);
     ms.roles_version = m->version;
-    ms.guess = MhaState::kNoGuess;
+    ms.guess = ms.off_guess = MhaState::kNoGuess;
   }
+  if (ms.roles_layer != layer) {  // the predictions are about one layer's heads
+    ms.roles_layer = layer;
+    ms.guess = ms.off_guess = MhaState::kNoGuess;
+  }
+  // every head on, until the learner has predicted what switching off the layer's refunded-item head does:
+  // then that head off (the roles and every-head-on measures stay; only the ablated one is measured)
   const attn::HeadSwitch every_head_on = attn::train::parse_heads_off("", c.layers, c.heads);
-  if (!ms.roles->work(m->model, m->vocab, every_head_on, false, kBudgetMs)) request_next_frame();
+  const int off_head = ms.off_guess != MhaState::kNoGuess ? item_head(ms.roles->measures(), layer) : -1;
+  const attn::HeadSwitch off =
+      off_head >= 0 ? attn::train::single_head_off(c.layers, c.heads, layer, off_head) : every_head_on;
+  if (!ms.roles->work(m->model, m->vocab, off, false, kBudgetMs)) request_next_frame();
   // 1. predict first: the measures stay hidden until the learner picks a head (or asks to skip)
   if (ms.guess == MhaState::kNoGuess) {
     text_wrapped(
@@ -142,12 +214,11 @@ void draw_roles(MhaState& ms, int layer) {
     return text_wrapped_disabled("measuring the heads ... %.0f%%", 100.0 * static_cast<double>(r.fraction));
   }
   // 2. the check: the guess against the head of this layer with the largest weight on the refunded item
-  // (the first score, RouterRoleTally's order)
   const attn::train::HeadRole* best = nullptr;
   const attn::train::HeadRole* picked = nullptr;
   for (const attn::train::HeadRole& hr : r.roles) {
     if (hr.layer != layer || hr.scores.empty()) continue;
-    if (!best || hr.scores[0].value > best->scores[0].value) best = &hr;
+    if (hr.head == item_head(r, layer)) best = &hr;
     if (hr.head == ms.guess) picked = &hr;
   }
   if (picked && best) {
@@ -178,6 +249,7 @@ void draw_roles(MhaState& ms, int layer) {
     e["role"] = hr.role;
     e["refunded_item"] = hr.scores.empty() ? 0.0 : hr.scores[0].value;
   }
+  if (best) draw_off_prediction(ms, r, layer, best->head);
 }
 
 }  // namespace app::mha
