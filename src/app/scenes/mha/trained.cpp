@@ -214,11 +214,12 @@ void draw_roles(MhaState& ms, int layer) {
     return text_wrapped_disabled("measuring the heads ... %.0f%%", 100.0 * static_cast<double>(r.fraction));
   }
   // 2. the check: the guess against the head of this layer with the largest weight on the refunded item
+  const int best_head = item_head(r, layer);
   const attn::train::HeadRole* best = nullptr;
   const attn::train::HeadRole* picked = nullptr;
   for (const attn::train::HeadRole& hr : r.roles) {
     if (hr.layer != layer || hr.scores.empty()) continue;
-    if (hr.head == item_head(r, layer)) best = &hr;
+    if (hr.head == best_head) best = &hr;
     if (hr.head == ms.guess) picked = &hr;
   }
   if (picked && best) {
