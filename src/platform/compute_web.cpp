@@ -1,7 +1,7 @@
 // The page's compute worker (web/compute_worker.js), both of its sides in the one .wasm: in the page, the
 // ComputeLink that posts to the worker and the exports the worker's news arrive through; in the worker,
-// the exports that run the Train scene's TrainHost and LongerHost and the multi-head scene's PipelineHost
-// between its messages.
+// the exports that run the Train and Induction scenes' TrainHosts, the LongerHost and the multi-head scene's
+// PipelineHost between its messages.
 #include <emscripten.h>
 
 #include <cstdint>
@@ -57,10 +57,11 @@ WorkerLink& link() {
   return l;
 }
 
-// The worker's training session and pipeline job (the worker runs no App).
-app::train_ui::TrainHost& host() {
-  static app::train_ui::TrainHost h;
-  return h;
+// The worker's training sessions, one per task (the Train and Induction scenes keep theirs when the
+// learner moves between them), and its pipeline job (the worker runs no App).
+app::train_ui::TrainHost& host(app::train_ui::Task task) {
+  static app::train_ui::TrainHost router, induction;
+  return task == app::train_ui::Task::Induction ? induction : router;
 }
 app::PipelineHost& pipelines() {
   static app::PipelineHost h;
@@ -143,8 +144,10 @@ EMSCRIPTEN_KEEPALIVE void attn_worker_command(int n) {
       pipelines().receive(app::decode_pipeline_job(bytes));
     else if (tag == app::kLongerJobTag)
       longer().receive(app::decode_longer_job(bytes));
-    else
-      host().receive(app::train_ui::decode_command(bytes));
+    else {
+      const app::train_ui::Command c = app::train_ui::decode_command(bytes);
+      host(c.key.task).receive(c);
+    }
   } catch (const attn::InputError&) {
   }
 }
@@ -162,8 +165,12 @@ EMSCRIPTEN_KEEPALIVE int attn_worker_work(double budget_ms) {
   const bool measuring = longer().work(budget_ms);
   if (auto a = longer().take_answer()) post(app::encode(*a));
   if (measuring) return 1;
-  const bool more = host().work(budget_ms);
-  if (auto u = host().take_update(!more)) post(app::train_ui::encode(*u));
+  bool more = false;
+  for (const auto task : {app::train_ui::Task::Router, app::train_ui::Task::Induction}) {
+    const bool working = host(task).work(budget_ms);
+    if (auto u = host(task).take_update(!working)) post(app::train_ui::encode(*u));
+    more = more || working;
+  }
   return more ? 1 : 0;
 }
 

@@ -46,9 +46,11 @@ void deliver_from_worker(std::vector<std::uint8_t> message) {
   logic_state().worker.inbox.push_back(std::move(message));
 }
 
-std::vector<std::vector<std::uint8_t>> take_from_worker() {
-  std::vector<std::vector<std::uint8_t>> out;
-  out.swap(logic_state().worker.inbox);
+std::vector<std::vector<std::uint8_t>> take_from_worker(std::uint32_t tag) {
+  std::vector<std::vector<std::uint8_t>> out, kept;
+  for (auto& message : logic_state().worker.inbox)
+    (message_tag(message) == tag ? out : kept).push_back(std::move(message));
+  logic_state().worker.inbox.swap(kept);
   return out;
 }
 

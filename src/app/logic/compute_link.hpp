@@ -41,9 +41,10 @@ void want_compute_helpers();
 bool compute_helpers_wanted();
 void set_compute_helpers_starting(bool starting);
 bool compute_helpers_starting();
-// A message from the worker for the Train scene (the platform calls this as it arrives; pipeline answers go
-// to pipeline_cache.hpp's deliver_pipeline_answer) and the ones not yet taken, in order.
+// A message from the worker for a training session (the platform calls this as it arrives; pipeline answers
+// go to pipeline_cache.hpp's deliver_pipeline_answer), and the ones of tag `tag` not yet taken, in order
+// (each session's updates have their own tag: a scene not drawn leaves its own waiting).
 void deliver_from_worker(std::vector<std::uint8_t> message);
-std::vector<std::vector<std::uint8_t>> take_from_worker();
+std::vector<std::vector<std::uint8_t>> take_from_worker(std::uint32_t tag);
 
 }  // namespace app

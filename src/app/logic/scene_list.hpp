@@ -24,5 +24,7 @@
     "d_model).")                                                                                             \
   X(train, "Train a router", draw_train_scene,                                                               \
     "Press Train and watch the loss fall, then type an email and read the router's answer.")                 \
+  X(induction, "Induction heads", draw_induction_scene,                                                      \
+    "Press Train and watch the repeat's loss fall as an induction head forms; then switch it off.")          \
   X(exercises, "Exercises", draw_exercises_scene,                                                            \
     "Answer each question; Hint helps and Reveal shows the worked answer with a link to its scene.")

@@ -81,6 +81,7 @@ Settings defaults_for(const std::string& scene) {
     s.d_model = 32, s.heads = 4, s.layers = 1, s.seed = 1;
     s.text = "Please refund the balloons, not the cake.";
   }
+  if (s.scene == "induction") s.positions = attn::Scheme::Rope, s.seed = 1, s.max_steps = 2000;
   return s;
 }
 
@@ -124,8 +125,8 @@ bool figure_view(const Settings& s) {
 bool figure_section(const std::string& scene, const std::string& name) {
   if (name == "controls") return true;
   static const char* const kFigures[][2] = {
-      {"clock", "dials"},     {"clock", "readings"}, {"order", "compare"},
-      {"schemes", "offsets"}, {"encoder", "heads"},  {"train", "curves"},
+      {"clock", "dials"},   {"clock", "readings"}, {"order", "compare"},    {"schemes", "offsets"},
+      {"encoder", "heads"}, {"train", "curves"},   {"induction", "curves"},
   };
   for (const auto& f : kFigures) {
     if (scene == f[0] && name == f[1]) return true;

@@ -154,7 +154,7 @@ const std::vector<Param>& params() {
          return true;
        },
        [](const Param&, const Settings& s) { return s.text; }},
-      {{"positions", schemes_allowed.c_str(), "mha,order,encoder,train"},
+      {{"positions", schemes_allowed.c_str(), "mha,order,encoder,train,induction"},
        [](const Param&, Settings& s, const std::string& v) {
          for (const attn::Scheme scheme : setting_schemes()) {
            if (v == attn::scheme_name(scheme)) return s.positions = scheme, true;
@@ -163,7 +163,7 @@ const std::vector<Param>& params() {
        },
        [](const Param&, const Settings& s) { return attn::scheme_name(s.positions); }},
       bool_param({"causal", "0|1", "mha,schemes,encoder"}, &Settings::causal),
-      int_param({"seed", "0 to 2147483647", "mha,order,schemes,encoder,train"}, &Settings::seed, 0,
+      int_param({"seed", "0 to 2147483647", "mha,order,schemes,encoder,train,induction"}, &Settings::seed, 0,
                 2147483647),
       int_param({"head", "-1 to 15 (-1: none)", "mha,schemes"}, &Settings::head, -1, 15),
       int_param({"row", "0 to 1023", "mha"}, &Settings::row, 0, 1023),
@@ -188,12 +188,13 @@ const std::vector<Param>& params() {
        [](const Param&, const Settings& s) { return s.perm; }},
       int_param({"slots", "1 to 4096", "mha,schemes,order"}, &Settings::slots, 1, 4096),
       int_param({"layers", "1 to 4", "train"}, &Settings::layers, 1, 4),
-      word_param<Training, &Settings::train>({"train", train_allowed.c_str(), "train"}),
-      int_param({"max_steps", "1 to 100000", "train"}, &Settings::max_steps, 1, 100000),
-      // any short line: the Train scene checks it against the model's heads and says what is wrong in place
+      word_param<Training, &Settings::train>({"train", train_allowed.c_str(), "train,induction"}),
+      int_param({"max_steps", "1 to 100000", "train,induction"}, &Settings::max_steps, 1, 100000),
+      // any short line: the Train and Induction scenes check it against the model's heads and says what is
+      // wrong in place
       {{"off",
         "empty, or comma-separated heads as layer.head counting from 0, e.g. 1.2,0.3 (up to 400 bytes)",
-        "train"},
+        "train,induction"},
        [](const Param&, Settings& s, const std::string& v) {
          if (v.size() > kMaxOffBytes || has_control_chars(v)) return false;
          s.off = v;
@@ -220,7 +221,8 @@ const std::vector<Param>& params() {
         "comma-separated panel names: "
         "controls,dials,readings,compare,exercise,naive,similarity,notes,stats,rows,params,shuffle,mistake,"
         "offsets,"
-        "rope,limits,heads,curves,predict,pair,file,breaks,longer; menu (the menu bar), scenes (the scene "
+        "rope,limits,heads,curves,predict,pair,file,breaks,longer,grids; menu (the menu bar), scenes (the "
+        "scene "
         "list), "
         "path (Back / Next between scenes), caption",
         "*"},

@@ -2,6 +2,7 @@
 // TrainHost.
 #include "app/logic/train_client.hpp"
 
+#include <string>
 #include <utility>
 
 #include "app/logic/compute_link.hpp"
@@ -76,6 +77,9 @@ void TrainClient::apply(const Update& u) {
   append(curves_.flipped, u.tails.flipped);
   append(curves_.train_step, u.tails.train_step);
   append(curves_.train_accuracy, u.tails.train_accuracy);
+  append(curves_.first_half, u.tails.first_half);
+  append(curves_.second_half, u.tails.second_half);
+  append(curves_.scores, u.tails.scores);
   if (u.stop != Stop::None) {
     stop_ = u.stop;
     // the session paused itself; a Run sent meanwhile may have started it again: the scene's pause is
@@ -83,18 +87,25 @@ void TrainClient::apply(const Update& u) {
     sent_run_ = false, sent_max_steps_ = -1;
   }
   if (!u.has_model) return;
+  const bool router = key_.task == Task::Router;
   if (snapshot_.vocab.size() == 0) {
     // the shapes only: set_weights fills them (drawing seeded weights first took ~15 ms a million)
     const attn::train::ModelConfig c = session_model_config(key_);
     snapshot_.model = attn::train::Model(c, attn::train::Params::init(c, false));
-    snapshot_.vocab = refund_vocab();
-    snapshot_.labels = refund_data().label_names();
+    if (router) {
+      snapshot_.vocab = refund_vocab();
+      snapshot_.labels = refund_data().label_names();
+    } else {  // the induction task's tokens are numbers
+      for (int id = 0; id < c.vocab; ++id) snapshot_.vocab.words.push_back(std::to_string(id));
+    }
     snapshot_.source = "trained in this session";
   }
   set_weights(snapshot_.model, u.weights);
   snapshot_.info = u.info;
-  // the snapshot is of the last evaluation's step: published once it has trained
-  snapshot_.version = u.progress.metrics_step > 0 ? publish_trained_model(snapshot_) : next_model_version();
+  // the snapshot is of the last evaluation's step: the router's is published once it has trained (the
+  // induction task's model is its scene's own)
+  snapshot_.version =
+      router && u.progress.metrics_step > 0 ? publish_trained_model(snapshot_) : next_model_version();
 }
 
 Stop TrainClient::tick(double budget_ms, bool run, int max_steps) {
@@ -120,7 +131,7 @@ Stop TrainClient::tick(double budget_ms, bool run, int max_steps) {
       local_->work(budget_ms);
       if (std::optional<Update> u = local_->take_update(true)) apply(*u);
     } else {
-      for (const auto& message : take_from_worker()) {
+      for (const auto& message : take_from_worker(update_tag(key_.task))) {
         try {
           apply(decode_update(message));
         } catch (const attn::InputError& e) {

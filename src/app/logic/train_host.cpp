@@ -1,16 +1,19 @@
 // The Train scene's session as Commands drive it, reporting what changed as Updates.
 #include "app/logic/train_host.hpp"
 
+#include <algorithm>
 #include <cstddef>
+#include <utility>
 
 #include "core/error.hpp"
 
 namespace app::train_ui {
 namespace {
 
-// curve[from:] into tail; from moves to the end.
+// curve[from:] into tail (none past its end: a curve of the other task stays empty); from moves to the end.
 void take_tail(const std::vector<float>& curve, long long& from, std::vector<float>& tail) {
-  tail.assign(curve.begin() + static_cast<std::ptrdiff_t>(from), curve.end());
+  const auto at = std::min(static_cast<std::size_t>(from), curve.size());
+  tail.assign(curve.begin() + static_cast<std::ptrdiff_t>(at), curve.end());
   from = static_cast<long long>(curve.size());
 }
 
@@ -68,6 +71,7 @@ std::optional<Update> TrainHost::take_update(bool idle) {
     return std::nullopt;
   Update u;
   u.generation = generation_;
+  u.task = session_.key().task;
   u.stop = stop_;
   u.progress = session_.progress();
   if (!error_.empty()) u.progress.error = error_;
@@ -76,9 +80,17 @@ std::optional<Update> TrainHost::take_update(bool idle) {
   take_tail(c.loss, sent_loss_, u.tails.loss);
   long long from = u.eval_from;
   take_tail(c.eval_step, from, u.tails.eval_step);
-  from = u.eval_from;
-  take_tail(c.test_accuracy, from, u.tails.test_accuracy);
-  take_tail(c.flipped, sent_eval_, u.tails.flipped);
+  for (const auto& [curve, tail] : {std::pair{&c.test_accuracy, &u.tails.test_accuracy},
+                                    {&c.flipped, &u.tails.flipped},
+                                    {&c.first_half, &u.tails.first_half},
+                                    {&c.second_half, &u.tails.second_half}}) {
+    from = u.eval_from;
+    take_tail(*curve, from, *tail);
+  }
+  // every evaluation's head scores, a row of the same width each
+  from = c.eval_step.empty() ? 0 : u.eval_from * static_cast<long long>(c.scores.size() / c.eval_step.size());
+  take_tail(c.scores, from, u.tails.scores);
+  sent_eval_ = static_cast<long long>(c.eval_step.size());
   from = u.train_from;
   take_tail(c.train_step, from, u.tails.train_step);
   take_tail(c.train_accuracy, sent_train_, u.tails.train_accuracy);

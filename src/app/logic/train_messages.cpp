@@ -17,6 +17,7 @@ Bytes encode(const Command& c) {
   w.put(c.generation);
   w.put(static_cast<std::int32_t>(c.key.positions));
   w.put(c.key.d_model), w.put(c.key.heads), w.put(c.key.layers), w.put(c.key.seed);
+  w.put(static_cast<std::int32_t>(c.key.task));
   w.put(static_cast<std::uint8_t>(c.run));
   w.put(c.max_steps);
   w.put(c.acked);
@@ -32,6 +33,7 @@ Command decode_command(const Bytes& bytes) {
   c.key.positions = static_cast<attn::Scheme>(r.get<std::int32_t>());
   c.key.d_model = r.get<int>(), c.key.heads = r.get<int>(), c.key.layers = r.get<int>();
   c.key.seed = r.get<int>();
+  c.key.task = r.enumerator(Task::Induction);
   c.run = r.get<std::uint8_t>() != 0;
   c.max_steps = r.get<int>();
   c.acked = r.get<long long>();
@@ -41,7 +43,7 @@ Command decode_command(const Bytes& bytes) {
 
 Bytes encode(const Update& u) {
   Writer w;
-  w.put(kUpdateTag);
+  w.put(update_tag(u.task));
   w.put(u.generation);
   w.put(static_cast<std::int32_t>(u.stop));
   const Progress& p = u.progress;
@@ -53,8 +55,8 @@ Bytes encode(const Update& u) {
   w.text(p.error);
   w.put(u.loss_from), w.put(u.eval_from), w.put(u.train_from);
   const Curves& t = u.tails;
-  for (const auto* a :
-       {&t.loss, &t.eval_step, &t.test_accuracy, &t.flipped, &t.train_step, &t.train_accuracy})
+  for (const auto* a : {&t.loss, &t.eval_step, &t.test_accuracy, &t.flipped, &t.train_step, &t.train_accuracy,
+                        &t.first_half, &t.second_half, &t.scores})
     w.floats(*a);
   w.put(static_cast<std::uint8_t>(u.has_model));
   w.floats(u.weights);
@@ -64,8 +66,13 @@ Bytes encode(const Update& u) {
 
 Update decode_update(const Bytes& bytes) {
   Reader r(bytes, "train update");
-  if (r.get<std::uint32_t>() != kUpdateTag) r.fail();
+  const auto tag = r.get<std::uint32_t>();
   Update u;
+  if (tag == update_tag(Task::Induction)) {
+    u.task = Task::Induction;
+  } else if (tag != update_tag(Task::Router)) {
+    r.fail();
+  }
   u.generation = r.get<long long>();
   u.stop = r.enumerator(Stop::Error);
   Progress& p = u.progress;
@@ -78,7 +85,8 @@ Update decode_update(const Bytes& bytes) {
   p.error = r.text();
   u.loss_from = r.get<long long>(), u.eval_from = r.get<long long>(), u.train_from = r.get<long long>();
   Curves& t = u.tails;
-  for (auto* a : {&t.loss, &t.eval_step, &t.test_accuracy, &t.flipped, &t.train_step, &t.train_accuracy})
+  for (auto* a : {&t.loss, &t.eval_step, &t.test_accuracy, &t.flipped, &t.train_step, &t.train_accuracy,
+                  &t.first_half, &t.second_half, &t.scores})
     r.floats(*a);
   u.has_model = r.get<std::uint8_t>() != 0;
   r.floats(u.weights);
@@ -88,8 +96,13 @@ Update decode_update(const Bytes& bytes) {
     u.info = attn::model_io::parse_json(info);
     if (u.info.is_discarded()) r.fail();
   }
-  if (t.eval_step.size() != t.test_accuracy.size() || t.eval_step.size() != t.flipped.size() ||
-      t.train_step.size() != t.train_accuracy.size())
+  // each evaluation has the router's accuracies or the induction task's losses and scores
+  const std::size_t e = t.eval_step.size();
+  const bool router = t.test_accuracy.size() == e && t.flipped.size() == e && t.first_half.empty() &&
+                      t.second_half.empty() && t.scores.empty();
+  const bool induction = t.first_half.size() == e && t.second_half.size() == e && t.test_accuracy.empty() &&
+                         t.flipped.empty() && (e == 0 ? t.scores.empty() : t.scores.size() % e == 0);
+  if (!(u.task == Task::Router ? router : induction) || t.train_step.size() != t.train_accuracy.size())
     r.fail();
   return u;
 }

@@ -12,8 +12,12 @@
 
 namespace app::train_ui {
 
-inline constexpr std::uint32_t kCommandTag = 0x434e5254;  // "TRNC"
-inline constexpr std::uint32_t kUpdateTag = 0x554e5254;   // "TRNU"
+inline constexpr std::uint32_t kCommandTag = 0x434e5254;          // "TRNC"
+inline constexpr std::uint32_t kUpdateTag = 0x554e5254;           // "TRNU": the router's session
+inline constexpr std::uint32_t kInductionUpdateTag = 0x55444e49;  // "INDU": the induction task's
+inline std::uint32_t update_tag(Task task) {
+  return task == Task::Induction ? kInductionUpdateTag : kUpdateTag;
+}
 
 struct Command {
   // a new session for key; no trainer; run or pause (and max_steps); `acked` updates were applied
@@ -29,6 +33,7 @@ struct Command {
 // What changed in a session since the last update.
 struct Update {
   long long generation = 0;  // the Command::generation it answers
+  Task task = Task::Router;  // its session's (it travels as the tag: the page hands it to that scene)
   Stop stop = Stop::None;    // why the session stopped running (it then runs no more until told to)
   Progress progress;
   Curves tails;  // the values appended to each curve since the last update ...

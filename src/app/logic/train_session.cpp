@@ -1,5 +1,6 @@
-// The Train scene's session: trains the refund router in time slices and evaluates it in small chunks, so
-// whoever runs it (the compute worker, or the frame loop) can stop between slices. No ImGui code.
+// A training session: trains the refund router or the induction task's model in time slices and evaluates
+// it in small chunks, so whoever runs it (the compute worker, or the frame loop) can stop between slices.
+// No ImGui code.
 #include "app/logic/train_session.hpp"
 
 #include <algorithm>
@@ -39,7 +40,11 @@ const Chunks& train_chunks() {
 }  // namespace
 
 SessionKey session_key(const Settings& s) {
-  return {s.positions, s.d_model, s.heads, s.layers, s.seed};
+  return {s.positions, s.d_model, s.heads, s.layers, s.seed, Task::Router};
+}
+
+SessionKey induction_key(const Settings& s) {
+  return {s.positions, 0, 0, 0, s.seed, Task::Induction};
 }
 
 const std::shared_ptr<const attn::train::TrainingData>& refund_training() {
@@ -57,13 +62,21 @@ const attn::train::Vocab& refund_vocab() {
 }
 
 attn::train::ModelConfig session_model_config(const SessionKey& key) {
+  // checked by name, so a scheme the model cannot train is refused in the CLI's words
+  const attn::Scheme positions =
+      attn::parse_scheme(attn::scheme_name(key.positions), attn::train::trainable_schemes());
+  if (key.task == Task::Induction) {
+    attn::train::ModelConfig mc = attn::train::induction_model_config(
+        attn::train::InductionConfig{}, positions, static_cast<std::uint64_t>(key.seed));
+    attn::train::validate_config(mc);
+    return mc;
+  }
   attn::train::ModelConfig mc;
   mc.d_model = key.d_model;
   mc.heads = key.heads;
   mc.layers = key.layers;
   mc.seed = static_cast<std::uint64_t>(key.seed);
-  // checked by name, so a scheme the router cannot train is refused in the CLI's words
-  mc.positions = attn::parse_scheme(attn::scheme_name(key.positions), attn::train::trainable_schemes());
+  mc.positions = positions;
   mc.vocab = refund_vocab().size();
   mc.classes = static_cast<int>(refund_data().label_names().size());
   attn::train::validate_config(mc);
@@ -74,9 +87,22 @@ void Session::reset(const SessionKey& key) {
   *this = Session{};
   key_ = key;
   keyed_ = true;
-  trainer_ = std::make_unique<attn::train::Trainer>(session_model_config(key), attn::train::TrainConfig{},
-                                                    refund_training());
+  if (key.task == Task::Induction) {
+    induction_ = std::make_unique<attn::train::InductionTrainer>(attn::train::InductionConfig{},
+                                                                 session_model_config(key));
+  } else {
+    trainer_ = std::make_unique<attn::train::Trainer>(session_model_config(key), attn::train::TrainConfig{},
+                                                      refund_training());
+  }
   start_eval(true);
+}
+
+int Session::steps() const {
+  return trainer_ ? trainer_->steps() : induction_ ? induction_->steps() : 0;
+}
+
+float Session::last_loss() const {
+  return trainer_ ? trainer_->last_loss() : induction_ ? induction_->last_loss() : 0.0f;
 }
 
 void Session::detach(const SessionKey& key) {
@@ -95,10 +121,47 @@ void Session::start_eval(bool scheduled) {
 }
 
 void Session::evaluate_now() {
-  if (trainer_ && !job_.active && (metrics_step_ != steps() || train_step_ != steps())) start_eval(false);
+  const int also = induction_ ? lengths_step_ : train_step_;  // the step the pause's extra measures are of
+  if (has_trainer() && !job_.active && (metrics_step_ != steps() || also != steps())) start_eval(false);
+}
+
+Stop Session::induction_eval() {
+  const attn::train::InductionMetrics m = induction_->evaluate();
+  job_.active = false;
+  metrics_step_ = job_.step;
+  const auto step = static_cast<float>(job_.step);
+  if (curves_.eval_step.empty() || curves_.eval_step.back() != step) {
+    curves_.eval_step.push_back(step);
+    curves_.first_half.push_back(static_cast<float>(m.loss_first_half));
+    curves_.second_half.push_back(static_cast<float>(m.loss_second_half));
+    for (const auto* scores : {&m.previous_token, &m.induction}) {
+      for (const auto& layer : *scores)
+        curves_.scores.insert(curves_.scores.end(), layer.begin(), layer.end());
+    }
+  }
+  if (!job_.scheduled) {  // on a pause: the repeat's loss at longer lengths (a learned table cannot read
+                          // them)
+    lengths_ = nlohmann::json::array();
+    for (const int length : kInductionLengths) {
+      nlohmann::json at;
+      at["length"] = length;
+      try {
+        const attn::train::InductionMetrics l = induction_->evaluate(length);
+        at["loss_first_half"] = l.loss_first_half;
+        at["loss_second_half"] = l.loss_second_half;
+      } catch (const attn::InputError& e) {
+        at["error"] = e.what();
+      }
+      lengths_.push_back(std::move(at));
+    }
+    lengths_step_ = job_.step;
+  }
+  publish();
+  return Stop::None;
 }
 
 Stop Session::eval_chunk() {
+  if (induction_) return induction_eval();
   const size_t tests = test_chunks().emails.size();
   const size_t total = tests + (job_.with_train ? train_chunks().emails.size() : 0);
   const bool is_test = job_.next < tests;
@@ -159,7 +222,7 @@ double Session::steps_per_second() const {
 }
 
 Stop Session::tick(double budget_ms, bool run, int max_steps) {
-  if (!trainer_) return Stop::None;
+  if (!has_trainer()) return Stop::None;
   bool running = run && steps() < max_steps;
   track_time(running);
   Stop result = run && !running ? Stop::MaxSteps : Stop::None;
@@ -171,9 +234,13 @@ Stop Session::tick(double budget_ms, bool run, int max_steps) {
         const Stop stop = eval_chunk();
         if (stop != Stop::None) return stop;
       } else if (running) {
-        trainer_->step();
-        curves_.loss.push_back(trainer_->last_loss());
-        if (steps() % kEvalEvery == 0) start_eval(true);
+        if (trainer_) {
+          trainer_->step();
+        } else {
+          induction_->step();
+        }
+        curves_.loss.push_back(last_loss());
+        if (steps() % (induction_ ? kInductionEvalEvery : kEvalEvery) == 0) start_eval(true);
         if (steps() >= max_steps) {
           evaluate_now();
           running = false;
@@ -193,8 +260,21 @@ Stop Session::tick(double budget_ms, bool run, int max_steps) {
 
 nlohmann::json Session::info() const {
   nlohmann::json j;  // key by key: nlohmann's initializer lists cost the page more code
-  j["trained_by"] = "attention_demo Train scene";
   j["positions"] = attn::scheme_name(key_.positions);
+  if (induction_) {
+    j["trained_by"] = "attention_demo Induction scene";
+    j["task"] = "induction";
+    j["seed"] = key_.seed;
+    j["steps"] = metrics_step_;
+    j["seconds"] = seconds_;
+    if (!curves_.first_half.empty()) {
+      j["loss_first_half"] = curves_.first_half.back();
+      j["loss_second_half"] = curves_.second_half.back();
+    }
+    if (lengths_step_ == metrics_step_) j["eval_length"] = lengths_;
+    return j;
+  }
+  j["trained_by"] = "attention_demo Train scene";
   j["d_model"] = key_.d_model;
   j["heads"] = key_.heads;
   j["layers"] = key_.layers;
@@ -214,7 +294,7 @@ nlohmann::json Session::info() const {
 }
 
 void Session::publish() {
-  snapshot_model_ = trainer_->model();
+  snapshot_model_ = trainer_ ? trainer_->model() : induction_->model();
   snapshot_info_ = info();
   ++snapshot_serial_;
 }

@@ -25,7 +25,7 @@ const char* meaning(const std::string& name) {
       {"text", "the input sentence"},
       {"positions", "the position scheme"},
       {"causal", "hide keys after each query"},
-      {"seed", "seed of the random weights (train: initial weights and batch order)"},
+      {"seed", "seed of the random weights (train, induction: initial weights and batch order)"},
       {"head", "the enlarged head (mha) or the head shown per scheme (schemes)"},
       {"row", "the query token whose row every head shows side by side"},
       {"span", "how many tokens a grid shows: a window that zooms in on a long text"},
@@ -38,10 +38,10 @@ const char* meaning(const std::string& name) {
       {"slots", "slots of the learned position table"},
       {"layers", "attention layers of the model to train"},
       {"train", "training runs or pauses; reset starts over with fresh weights, paused"},
-      {"max_steps", "training stops at this step (it also stops once 99% test accuracy holds)"},
+      {"max_steps", "training stops at this step (the router also stops once 99% test accuracy holds)"},
       {"off",
-       "heads switched off in the trained model (What each head does): the held-out measures and the "
-       "email's label are recomputed without them"},
+       "heads switched off in the trained model (What each head does): the held-out measures, and the "
+       "router's label for the email, are recomputed without them"},
       {"ablate", "with off: a head switched off outputs zeros, or its mean output over the training emails"},
       {"model",
        "random (seeded) weights, the model trained in the train scene, or a model file the page fetches"},
