@@ -44,7 +44,8 @@ void TrainClient::start(Command::Kind kind, const SessionKey& key) {
   send(c);
 }
 
-void TrainClient::send(const Command& c) {
+void TrainClient::send(Command c) {
+  c.key.task = key_.task;  // the worker hands every command to its task's session
   if (local_) {
     local_->receive(c);
   } else if (ComputeLink* link = compute_link()) {

@@ -47,7 +47,7 @@ class TrainClient {
  private:
   // A new session of `kind` (Start or Detach) for `key`: a new generation, nothing of the old one kept.
   void start(Command::Kind kind, const SessionKey& key);
-  void send(const Command& c);
+  void send(Command c);
   void apply(const Update& u);
 
   SessionKey key_;

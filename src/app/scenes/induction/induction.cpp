@@ -115,7 +115,7 @@ void keep_row(InductionState& st, Settings& s, bool training, int layers, int he
   const TrainClient& ses = st.session;
   if (!ses.has_trainer() || training) return;
   const std::optional<Row> row = row_of(ses.key(), ses.curves(), ses.snapshot().info, layers, heads);
-  if (!row) return;
+  if (!row || row->steps == 0) return;
   bool kept = false;
   for (Row& r : st.rows) {
     if (same_run(r, *row)) r = *row, kept = true;
