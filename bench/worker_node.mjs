@@ -9,19 +9,20 @@ import vm from 'node:vm';
 
 export const SCHEMES = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];  // attn::Scheme's order
 const COMMAND_TAG = 0x434e5254, UPDATE_TAG = 0x554e5254;
+export const TASKS = ['router', 'induction'];  // train_ui::Task's order
 export const Kind = { Start: 0, Detach: 1, Run: 2, Ack: 3 };
 export const Stop = ['none', 'target', 'max_steps', 'error'];
 
 // A Command as bytes.
 export function command({ kind, generation, key = {}, run = false, maxSteps = 0, acked = 0 }) {
-  const b = new DataView(new ArrayBuffer(49));
+  const b = new DataView(new ArrayBuffer(53));
   let at = 0;
   const i32 = (v) => { b.setInt32(at, v, true); at += 4; };
   const i64 = (v) => { b.setBigInt64(at, BigInt(v), true); at += 8; };
   b.setUint32(at, COMMAND_TAG, true); at += 4;
   i32(kind); i64(generation);
   i32(SCHEMES.indexOf(key.positions ?? 'none')); i32(key.d_model ?? 0); i32(key.heads ?? 0);
-  i32(key.layers ?? 0); i32(key.seed ?? 0);
+  i32(key.layers ?? 0); i32(key.seed ?? 0); i32(TASKS.indexOf(key.task ?? 'router'));
   b.setUint8(at, run ? 1 : 0); at += 1;
   i32(maxSteps); i64(acked);
   return b.buffer;

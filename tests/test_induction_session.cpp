@@ -65,8 +65,8 @@ double max_diff(const attn::Mat& a, const attn::Mat& b) {
   return (a - b).cwiseAbs().maxCoeff();
 }
 
-// Every head's previous-token score, then every head's prefix-matching score, layer-major, as the session stores
-// them.
+// Every head's previous-token score, then every head's prefix-matching score, layer-major, as the session
+// stores them.
 std::vector<float> score_row(const tr::InductionMetrics& m) {
   std::vector<float> row;
   for (const auto* scores : {&m.previous_token, &m.induction}) {

@@ -136,14 +136,24 @@ test('induction: every scheme in turn, and the table is what the CLI prints for 
     await waitFrames(page, 2);
     let s = await state(page);
     const [x, y, w, h] = s.rects['induction/compare'];
+    await page.mouse.move(x + w / 2, y + h / 2);  // as a learner's pointer: over the button, then a click
+    await waitFrames(page, 2);
     await page.mouse.click(x + w / 2, y + h / 2);
-    await page.waitForFunction(() => {
-      const demo = window.attentionDemo;
-      demo.requestFrames(1);
-      const t = demo.state().shown;
-      return !t.comparing && !t.running && t.table && t.table.length === 5;
-    }, null, { timeout: 150000, polling: 250 });
-    s = await state(page);
+    const started = Date.now();
+    for (;;) {
+      await page.evaluate(() => window.attentionDemo.requestFrames(1));
+      await waitFrames(page, 1);
+      s = await state(page);
+      const t = s.shown;
+      if (!t.comparing && !t.running && t.table && t.table.length === 5) break;
+      if (Date.now() - started > 150000) {
+        assert.fail(`the comparison stalled: ${JSON.stringify({ positions: t.positions, steps: t.steps,
+          running: t.running, evaluating: t.evaluating, comparing: t.comparing, evaluations: t.evaluations.step,
+          eval_length: t.eval_length, rows: (t.table ?? []).map((r) => [r.positions, r.steps]),
+          train: s.settings.train, error: s.error, rect_clicked: [x, y, w, h], rect: s.rects['induction/compare'] })}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
     const schemes = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
     assert.deepEqual(s.shown.table.map((r) => r.positions), schemes);
     for (const row of s.shown.table) {

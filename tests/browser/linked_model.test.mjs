@@ -20,7 +20,7 @@ async function waitForModel(page) {
 }
 
 test('linked models: Look inside, reload, model=path, and a foreign model refused', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1400 } });  // Look inside in view
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1800 } });  // Look inside in view
   const page = await context.newPage();
   const errors = watchErrors(page);
   await openDemo(page, 'scene=train&max_steps=60');
@@ -29,6 +29,12 @@ test('linked models: Look inside, reload, model=path, and a foreign model refuse
     const s = window.attentionDemo.state().shown;
     return s.steps === 60 && !s.running && s.metrics && s.metrics.step === 60 && !s.evaluating;
   }, null, { timeout: 60000 });
+  // the heads panel measured (its table moves the button below it down)
+  await page.waitForFunction(() => {
+    window.attentionDemo.requestFrames(1);
+    const h = window.attentionDemo.state().shown.heads_off;
+    return h && !h.measuring;
+  }, null, { timeout: 30000, polling: 100 });
   await waitFrames(page, 3);
   const file = await api(page, 'modelJson');
   assert.ok(file.length > 1000, 'the trained model as a file');

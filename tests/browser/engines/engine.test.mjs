@@ -2,12 +2,13 @@
 // webkit; run.sh runs the file once per engine). One browser launch and six page loads: the demo (start-up,
 // the clock, set(), idle, the canvas's mouse and keys, heatmap pixels, typed text, context loss), a course
 // page on another origin that embeds it, the example course page's three demos on one compiled module, the
-// demo under a strict CSP with Trusted Types, a large recompute shared by the workers, and the Train scene.
+// demo under a strict CSP with Trusted Types, a large recompute shared by the workers, the Train scene, and the
+// Induction scene.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { launch, engineFromEnv } from './driver.mjs';
-import { baseUrl, waitFrames, setAndWait, api, assertAllClose, cliAttend, heatmapById } from '../harness.mjs';
+import { baseUrl, waitFrames, setAndWait, api, assertAllClose, cli, cliAttend, heatmapById } from '../harness.mjs';
 import { openDemo, trainUntilStopped, TRAIN_QUERY } from './demo_runs.mjs';
 import { assertHeatmapPixels } from '../sampled_pixels.mjs';
 
@@ -330,4 +331,22 @@ test(`${engine}: training with sinusoidal positions reaches 99% held-out accurac
   assert.equal(s.shown.in_worker, true, 'the session ran in the compute worker');
   assert.equal(s.shown.target_reached, true, `stopped at the target, not at max steps (${s.shown.steps} steps)`);
   assert.ok(m.test_accuracy >= 0.99, `held-out accuracy ${m.test_accuracy}`);
+});
+
+test(`${engine}: the induction task's model trains in the compute worker as attention_cli trains it`, async (t) => {
+  await openDemo(page, 'scene=induction&positions=rope&seed=1&max_steps=200&hide=grids,compare');
+  const { state: s, seconds } = await trainUntilStopped(page);
+  t.diagnostic(`${engine}: induction task, ${s.shown.steps} steps in ${seconds.toFixed(1)} s`);
+  assert.equal(s.error, '');
+  assert.equal(s.shown.in_worker, true, 'the session ran in the compute worker');
+  assert.equal(s.shown.steps, 200);
+  const want = cli(['train', '--task', 'induction', '--positions', 'rope', '--seed', '1', '--steps', '200']);
+  // the halves' losses at every evaluation (100 steps apart) as the CLI measured; the last one may still be
+  // on its way when the run stops
+  const ev = s.shown.evaluations, n = ev.step.length;
+  assert.ok(n >= 3, `${n} evaluations`);
+  assert.deepEqual(ev.step, want.curve.slice(0, n).map((c) => c.step));
+  const tol = { atol: 1e-3, rtol: 2e-3 };  // wasm against native training (tests/browser/induction.test.mjs)
+  assertAllClose(ev.loss_first_half, want.curve.slice(0, n).map((c) => c.loss_first_half), 'first half', tol);
+  assertAllClose(ev.loss_second_half, want.curve.slice(0, n).map((c) => c.loss_second_half), 'repeat', tol);
 });
