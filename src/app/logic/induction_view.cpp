@@ -42,8 +42,8 @@ Formed formed(const train_ui::Curves& c, int layers, int heads) {
   return f;
 }
 
-std::optional<Row> row_of(const train_ui::SessionKey& key, const train_ui::Curves& c, const nlohmann::json& info,
-                          int layers, int heads) {
+std::optional<Row> row_of(const train_ui::SessionKey& key, const train_ui::Curves& c,
+                          const nlohmann::json& info, int layers, int heads) {
   if (c.eval_step.empty() || !info.is_object() || !info.contains("eval_length") || !info.contains("steps") ||
       info["steps"] != static_cast<int>(c.eval_step.back()))
     return std::nullopt;
@@ -86,9 +86,10 @@ std::string row_summary(const Row& r) {
                 r.loss_second_half, r.loss_first_half, 100.0 * ratio);
   out += buf;
   if (r.positions == attn::Scheme::None) {
-    out += ratio < 0.9 ? " Without positions the model still predicts some of the repeat: a causal mask lets a "
-                         "token count how many came before it, so some order leaks in (Haviv et al., 2022)."
-                       : " Without positions no head can find the token after an earlier copy.";
+    out += ratio < 0.9
+               ? " Without positions the model still predicts some of the repeat: a causal mask lets a "
+                 "token count how many came before it, so some order leaks in (Haviv et al., 2022)."
+               : " Without positions no head can find the token after an earlier copy.";
   }
   for (const AtLength& a : r.longer) {
     if (!a.error.empty()) {
@@ -140,7 +141,8 @@ SequenceAttention sequence_attention(const attn::train::Model& model, const attn
 
 attn::train::InductionMetrics measure(const attn::train::Model& model, const attn::HeadSwitch* off) {
   return attn::train::evaluate_induction(
-      model, attn::train::induction_eval_set(model.config.seed, task().tokens, task().length, task().eval_sequences),
+      model,
+      attn::train::induction_eval_set(model.config.seed, task().tokens, task().length, task().eval_sequences),
       off);
 }
 

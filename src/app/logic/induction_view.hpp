@@ -46,8 +46,8 @@ struct Row {
 };
 // The row of a session for `key` whose last evaluation (of step `steps`, with its snapshot's `info`) also
 // measured the longer lengths; nothing when it did not (a run still training).
-std::optional<Row> row_of(const train_ui::SessionKey& key, const train_ui::Curves& c, const nlohmann::json& info,
-                          int layers, int heads);
+std::optional<Row> row_of(const train_ui::SessionKey& key, const train_ui::Curves& c,
+                          const nlohmann::json& info, int layers, int heads);
 // What a row shows in words: which heads formed and when, the repeat's loss against the first half's, and
 // what happened without positions (some order from the causal mask alone: Haviv et al., 2022).
 std::string row_summary(const Row& r);

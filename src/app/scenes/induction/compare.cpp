@@ -29,7 +29,8 @@ std::string step_or_dash(int step) {
 
 }  // namespace
 
-void draw_prediction(InductionState& st, Settings& s, const TrainedModel& m, bool training, nlohmann::json& shown) {
+void draw_prediction(InductionState& st, Settings& s, const TrainedModel& m, bool training,
+                     nlohmann::json& shown) {
   if (training) {
     text_wrapped_disabled("(measured when training pauses or stops)");
     return;
@@ -45,8 +46,9 @@ void draw_prediction(InductionState& st, Settings& s, const TrainedModel& m, boo
     const auto& without = st.off_measure.get({m.version, off_text}, [&] { return measure(m.model, &off); });
     if (!without.ok()) return error_box(without.error());
     const attn::train::InductionMetrics& w = without.value();
-    text_wrapped("With heads %s off: first half %.3f, repeat %.3f (every head on: %.3f and %.3f).", off_text.c_str(),
-                 w.loss_first_half, w.loss_second_half, all_on.loss_first_half, all_on.loss_second_half);
+    text_wrapped("With heads %s off: first half %.3f, repeat %.3f (every head on: %.3f and %.3f).",
+                 off_text.c_str(), w.loss_first_half, w.loss_second_half, all_on.loss_first_half,
+                 all_on.loss_second_half);
     nlohmann::json& a = shown["ablated"];
     a["off"] = off_text;
     put_losses(a, w);
@@ -64,7 +66,8 @@ void draw_prediction(InductionState& st, Settings& s, const TrainedModel& m, boo
     return;
   }
   text_wrapped(
-      "Heads %s have a prefix-matching score of at least %.1f. Predict before you look: switched off together, "
+      "Heads %s have a prefix-matching score of at least %.1f. Predict before you look: switched off "
+      "together, "
       "what do they do to the repeat's loss (now %.3f; the first half's %.3f)?",
       target_text.c_str(), kSwitchFloor, all_on.loss_second_half, all_on.loss_first_half);
   for (int i = 0; i < 3; ++i) {
@@ -95,7 +98,8 @@ void draw_prediction(InductionState& st, Settings& s, const TrainedModel& m, boo
 
 void draw_compare(InductionState& st, Settings& s, nlohmann::json& shown) {
   text_wrapped(
-      "Each row is one run (the last pause of each scheme and seed trained in this tab). A head is counted as "
+      "Each row is one run (the last pause of each scheme and seed trained in this tab). A head is counted "
+      "as "
       "formed at the first evaluation where it reached %.1f. The last two columns are the repeat's loss on "
       "sequences twice and four times the training length of 32.",
       attn::train::kRoleFloor);
@@ -131,16 +135,18 @@ void draw_compare(InductionState& st, Settings& s, nlohmann::json& shown) {
         cell(format("%.2f", r.best_induction));
         cell(format("%.3f", r.loss_first_half));
         cell(format("%.3f", r.loss_second_half));
-        for (const AtLength& a : r.longer) cell(a.error.empty() ? format("%.3f", a.loss_second_half) : "no slot");
+        for (const AtLength& a : r.longer)
+          cell(a.error.empty() ? format("%.3f", a.loss_second_half) : "no slot");
         table.push_back(row_json(r));
       }
     }
     end_table();
   }
   for (const nlohmann::json& r : table) text_wrapped("%s", r["summary"].get<std::string>().c_str());
-  text_wrapped_disabled("The same run on the command line: attention_cli train --task induction --positions %s "
-                        "--seed %d --steps %d --eval-length 64,128",
-                        attn::scheme_name(s.positions).c_str(), s.seed, s.max_steps);
+  text_wrapped_disabled(
+      "The same run on the command line: attention_cli train --task induction --positions %s "
+      "--seed %d --steps %d --eval-length 64,128",
+      attn::scheme_name(s.positions).c_str(), s.seed, s.max_steps);
 }
 
 }  // namespace app::induction

@@ -44,8 +44,8 @@ void sync_session(Settings& s, InductionState& st) {
   const bool reset = s.train == Training::Reset;
   if (reset) s.train = Training::Pause;
   st.max_steps = s.max_steps;
-  const bool fresh = st.session.key() != key ||
-                     (s.train == Training::Run && !st.session.has_trainer() && st.error.empty());
+  const bool fresh =
+      st.session.key() != key || (s.train == Training::Run && !st.session.has_trainer() && st.error.empty());
   if (!reset && !fresh) return;
   st.error.clear();
   st.guess = -1;
@@ -69,7 +69,8 @@ void draw_controls(Settings& s) {
   help_marker(
       "How the model knows where each token is: none (only the causal mask: each token sees those before "
       "it), sinusoidal (clock readings added), learned (a trained table of 32 slots, one per training "
-      "position), rope (queries and keys turned by their position), alibi (a penalty growing with distance).");
+      "position), rope (queries and keys turned by their position), alibi (a penalty growing with "
+      "distance).");
   same_line_if_fits(130, "seed");
   ImGui::SetNextItemWidth(130);
   input_int("seed", &s.seed, 0, 2147483647);
@@ -124,7 +125,8 @@ void keep_row(InductionState& st, Settings& s, bool training, int layers, int he
   if (!st.comparing || row->steps < s.max_steps) return;
   for (const attn::Scheme scheme : attn::train::trainable_schemes()) {
     bool done = false;
-    for (const Row& r : st.rows) done = done || (r.positions == scheme && r.seed == s.seed && r.steps == s.max_steps);
+    for (const Row& r : st.rows)
+      done = done || (r.positions == scheme && r.seed == s.seed && r.steps == s.max_steps);
     if (!done) {
       s.positions = scheme;
       s.train = Training::Run;

@@ -16,7 +16,8 @@ namespace app::induction {
 namespace {
 
 // The strongest score of the layers [from, to) at every evaluation: (E)
-std::vector<float> strongest(const train_ui::Curves& c, bool induction, int from, int to, int layers, int heads) {
+std::vector<float> strongest(const train_ui::Curves& c, bool induction, int from, int to, int layers,
+                             int heads) {
   std::vector<float> out;
   const std::size_t n = static_cast<std::size_t>(layers * heads);
   for (std::size_t e = 0; e < c.eval_step.size() && c.scores.size() >= (e + 1) * 2 * n; ++e) {
@@ -42,18 +43,20 @@ void draw_curves(const train_ui::TrainClient& ses) {
   if (c.eval_step.empty()) {
     text_wrapped("%s", ses.evaluating() ? "measuring the untrained model..." : "not measured yet");
   } else {
-    text_wrapped("held-out loss at step %.0f: first half %.3f, repeat %.3f", static_cast<double>(c.eval_step.back()),
-                 static_cast<double>(c.first_half.back()), static_cast<double>(c.second_half.back()));
+    text_wrapped("held-out loss at step %.0f: first half %.3f, repeat %.3f",
+                 static_cast<double>(c.eval_step.back()), static_cast<double>(c.first_half.back()),
+                 static_cast<double>(c.second_half.back()));
   }
   float top = 1.0f;
   for (const float v : c.first_half) top = std::max(top, v);
   opt.y_lo = 0.0f, opt.y_hi = top;
   opt.y_ticks = {0.0f, top * 0.5f, top};
-  line_plot("induction/loss",
-            {{"first half", c.eval_step.data(), c.first_half.data(), c.first_half.size(), ink_u32(Ink::Orange)},
-             {"repeat (second half)", c.eval_step.data(), c.second_half.data(), c.second_half.size(),
-              ink_u32(Ink::Blue)}},
-            opt);
+  line_plot(
+      "induction/loss",
+      {{"first half", c.eval_step.data(), c.first_half.data(), c.first_half.size(), ink_u32(Ink::Orange)},
+       {"repeat (second half)", c.eval_step.data(), c.second_half.data(), c.second_half.size(),
+        ink_u32(Ink::Blue)}},
+      opt);
   ImGui::EndGroup();
   same_line_if_fits(width);
   ImGui::BeginGroup();
@@ -78,7 +81,8 @@ void draw_curves(const train_ui::TrainClient& ses) {
       "loss falls when an induction head forms.");
 }
 
-void draw_heads(Settings& s, const train_ui::TrainClient& ses, const attn::HeadSwitch& off, nlohmann::json& shown) {
+void draw_heads(Settings& s, const train_ui::TrainClient& ses, const attn::HeadSwitch& off,
+                nlohmann::json& shown) {
   const train_ui::Curves& c = ses.curves();
   if (c.eval_step.empty() || ses.snapshot().vocab.size() == 0) {
     text_wrapped_disabled("measured at the first evaluation");
@@ -127,8 +131,8 @@ void draw_heads(Settings& s, const train_ui::TrainClient& ses, const attn::HeadS
   }
 }
 
-void draw_grids(InductionState& st, const TrainedModel& m, const attn::HeadSwitch& off, const std::string& off_text,
-                const Settings& s, nlohmann::json& shown) {
+void draw_grids(InductionState& st, const TrainedModel& m, const attn::HeadSwitch& off,
+                const std::string& off_text, const Settings& s, nlohmann::json& shown) {
   const auto& memo = st.grids.get({m.version, off_text}, [&] { return sequence_attention(m.model, &off); });
   if (!memo.ok()) return error_box(memo.error());
   const SequenceAttention& a = memo.value();
@@ -147,7 +151,8 @@ void draw_grids(InductionState& st, const TrainedModel& m, const attn::HeadSwitc
       a.ids.size() / 2 - 1);
   const int heads = m.model.config.heads;
   const float avail = ImGui::GetContentRegionAvail().x;
-  const float side = std::clamp((avail - 16.0f * static_cast<float>(heads)) / static_cast<float>(heads), 90.0f, 220.0f);
+  const float side =
+      std::clamp((avail - 16.0f * static_cast<float>(heads)) / static_cast<float>(heads), 90.0f, 220.0f);
   nlohmann::json& ids = shown["grids"] = nlohmann::json::array();
   for (std::size_t k = 0; k < a.weights.size(); ++k) {
     const int l = static_cast<int>(k) / heads, h = static_cast<int>(k) % heads;
