@@ -25,6 +25,7 @@
 #include "core/train/head_roles.hpp"
 #include "core/train/induction.hpp"
 #include "fixtures.hpp"
+#include "train_link_worker.hpp"
 
 namespace {
 
@@ -212,45 +213,7 @@ TEST(InductionSession, InProcessItTrainsAsTheInductionTrainerDoes) {
   app::use_logic_state(nullptr);
 }
 
-// The page's worker played in-process with one TrainHost per task, as src/platform/compute_web.cpp routes
-// commands by key.task; the hosts' updates are handed back in bursts, every third tick.
-class TwoHostWorker : public app::ComputeLink {
- public:
-  void post(const std::vector<std::uint8_t>& m) override { commands.push_back(m); }
-  void pump() {
-    while (!commands.empty()) {
-      const Command c = decode_command(commands.front());
-      (c.key.task == Task::Induction ? induction : router).receive(c);
-      commands.pop_front();
-    }
-    for (TrainHost* host : {&router, &induction}) {
-      const bool more = host->work(2.0);
-      if (auto u = host->take_update(!more)) held.push_back(encode(*u));
-    }
-    if (++ticks % 3 == 0) {
-      for (auto& m : held) app::deliver_from_worker(std::move(m));
-      held.clear();
-    }
-  }
-  TrainHost router, induction;
-  std::deque<std::vector<std::uint8_t>> commands;
-  std::vector<std::vector<std::uint8_t>> held;
-  int ticks = 0;
-};
-
-// A fresh LogicState with a TwoHostWorker linked, for one test.
-struct Linked {
-  app::LogicState state;
-  TwoHostWorker worker;
-  Linked() {
-    app::use_logic_state(&state);
-    app::use_compute_link(&worker);
-  }
-  ~Linked() {
-    app::use_compute_link(nullptr);
-    app::use_logic_state(nullptr);
-  }
-};
+using train_link::Linked;
 
 TEST(InductionSession, BehindALinkItTrainsAsTheInductionTrainerDoes) {
   Linked linked;

@@ -15,6 +15,7 @@
 #include "app/logic/train_messages.hpp"
 #include "core/error.hpp"
 #include "fixtures.hpp"
+#include "train_link_worker.hpp"
 
 namespace {
 
@@ -140,46 +141,8 @@ TEST(TrainClient, InProcessItTrainsAsTheSessionDoes) {
   app::use_logic_state(nullptr);
 }
 
-// The page's worker, played in-process: commands are read in order; updates are handed back in bursts,
-// every fifth tick, as a slow page would take them.
-class LoopbackWorker : public app::ComputeLink {
- public:
-  void post(const std::vector<std::uint8_t>& m) override { commands.push_back(m); }
-  void pump() {
-    while (!commands.empty()) {
-      host.receive(decode_command(commands.front()));
-      commands.pop_front();
-    }
-    const bool more = host.work(2.0);
-    if (auto u = host.take_update(!more)) {
-      holding = holding || (hold_stops && u->stop != Stop::None);
-      held.push_back(encode(*u));
-    }
-    if (++ticks % 5 == 0 && !holding) {
-      for (auto& m : held) app::deliver_from_worker(std::move(m));
-      held.clear();
-    }
-  }
-  TrainHost host;
-  std::deque<std::vector<std::uint8_t>> commands;
-  std::vector<std::vector<std::uint8_t>> held;
-  int ticks = 0;
-  bool hold_stops = false, holding = false;  // with hold_stops, an update with a stop is held (holding)
-};
-
-// A fresh LogicState with a LoopbackWorker linked, for one test.
-struct Linked {
-  app::LogicState state;
-  LoopbackWorker worker;
-  Linked() {
-    app::use_logic_state(&state);
-    app::use_compute_link(&worker);
-  }
-  ~Linked() {
-    app::use_compute_link(nullptr);
-    app::use_logic_state(nullptr);
-  }
-};
+using train_link::Linked;
+using train_link::LoopbackWorker;
 
 TEST(TrainClient, BehindALinkItTrainsAsTheSessionDoes) {
   app::LogicState state;

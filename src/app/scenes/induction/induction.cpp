@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "app/platform_io.hpp"
+#include "app/scenes/train/train.hpp"
 #include "app/widgets/theme.hpp"
 #include "app/widgets/widgets.hpp"
 #include "core/error.hpp"
@@ -59,14 +60,8 @@ void sync_session(Settings& s, InductionState& st) {
 }
 
 void draw_controls(Settings& s) {
-  ImGui::SetNextItemWidth(130);
-  if (begin_combo("positions", attn::scheme_name(s.positions).c_str())) {
-    for (const attn::Scheme scheme : attn::train::trainable_schemes()) {
-      if (ImGui::Selectable(attn::scheme_name(scheme).c_str(), s.positions == scheme)) s.positions = scheme;
-    }
-    ImGui::EndCombo();
-  }
-  help_marker(
+  train_ui::scheme_combo(
+      s,
       "How the model knows where each token is: none (only the causal mask: each token sees those before "
       "it), sinusoidal (clock readings added), learned (a trained table of 32 slots, one per training "
       "position), rope (queries and keys turned by their position), alibi (a penalty growing with "
@@ -81,29 +76,6 @@ void draw_controls(Settings& s) {
       "2 attention-only layers of 4 heads, d_model 32, 16 token ids, sequences of 32; each step is one Adam "
       "step on 16 fresh sequences. Every 100 steps (and on a pause) the model is measured on 64 held-out "
       "sequences. Changing a setting starts a new model.");
-}
-
-void draw_buttons(Settings& s, const TrainClient& ses) {
-  const bool running = s.train == Training::Run;
-  ImGui::BeginDisabled(running);
-  if (ImGui::Button(ses.steps() > 0 ? "Continue training" : "Train")) s.train = Training::Run;
-  ImGui::EndDisabled();
-  mark_item("induction/train");
-  ImGui::SameLine();
-  ImGui::BeginDisabled(!running);
-  if (ImGui::Button("Pause")) s.train = Training::Pause;
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  if (ImGui::Button("Reset")) s.train = Training::Reset;
-  same_line_if_fits(ImGui::CalcTextSize("not trained yet: press Train").x);
-  if (ses.steps() > 0) {
-    text_wrapped("step %d   %.0f steps/s   loss %.3f   %.1f s%s", ses.steps(), ses.steps_per_second(),
-                 static_cast<double>(ses.last_loss()), ses.seconds(), running ? "   training..." : "");
-  } else {
-    ImGui::TextUnformatted(running ? "starting..." : "not trained yet: press Train");
-  }
-  if (!running && ses.steps() >= s.max_steps)
-    text_wrapped_disabled("Stopped at max steps (%d); raise it to train longer.", s.max_steps);
 }
 
 bool same_run(const Row& a, const Row& b) {
@@ -203,7 +175,8 @@ void draw_induction_scene(SceneContext& ctx) {
   const bool training = s.train == Training::Run || ses.evaluating();
   if (training && !ses.in_worker()) request_next_frame();
   if (!ses.error().empty()) ctx.fail(ses.error());
-  draw_buttons(s, ses);
+  train_ui::run_buttons(s, ses, "induction/train");
+  train_ui::max_steps_note(s, ses);
 
   const attn::train::ModelConfig mc =
       attn::train::induction_model_config(task(), attn::Scheme::None, 0);  // the sizes of every run
@@ -215,15 +188,15 @@ void draw_induction_scene(SceneContext& ctx) {
   if (m) off = heads_off(s, m->model, off_error);
   shown["off"] = heads_off_text(off);
   shown["off_error"] = off_error;
-  if (ses.has_trainer() && section("Learning curves", "curves", s.hide)) draw_curves(ses);
+  if (ses.has_trainer() && section("Learning curves", "curves", s.hide)) induction::draw_curves(ses);
   if (ses.has_trainer() && section("What each head does", "heads", s.hide)) {
-    draw_heads(s, ses, off, shown);
+    induction::draw_heads(s, ses, off, shown);
     if (!off_error.empty()) error_box(off_error);
   }
   if (m && section("Attention on a held-out sequence", "grids", s.hide))
-    draw_grids(st, *m, off, heads_off_text(off), s, shown);
+    induction::draw_grids(st, *m, off, heads_off_text(off), s, shown);
   if (m && section("Predict, then check: switch the induction heads off", "predict", s.hide))
-    draw_prediction(st, s, *m, training, shown);
+    induction::draw_prediction(st, s, *m, training, shown);
   if (section("Each position scheme, side by side", "compare", s.hide)) draw_compare(st, s, shown);
   report(shown, s, st, mc.layers, mc.heads);
   ctx.report([j = std::move(shown)](nlohmann::json& out) { out.update(j); });

@@ -97,17 +97,11 @@ void sync_session(Settings& s, TrainState& st) {
 }
 
 void draw_controls(Settings& s) {
-  ImGui::SetNextItemWidth(130);
-  if (begin_combo("positions", attn::scheme_name(s.positions).c_str())) {
-    for (const attn::Scheme scheme : attn::train::trainable_schemes()) {
-      if (ImGui::Selectable(attn::scheme_name(scheme).c_str(), s.positions == scheme)) s.positions = scheme;
-    }
-    ImGui::EndCombo();
-  }
-  help_marker(
-      "How the model learns where each word is: none (it sees a bag of words), sinusoidal (fixed clock "
-      "readings added to the embeddings), learned (a trained table of 32 slots), rope (queries and keys "
-      "turned by their position).");
+  scheme_combo(
+      s,
+      "How the model learns where each word is: none (it sees a bag of words), sinusoidal (fixed "
+      "clock readings added to the embeddings), learned (a trained table of 32 slots), rope (queries "
+      "and keys turned by their position), alibi (a penalty growing with distance).");
   same_line_if_fits(150, "d_model");
   ImGui::SetNextItemWidth(150);
   // up to the loaded model's width when it is wider: the slider keeps its value (it clamps to its range),
@@ -131,31 +125,14 @@ void draw_controls(Settings& s) {
 }
 
 void draw_buttons(Settings& s, const TrainClient& ses) {
-  const bool running = s.train == Training::Run;
-  const bool more = ses.target_reached() || ses.steps() > 0;
-  ImGui::BeginDisabled(running);
-  if (ImGui::Button(more ? "Continue training" : "Train")) s.train = Training::Run;
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  ImGui::BeginDisabled(!running);
-  if (ImGui::Button("Pause")) s.train = Training::Pause;
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  if (ImGui::Button("Reset")) s.train = Training::Reset;
-  same_line_if_fits(ImGui::CalcTextSize("not trained yet: press Train").x);
-  if (ses.steps() > 0) {
-    text_wrapped("step %d   %.0f steps/s   loss %.4f   %.1f s%s", ses.steps(), ses.steps_per_second(),
-                 static_cast<double>(ses.last_loss()), ses.seconds(), running ? "   training..." : "");
-  } else {
-    ImGui::TextUnformatted(running ? "starting..." : "not trained yet: press Train");
-  }
+  run_buttons(s, ses, "train/train");
   if (ses.target_reached()) {
     text_wrapped_colored(
         ink(Ink::Right),
         "Reached 99%% held-out accuracy (twice in a row) at step %d after %.1f s of training.",
         ses.target_step(), ses.target_seconds());
-  } else if (!running && ses.steps() >= s.max_steps) {
-    text_wrapped_disabled("Stopped at max steps (%d); raise it to train longer.", s.max_steps);
+  } else {
+    max_steps_note(s, ses);
   }
 }
 

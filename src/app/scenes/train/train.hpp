@@ -28,6 +28,15 @@ struct PanelState {
   long long seen_attempt = 0;       // the model load whose message `open` shows
 };
 
+// [controls.cpp] The Train and Induction scenes' shared controls.
+// The positions combo over the schemes a model trains with, and its help text.
+void scheme_combo(Settings& s, const char* help);
+// Train (Continue training once it has steps; `mark` names it for state().rects), Pause and Reset, then
+// the step, rate, loss and training time.
+void run_buttons(Settings& s, const TrainClient& ses, const char* mark);
+// Once stopped at max steps: how to train longer.
+void max_steps_note(const Settings& s, const TrainClient& ses);
+
 // [panels.cpp]
 // The typed email through model m with the heads of `off` switched off (null: none), kept in `memo` until
 // the model's version, the text or `off_key` (what names `off`) changes.
