@@ -165,6 +165,11 @@ void table_row(int index) {
   cur().in_row = true;
 }
 
+void table_text(const std::string& text) {
+  table_cell();
+  ImGui::TextUnformatted(text.c_str());
+}
+
 void table_cell() {
   close_cell();
   if (cur().next_cell + 1 >= static_cast<int>(cur().x.size())) return;  // more cells than columns: ignored

@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 namespace app {
@@ -26,6 +27,8 @@ bool begin_table(const char* id, std::initializer_list<TableColumn> columns, int
 void table_row(int index = -1);
 // Moves to the row's next cell: what follows is drawn in it.
 void table_cell();
+// The next cell holding `text`.
+void table_text(const std::string& text);
 void end_table();
 // The height of one line of cells (for an ImGuiListClipper over the rows).
 float table_row_height();

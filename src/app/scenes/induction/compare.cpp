@@ -18,11 +18,6 @@ void put_losses(nlohmann::json& j, const attn::train::InductionMetrics& m) {
   j["loss_second_half"] = m.loss_second_half;
 }
 
-void cell(const std::string& text) {
-  table_cell();
-  ImGui::TextUnformatted(text.c_str());
-}
-
 std::string step_or_dash(int step) {
   return step >= 0 ? std::to_string(step) : "-";
 }
@@ -127,16 +122,16 @@ void draw_compare(InductionState& st, Settings& s, nlohmann::json& shown) {
       for (const Row& r : st.rows) {
         if (r.positions != scheme) continue;
         table_row();
-        cell(attn::scheme_name(r.positions) + (r.seed != s.seed ? format(" (seed %d)", r.seed) : ""));
-        cell(std::to_string(r.steps));
-        cell(step_or_dash(r.formed.previous_token));
-        cell(step_or_dash(r.formed.induction));
-        cell(format("%.2f", r.best_previous));
-        cell(format("%.2f", r.best_induction));
-        cell(format("%.3f", r.loss_first_half));
-        cell(format("%.3f", r.loss_second_half));
+        table_text(attn::scheme_name(r.positions) + (r.seed != s.seed ? format(" (seed %d)", r.seed) : ""));
+        table_text(std::to_string(r.steps));
+        table_text(step_or_dash(r.formed.previous_token));
+        table_text(step_or_dash(r.formed.induction));
+        table_text(format("%.2f", r.best_previous));
+        table_text(format("%.2f", r.best_induction));
+        table_text(format("%.3f", r.loss_first_half));
+        table_text(format("%.3f", r.loss_second_half));
         for (const AtLength& a : r.longer)
-          cell(a.error.empty() ? format("%.3f", a.loss_second_half) : "no slot");
+          table_text(a.error.empty() ? format("%.3f", a.loss_second_half) : "no slot");
         table.push_back(row_json(r));
       }
     }

@@ -6,6 +6,8 @@
 
 #include <imgui.h>
 
+#include <climits>
+
 #include "app/platform_io.hpp"
 #include "app/scenes/train/train.hpp"
 #include "app/widgets/theme.hpp"
@@ -28,35 +30,12 @@ constexpr const char* kIntro =
 
 // Coming back through the menu (which resets the settings to the scene's defaults) keeps the run.
 void restore_on_reentry(Settings& s, InductionState& st) {
-  const int frame = ImGui::GetFrameCount();
-  const bool entered = frame != st.last_frame + 1;
-  st.last_frame = frame;
-  if (!entered || !st.session.keyed()) return;
+  if (!train_ui::entered_again(st.last_frame) || !st.session.keyed()) return;
   const Settings d = defaults_for("induction");
   if (train_ui::induction_key(s) != train_ui::induction_key(d) || s.max_steps != d.max_steps) return;
   s.positions = st.session.key().positions;
   s.seed = st.session.key().seed;
   s.max_steps = st.max_steps;
-}
-
-// A new session when asked (train=reset), when the settings changed, or to train after an error.
-void sync_session(Settings& s, InductionState& st) {
-  const train_ui::SessionKey key = train_ui::induction_key(s);
-  const bool reset = s.train == Training::Reset;
-  if (reset) s.train = Training::Pause;
-  st.max_steps = s.max_steps;
-  const bool fresh =
-      st.session.key() != key || (s.train == Training::Run && !st.session.has_trainer() && st.error.empty());
-  if (!reset && !fresh) return;
-  st.error.clear();
-  st.guess = -1;
-  try {
-    st.session.reset(key);
-  } catch (const attn::InputError& e) {
-    st.error = e.what();
-    st.session.detach(key);
-    s.train = Training::Pause;
-  }
 }
 
 void draw_controls(Settings& s) {
@@ -67,12 +46,8 @@ void draw_controls(Settings& s) {
       "position), rope (queries and keys turned by their position), alibi (a penalty growing with "
       "distance).");
   same_line_if_fits(130, "seed");
-  ImGui::SetNextItemWidth(130);
-  input_int("seed", &s.seed, 0, 2147483647);
-  same_line_if_fits(130, "max steps");
-  ImGui::SetNextItemWidth(130);
-  input_int("max steps", &s.max_steps, 1, 100000, 100);
-  help_marker(
+  train_ui::seed_and_steps(
+      s,
       "2 attention-only layers of 4 heads, d_model 32, 16 token ids, sequences of 32; each step is one Adam "
       "step on 16 fresh sequences. Every 100 steps (and on a pause) the model is measured on 64 held-out "
       "sequences. Changing a setting starts a new model.");
@@ -166,7 +141,8 @@ void draw_induction_scene(SceneContext& ctx) {
   text_wrapped("%s", kIntro);
   restore_on_reentry(s, st);
   if (section("Model and training", "controls", s.hide)) draw_controls(s);
-  sync_session(s, st);
+  st.max_steps = s.max_steps;
+  if (train_ui::sync_session(s, st.session, train_ui::induction_key(s), st.error, INT_MAX)) st.guess = -1;
   if (!st.error.empty()) ctx.fail(st.error);
 
   TrainClient& ses = st.session;

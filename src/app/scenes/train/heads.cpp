@@ -21,12 +21,6 @@ void put_metrics(nlohmann::json& j, const attn::train::SetMetrics& m) {
   j["flipped_pair_accuracy"] = m.pair_accuracy;
 }
 
-// A cell's text.
-void cell(const std::string& text) {
-  table_cell();
-  ImGui::TextUnformatted(text.c_str());
-}
-
 }  // namespace
 
 void draw_heads(PanelState& ps, Settings& s, const TrainedModel& m, bool training, nlohmann::json& shown) {
@@ -102,7 +96,7 @@ void draw_heads(PanelState& ps, Settings& s, const TrainedModel& m, bool trainin
         ImGui::Text("%.2f", sc.value);
         e["scores"][sc.name] = sc.value;
       }
-      cell(role_text(hr));
+      table_text(role_text(hr));
     }
     end_table();
     text_wrapped(
@@ -136,18 +130,18 @@ void draw_heads(PanelState& ps, Settings& s, const TrainedModel& m, bool trainin
   const std::string off_header = any ? names + " off" : "(none off)";
   if (begin_table("off", {{"held-out emails"}, {"every head on"}, {off_header.c_str()}})) {
     table_row();
-    cell("accuracy");
-    cell(percent(r.all_on.accuracy));
-    cell(off_ready ? percent(r.ablated.accuracy) : measuring);
+    table_text("accuracy");
+    table_text(percent(r.all_on.accuracy));
+    table_text(off_ready ? percent(r.ablated.accuracy) : measuring);
     table_row();
-    cell("both orders of a twin right");
-    cell(percent(r.all_on.pair_accuracy));
-    cell(off_ready ? percent(r.ablated.pair_accuracy) : measuring);
+    table_text("both orders of a twin right");
+    table_text(percent(r.all_on.pair_accuracy));
+    table_text(off_ready ? percent(r.ablated.pair_accuracy) : measuring);
     if (on.ok()) {
       table_row();
-      cell("the email above: refund the");
-      cell(answer(on.value()));
-      cell(email_ready ? answer(without.value()) : measuring);
+      table_text("the email above: refund the");
+      table_text(answer(on.value()));
+      table_text(email_ready ? answer(without.value()) : measuring);
     }
     end_table();
   }

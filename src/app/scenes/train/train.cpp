@@ -63,37 +63,11 @@ void adopt_loaded_model(Settings& s, TrainState& st) {
 // Coming back from another scene through the menu (which resets the settings to the defaults) keeps the
 // model that was trained: its settings are put back.
 void restore_on_reentry(Settings& s, TrainState& st) {
-  const int frame = ImGui::GetFrameCount();
-  const bool entered = frame != st.last_frame + 1;
-  st.last_frame = frame;
-  if (!entered || !st.session.keyed()) return;
+  if (!entered_again(st.last_frame) || !st.session.keyed()) return;
   const Settings d = defaults_for("train");
   if (session_key(s) != session_key(d)) return;  // the settings were chosen (a link, set()): they win
   apply_key(s, st.session.key());
   if (s.text == d.text && !st.text.empty()) s.text = st.text;
-}
-
-// Builds a new session when asked (train=reset), when the settings changed, or to train after a file.
-void sync_session(Settings& s, TrainState& st) {
-  const SessionKey key = session_key(s);
-  const bool reset = s.train == Training::Reset;
-  if (reset) s.train = Training::Pause;
-  const bool fresh =
-      st.session.key() != key || (s.train == Training::Run && !st.session.has_trainer() && st.error.empty());
-  if (!reset && !fresh) return;
-  st.error.clear();
-  try {
-    if (key.d_model > kMaxTrainWidth) {
-      throw attn::InputError(
-          "d_model " + std::to_string(key.d_model) + " is too wide to train in the page: one step would " +
-          "take longer than a frame; allowed here: up to " + std::to_string(kMaxTrainWidth));
-    }
-    st.session.reset(key);
-  } catch (const attn::InputError& e) {
-    st.error = e.what();
-    st.session.detach(key);
-    s.train = Training::Pause;
-  }
 }
 
 void draw_controls(Settings& s) {
@@ -114,12 +88,8 @@ void draw_controls(Settings& s) {
   same_line_if_fits(80, "layers");
   ImGui::SetNextItemWidth(80);
   slider_int("layers", &s.layers, 1, 4, "%d", ImGuiSliderFlags_AlwaysClamp);
-  ImGui::SetNextItemWidth(130);
-  input_int("seed", &s.seed, 0, 2147483647);
-  same_line_if_fits(130, "max steps");
-  ImGui::SetNextItemWidth(130);
-  input_int("max steps", &s.max_steps, 1, 100000, 100);
-  help_marker(
+  seed_and_steps(
+      s,
       "Changing the model's settings starts a new model. Training stops by itself once the held-out "
       "accuracy has been at least 99% twice in a row, or at max steps; Continue then trains on.");
 }
@@ -225,7 +195,7 @@ void draw_train_scene(SceneContext& ctx) {
   restore_on_reentry(s, st);
   adopt_loaded_model(s, st);
   if (section("Model and training", "controls", s.hide)) draw_controls(s);
-  sync_session(s, st);
+  sync_session(s, st.session, session_key(s), st.error, kMaxTrainWidth);
 
   TrainClient& ses = st.session;
   if (!st.error.empty()) {

@@ -31,11 +31,19 @@ struct PanelState {
 // [controls.cpp] The Train and Induction scenes' shared controls.
 // The positions combo over the schemes a model trains with, and its help text.
 void scheme_combo(Settings& s, const char* help);
+// The seed and max steps fields, and their help text.
+void seed_and_steps(Settings& s, const char* help);
 // Train (Continue training once it has steps; `mark` names it for state().rects), Pause and Reset, then
 // the step, rate, loss and training time.
 void run_buttons(Settings& s, const TrainClient& ses, const char* mark);
 // Once stopped at max steps: how to train longer.
 void max_steps_note(const Settings& s, const TrainClient& ses);
+// Whether this draw is the first since the scene was entered (the last one was not the frame before).
+bool entered_again(int& last_frame);
+// A new session for `key` when asked (train=reset), when the key changed, or to train again after an error
+// (none is kept in `error`); a model wider than max_width, or one the core cannot build, is said in `error`
+// and the training paused. Returns whether a session started (or failed to).
+bool sync_session(Settings& s, TrainClient& ses, const SessionKey& key, std::string& error, int max_width);
 
 // [panels.cpp]
 // The typed email through model m with the heads of `off` switched off (null: none), kept in `memo` until
