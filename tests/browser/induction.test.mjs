@@ -27,14 +27,13 @@ function roleOf(scores) {
   return top >= FLOOR && top >= MARGIN * next ? entries[0][0] : 'mixed';
 }
 
-// Frames until the run is paused at `steps` with its comparison row (the pause's longer lengths measured).
+// Frames until the run is paused at `steps`, measured there at the longer lengths too (the pause's).
 async function trained(page, steps, timeout = 90000) {
   await page.waitForFunction((n) => {
     const demo = window.attentionDemo;
     demo.requestFrames(1);
     const s = demo.state().shown;
-    return !s.running && !s.evaluating && s.steps === n && s.table && s.table.some((r) => r.steps === n &&
-      r.positions === s.positions);
+    return !s.running && !s.evaluating && s.steps === n && s.evaluations.step.at(-1) === n && s.eval_length;
   }, steps, { timeout, polling: 200 });
   await waitFrames(page, 2);
   return state(page);
@@ -128,6 +127,7 @@ test('induction: trains in the worker as the CLI does; heads, grids and heads of
 test('induction: every scheme in turn, and the table is what the CLI prints for the same seed', async () => {
   await withCleanPage(browser, { viewport: { width: 1280, height: 2400 } }, async (page) => {
     await openDemo(page, 'scene=induction&positions=none&seed=1&max_steps=100&hide=grids,heads,curves,predict');
+    assert.deepEqual((await state(page)).messages, [], 'the link is read without a note');
     // the untrained model's first evaluation in, so nothing moves the button any more
     await page.waitForFunction(() => {
       window.attentionDemo.requestFrames(1);
@@ -170,6 +170,7 @@ test('induction: every scheme in turn, and the table is what the CLI prints for 
 test('induction: predict, then check what switching the induction heads off does', async () => {
   await withCleanPage(browser, { viewport: { width: 1280, height: 2400 } }, async (page) => {
     await openDemo(page, 'scene=induction&positions=rope&seed=1&max_steps=1000&hide=grids,compare');
+    assert.deepEqual((await state(page)).messages, [], 'the link is read without a note');
     await setAndWait(page, { train: 'run' });
     let s = await trained(page, 1000, 150000);
     const heads = s.shown.prediction.heads;

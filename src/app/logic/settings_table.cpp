@@ -37,7 +37,7 @@ const char* const kPanels =
     "controls|dials|readings|compare|exercise|naive|similarity|notes|stats|rows|params|shuffle|mistake|"
     "offsets|"
     "rope|limits|"
-    "heads|curves|predict|pair|file|breaks|longer|menu|scenes|path|caption";
+    "heads|curves|predict|pair|file|breaks|longer|grids|menu|scenes|path|caption";
 
 bool parse_int(const std::string& v, long long lo, long long hi, int& out) {
   long long x = 0;
