@@ -32,8 +32,7 @@ TEST(Pipeline, EqualsTheLayerComposedByHand) {
         attn::MhaWeights::random(16, 4, attn::mix_seed(c.seed, 22), attn::kSceneWeightGain);
     attn::AttentionOptions opt;
     opt.causal = c.causal;
-    opt.positions =
-        scheme == attn::Scheme::Rope || scheme == attn::Scheme::Alibi ? scheme : attn::Scheme::None;
+    opt.positions = attn::scheme_def(scheme).added ? attn::Scheme::None : scheme;  // the rest acts inside
     const ref::Mha want =
         ref::multi_head(ref::to_double(r.inputs), ref::to_double(w.w_qkv), ref::to_double(w.w_o), 4, opt);
     EXPECT_TRUE(ref::allclose(r.mha.output, want.output)) << attn::scheme_name(scheme);

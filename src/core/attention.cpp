@@ -64,7 +64,8 @@ HeadResult attend(const ConstBlock<float>& q_in, const ConstBlock<float>& k_in, 
   ops::HeadMask mask;
   mask.causal = opt.causal;
   mask.positions = positions_for(opt, t);
-  if (scheme.score_bias) scheme.score_bias(mask, head, heads);
+  set_head_bias<float>(scheme, mask, head, heads, nullptr,
+                       position_span(mask.positions, static_cast<int>(t)));
   // 1. the scheme turns each query and key by its own position (RoPE).
   // 2. scores = (q / sqrt(d_k)) k^T (T, T) with the scheme's bias and the causal mask, the weights
   //    (T, T) and the blend (T, d_v)

@@ -199,21 +199,28 @@ void rope_rotate(MatT<S>& m, int col, int width, const RopeTable& table, bool in
 
 namespace {
 
-// Steps 2-3 of a head on rows r0 .. r1-1 of scores (T, T'): ALiBi's -slope * |p_i - p_j|, then -inf for
-// keys j > i when causal.
+// Steps 2-3 of a head on rows r0 .. r1-1 of scores (T, T'): the scheme's bias (ALiBi's -slope * |p_i - p_j|,
+// the mask's slope in S, or its bias per clipped distance p_j - p_i), then -inf for keys j > i when causal.
 template <class S>
-void mask_rows(MatT<S>& scores, const std::vector<int>& positions, S slope, bool causal, Eigen::Index r0,
-               Eigen::Index r1) {
+void mask_rows(MatT<S>& scores, const HeadMask& mask, S slope, Eigen::Index r0, Eigen::Index r1) {
+  const std::vector<int>& positions = mask.positions;
   const auto at = [&positions](Eigen::Index i) {
     return positions.empty() ? static_cast<int>(i) : positions[static_cast<size_t>(i)];
   };
+  const int reach = static_cast<int>(mask.distance_bias.size() / 2);  // M
   for (Eigen::Index i = r0; i < r1; ++i) {
     if (slope != S(0)) {
       for (Eigen::Index j = 0; j < scores.cols(); ++j) {
         scores(i, j) += -slope * static_cast<S>(std::abs(at(i) - at(j)));
       }
     }
-    if (causal) {
+    if (!mask.distance_bias.empty()) {
+      for (Eigen::Index j = 0; j < scores.cols(); ++j) {
+        const int distance = std::clamp(at(j) - at(i), -reach, reach);
+        scores(i, j) += static_cast<S>(mask.distance_bias[static_cast<size_t>(distance + reach)]);
+      }
+    }
+    if (mask.causal) {
       for (Eigen::Index j = i + 1; j < scores.cols(); ++j) scores(i, j) = -std::numeric_limits<S>::infinity();
     }
   }
@@ -224,7 +231,9 @@ void mask_rows(MatT<S>& scores, const std::vector<int>& positions, S slope, bool
 template <class S>
 void add_alibi_bias(MatT<S>& scores, const std::vector<int>& positions, S slope) {
   // scores (T, T) += -slope * |p_i - p_j|
-  mask_rows(scores, positions, slope, false, 0, scores.rows());
+  HeadMask mask;
+  mask.positions = positions;
+  mask_rows(scores, mask, slope, 0, scores.rows());
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -244,7 +253,7 @@ void attention_scores(const ConstBlock<S>& q, const ConstBlock<S>& k, const Head
     matmul_rows<S>(qs, kt, scores);
   }
   // 2. ALiBi: a distance penalty per head; 3. causal: query i sees keys j <= i only
-  mask_rows(scores, mask.positions, static_cast<S>(mask.alibi_slope), mask.causal, 0, scores.rows());
+  mask_rows(scores, mask, static_cast<S>(mask.alibi_slope), 0, scores.rows());
 }
 
 namespace {
@@ -290,9 +299,9 @@ void attention_forward(const ConstBlock<S>& q, const ConstBlock<S>& k, const Con
       const Eigen::Index n = std::min(rows, t - r0);
       auto s_rows = scores.middleRows(r0, n);
       auto o_rows = out.middleRows(r0, n);
-      kp.multiply(gemm::in(q.middleRows(r0, n)), gemm::out(s_rows), scale);          // 1. (q / sqrt(d)) k^T
-      mask_rows(scores, mask.positions, mask.alibi_slope, mask.causal, r0, r0 + n);  // 2-3.
-      if (tk > 0) softmax_rows(scores, weights, r0, r0 + n);                         // 4.
+      kp.multiply(gemm::in(q.middleRows(r0, n)), gemm::out(s_rows), scale);  // 1. (q / sqrt(d)) k^T
+      mask_rows(scores, mask, mask.alibi_slope, r0, r0 + n);                 // 2-3.
+      if (tk > 0) softmax_rows(scores, weights, r0, r0 + n);                 // 4.
       vp.multiply(gemm::in(weights.middleRows(r0, n)), gemm::out(o_rows));
     }
   } else {
@@ -306,7 +315,7 @@ void attention_forward(const ConstBlock<S>& q, const ConstBlock<S>& k, const Con
 
 template <class S>
 void attention_backward(const MatT<S>& q, const MatT<S>& k, const MatT<S>& v, const MatT<S>& weights,
-                        const MatT<S>& dout, MatT<S>& dq, MatT<S>& dk, MatT<S>& dv) {
+                        const MatT<S>& dout, MatT<S>& dq, MatT<S>& dk, MatT<S>& dv, MatT<S>* dscores) {
   const S scale = S(1) / std::sqrt(S(q.cols()));
   // out = w v: dw = dout v^T (T, T), dv = w^T dout (T, d_v)
   MatT<S> dw;
@@ -320,6 +329,7 @@ void attention_backward(const MatT<S>& q, const MatT<S>& k, const MatT<S>& v, co
   dq *= scale;
   matmul_at<S>(ds, q, dk);
   dk *= scale;
+  if (dscores) *dscores = std::move(ds);  // a bias added to the scores gets their gradient as it is
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -365,7 +375,7 @@ MatT<S> mean_pool(const MatT<S>& x) {
   template void attention_forward<S>(const ConstBlock<S>&, const ConstBlock<S>&, const ConstBlock<S>&,      \
                                      const HeadMask&, MatT<S>&, MatT<S>&, MatT<S>&);                        \
   template void attention_backward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, const MatT<S>&,       \
-                                      const MatT<S>&, MatT<S>&, MatT<S>&, MatT<S>&);                        \
+                                      const MatT<S>&, MatT<S>&, MatT<S>&, MatT<S>&, MatT<S>*);              \
   template MatT<S> mean_pool<S>(const MatT<S>&);                                                            \
   template S cross_entropy<S>(const MatT<S>&, int);                                                         \
   template S softmax_cross_entropy<S>(const MatT<S>&, int, MatT<S>&);                                       \

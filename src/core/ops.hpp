@@ -64,7 +64,10 @@ void add_alibi_bias(MatT<S>& scores, const std::vector<int>& positions, S slope)
 struct HeadMask {
   bool causal = false;         // mask keys after the query (j > i)
   float alibi_slope = 0.0f;    // 0: no ALiBi bias
-  std::vector<int> positions;  // token positions for the ALiBi distances; empty means 0 .. T-1
+  std::vector<int> positions;  // token positions for the distances; empty means 0 .. T-1
+  // Empty, or 2M + 1 values added to score (i, j) at distance p_j - p_i clipped to -M .. M (entry M +
+  // distance): a bias per distance bucket, constant past M.
+  std::vector<double> distance_bias;
 };
 // Steps 1-3 alone: q (T, d), k (T', d) -> scores (T, T') = (q / sqrt(d)) k^T, biased and masked.
 template <class S>
@@ -73,10 +76,12 @@ void attention_scores(const ConstBlock<S>& q, const ConstBlock<S>& k, const Head
 template <class S>
 void attention_forward(const ConstBlock<S>& q, const ConstBlock<S>& k, const ConstBlock<S>& v,
                        const HeadMask& mask, MatT<S>& scores, MatT<S>& weights, MatT<S>& out);
-// dout (T, d_v) -> dq, dk (T, d), dv (T, d_v) (overwritten). Masked entries have weight 0, so no gradient.
+// dout (T, d_v) -> dq, dk (T, d), dv (T, d_v) (overwritten), and the scores' gradient (T, T) when
+// dscores is given. Masked entries have weight 0, so no gradient.
 template <class S>
 void attention_backward(const MatT<S>& q, const MatT<S>& k, const MatT<S>& v, const MatT<S>& weights,
-                        const MatT<S>& dout, MatT<S>& dq, MatT<S>& dk, MatT<S>& dv);
+                        const MatT<S>& dout, MatT<S>& dq, MatT<S>& dk, MatT<S>& dv,
+                        MatT<S>* dscores = nullptr);
 
 // ---- Mean pool: x (T, D) -> (1, D), the mean over the rows, summed in double: the rows of a shuffled
 // email sum to the same value before rounding, so without positions both orders pool to the same float.

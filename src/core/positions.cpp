@@ -1,6 +1,7 @@
 // The checks and the rotation speed the position schemes share (each scheme lives in core/schemes).
 #include "positions.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "error.hpp"
@@ -26,6 +27,12 @@ std::vector<int> range_positions(int count) {
   std::vector<int> p(static_cast<size_t>(count));
   for (int i = 0; i < count; ++i) p[static_cast<size_t>(i)] = i;
   return p;
+}
+
+int position_span(const std::vector<int>& positions, int count) {
+  if (positions.empty()) return std::max(count - 1, 0);
+  const auto [lo, hi] = std::minmax_element(positions.begin(), positions.end());
+  return *hi - *lo;
 }
 
 }  // namespace attn

@@ -14,6 +14,8 @@ namespace attn {
 
 // Positions 0, 1, ..., count - 1.
 std::vector<int> range_positions(int count);
+// The largest distance between two of `positions`, or count - 1 when they are empty (0 .. count - 1).
+int position_span(const std::vector<int>& positions, int count);
 // Throws InputError unless every position is in 0 .. kMaxPosition.
 inline constexpr int kMaxPosition = 1000000;
 void require_positions(const std::vector<int>& positions);

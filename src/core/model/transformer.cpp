@@ -95,6 +95,7 @@ LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w,
   total_ = part_ ? blocks_ + (last_ - first_) : 2 * blocks_ + c.heads + (c.norm == Norm::None ? 0 : 1);
   mask_.causal = c.causal;
   if (positions) mask_.positions = *positions;
+  span_ = position_span(mask_.positions, t);
   const SchemeDef& scheme = scheme_def(c.positions);
   if (scheme.rotation && !turn_) {
     own_turn_ = scheme.rotation(dk_, positions ? *positions : range_positions(t), c.base);
@@ -151,8 +152,7 @@ void LayerSteps<S>::step() {
       ops::rope_rotate(out_.qkv, h * dk_, dk_, *turn_, false);
       if (h % group_ == 0 || h == first_) ops::rope_rotate(out_.qkv, k_col, dk_, *turn_, false);
     }
-    mask_.alibi_slope = 0.0f;
-    if (const auto bias = scheme_def(c_.positions).score_bias) bias(mask_, h, c_.heads);
+    set_head_bias(scheme_def(c_.positions), mask_, h, c_.heads, &w_.distance_bias, span_);
     ops::attention_forward<S>(out_.qkv.middleCols(h * dk_, dk_), out_.qkv.middleCols(k_col, dk_),
                               out_.qkv.middleCols(v_col, dk_), mask_, out_.scores[hs], out_.weights[hs],
                               head_out_);

@@ -55,6 +55,8 @@ struct LayerWeightsT {
   MatT<S> w1, b1;              // (D, F), (1, F)  (empty when d_ff == 0)
   MatT<S> w2, b2;              // (F, D), (1, D)  (empty when d_ff == 0)
   MatT<S> ln2_gain, ln2_bias;  // (1, D)          (empty when d_ff == 0)
+  // (H, buckets): the trained bias of a scheme with distance buckets (empty: none, or its initial values)
+  MatT<S> distance_bias;
 };
 
 // What one layer computed: the display's grids and what a backward pass needs.
@@ -137,6 +139,7 @@ class LayerSteps {
   ops::HeadMask mask_;
   MatT<S> head_out_;  // (T, d_k)
   int d_ = 0, dk_ = 0, rows_ = 0, blocks_ = 0, next_ = 0, total_ = 0, last_head_ = -1;
+  int span_ = 0;              // the largest distance between two of the tokens' positions
   int group_ = 1;             // query heads per key/value head
   int first_ = 0, last_ = 0;  // the span's heads: first_ .. last_ - 1
   bool part_ = false;         // the span is not every head: W_o and the norms are left out

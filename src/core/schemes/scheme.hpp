@@ -48,6 +48,18 @@ struct SchemeFact {
   bool whole = false;  // whole numbers
 };
 
+// A bias per head for each bucket of the distance from the query to the key, added to the scores. A
+// trainable model learns one (H, buckets) table per layer, starting from `initial`; a seeded model uses
+// `initial` as it is.
+struct DistanceBuckets {
+  int buckets = 0;
+  int max_distance = 0;  // every distance past it, either way, falls in the same bucket as max_distance
+  // The bucket 0 .. buckets - 1 of key position - query position: one-way (causal) or both ways.
+  int (*bucket)(int distance, bool causal) = nullptr;
+  // The untrained table's entry for head `head` of `heads`.
+  double (*initial)(int head, int heads, int bucket) = nullptr;
+};
+
 struct SchemeDef {
   Scheme id;
   const char* name;  // in URLs, CLI flags and JSON
@@ -68,6 +80,8 @@ struct SchemeDef {
   bool takes_length = false;
   // Facts `pe` prints beside the table.
   std::vector<SchemeFact> (*facts)(const std::vector<int>& positions, const SchemeArgs& args) = nullptr;
+  // A trained bias per distance bucket; null: none.
+  const DistanceBuckets* distance = nullptr;
 };
 
 // Every scheme, in menu order.
@@ -81,6 +95,16 @@ Scheme parse_scheme(const std::string& name, const std::vector<Scheme>& allowed)
 std::string scheme_name(Scheme s);
 // "a|b|c" for error messages.
 std::string scheme_list(const std::vector<Scheme>& schemes);
+
+// Sets head `head` of `heads`'s bias on its mask (mask.causal already set): the scheme's score_bias and, for
+// a scheme with distance buckets, row `head` of `table` (H, buckets), or the scheme's initial values when
+// `table` is null or empty, laid out per clipped distance (ops::HeadMask::distance_bias) up to `span`, the
+// largest distance between two of the positions.
+template <class S>
+void set_head_bias(const SchemeDef& scheme, ops::HeadMask& mask, int head, int heads, const MatT<S>* table,
+                   int span);
+// A distance-bucket scheme's untrained table: (heads, buckets).
+Mat initial_distance_table(const SchemeDef& scheme, int heads);
 
 // What a model adds to its embeddings: (T, D) at positions 0 .. t-1, or an empty matrix.
 Mat added_positions(Scheme s, int t, const SchemeArgs& args);

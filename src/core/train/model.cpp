@@ -228,7 +228,8 @@ void ModelT<S>::backward_attention(const LayerForwardT<S>& L, const LayerParamsT
                                    const MatT<S>& dres, const MatT<S>& in, MatT<S>& din) const {
   const ModelConfig& c = config;
   const int t = static_cast<int>(in.rows()), d = c.d_model, h_count = c.heads, dk = d / h_count;
-  MatT<S> dw, dconcat, dqkv, q, k, v, dout, dq, dk_, dv;
+  MatT<S> dw, dconcat, dqkv, q, k, v, dout, dq, dk_, dv, dscores;
+  const DistanceBuckets* buckets = scheme_def(c.positions).distance;
   // 6. attention = concat W_o
   ops::matmul_at<S>(L.concat, dres, dw);
   gp.w_o += dw;
@@ -241,7 +242,13 @@ void ModelT<S>::backward_attention(const LayerForwardT<S>& L, const LayerParamsT
     v = L.qkv.middleCols(2 * d + h * dk, dk);
     dout = dconcat.middleCols(h * dk, dk);
     if (L.off[static_cast<size_t>(h)]) dout.setZero();  // a switched-off head passes no gradient
-    ops::attention_backward(q, k, v, L.weights[static_cast<size_t>(h)], dout, dq, dk_, dv);
+    ops::attention_backward(q, k, v, L.weights[static_cast<size_t>(h)], dout, dq, dk_, dv,
+                            buckets ? &dscores : nullptr);
+    if (buckets) {  // the scheme's trained bias: each score's gradient to its distance's bucket
+      for (int i = 0; i < t; ++i) {
+        for (int j = 0; j < t; ++j) gp.distance_bias(h, buckets->bucket(j - i, c.causal)) += dscores(i, j);
+      }
+    }
     dqkv.middleCols(h * dk, dk) = dq;
     dqkv.middleCols(d + h * dk, dk) = dk_;
     dqkv.middleCols(2 * d + h * dk, dk) = dv;

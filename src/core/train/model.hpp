@@ -76,7 +76,8 @@ struct ParamsT {
   ParamsT zeros_like() const;
   void set_zero();
   // Every non-empty tensor with a stable name, in a fixed order: "token_embedding", "position_table",
-  // "layers.0.w_qkv", "layers.0.w_o", "layers.0.ln1_gain", "layers.0.ln1_bias", "layers.0.w1",
+  // "layers.0.w_qkv", "layers.0.w_o", "layers.0.ln1_gain", "layers.0.ln1_bias",
+  // ["layers.0.distance_bias" (H, buckets) with a distance-bucket scheme,] "layers.0.w1",
   // "layers.0.b1", "layers.0.w2", "layers.0.b2", "layers.0.ln2_gain", "layers.0.ln2_bias", ...,
   // ["final_norm.gain", "final_norm.bias",] "classifier.w", "classifier.b". For serialization: write
   // rows()/cols()/data() (row-major).

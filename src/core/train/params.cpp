@@ -58,7 +58,8 @@ long long weight_count(const ModelConfig& c) {
   const long long d = c.d_model, f = c.d_ff;
   long long n = static_cast<long long>(c.vocab) * d;  // token_embedding (vocab, D)
   if (scheme_def(c.positions).trained_table) n += static_cast<long long>(c.max_len) * d;  // (max_len, D)
-  long long layer = 4 * d * d + 2 * d;        // w_qkv, w_o, ln1 gain and bias
+  long long layer = 4 * d * d + 2 * d;  // w_qkv, w_o, ln1 gain and bias
+  if (const DistanceBuckets* b = scheme_def(c.positions).distance) layer += c.heads * b->buckets;
   if (f > 0) layer += 2 * d * f + f + 3 * d;  // w1, b1, w2, b2, ln2 gain and bias
   n += c.layers * layer;
   if (c.norm == Norm::PreLayerNorm) n += 2 * d;  // the final LayerNorm's gain and bias
@@ -89,6 +90,10 @@ ParamsT<S> ParamsT<S>::init(const ModelConfig& c, bool seeded) {
     lp.w_o = normal(salt + 1, d, d, proj);
     lp.ln1_gain = MatT<S>::Ones(1, d);
     lp.ln1_bias = MatT<S>::Zero(1, d);
+    if (scheme_def(c.positions).distance) {  // (H, buckets): the scheme's initial values
+      lp.distance_bias = initial_distance_table(scheme_def(c.positions), c.heads).template cast<S>();
+      if (!seeded) lp.distance_bias.setZero();
+    }
     if (f > 0) {
       lp.w1 = normal(salt + 2, d, f, proj);
       lp.b1 = MatT<S>::Zero(1, f);
@@ -123,6 +128,7 @@ std::vector<std::pair<std::string, MatT<S>*>> ParamsT<S>::named_tensors() {
     add(p + "w_o", lp.w_o);
     add(p + "ln1_gain", lp.ln1_gain);
     add(p + "ln1_bias", lp.ln1_bias);
+    add(p + "distance_bias", lp.distance_bias);
     add(p + "w1", lp.w1);
     add(p + "b1", lp.b1);
     add(p + "w2", lp.w2);
@@ -157,6 +163,8 @@ std::vector<std::pair<std::string, std::pair<int, int>>> ParamsT<S>::expected_sh
     out.push_back({p + "w_o", {d, d}});
     out.push_back({p + "ln1_gain", {1, d}});
     out.push_back({p + "ln1_bias", {1, d}});
+    if (const DistanceBuckets* b = scheme_def(c.positions).distance)
+      out.push_back({p + "distance_bias", {c.heads, b->buckets}});
     if (f > 0) {
       out.push_back({p + "w1", {d, f}});
       out.push_back({p + "b1", {1, f}});
@@ -206,6 +214,7 @@ ParamsT<U> ParamsT<S>::cast() const {
     o.w_o = lp.w_o.template cast<U>();
     o.ln1_gain = lp.ln1_gain.template cast<U>();
     o.ln1_bias = lp.ln1_bias.template cast<U>();
+    o.distance_bias = lp.distance_bias.template cast<U>();
     o.w1 = lp.w1.template cast<U>();
     o.b1 = lp.b1.template cast<U>();
     o.w2 = lp.w2.template cast<U>();
