@@ -30,8 +30,36 @@ def softmax(s):
     return e / e.sum(axis=-1, keepdims=True)
 
 
-def head(q, k, v, scheme="none", causal=False, h=0, heads=1):
-    """One head on projected q, k, v (T, d_k): returns (output, weights)."""
+def relative_bucket(rel, bidirectional, num_buckets=32, max_distance=128):
+    """T5's relative_position_bucket (Raffel et al., 2020) of rel = j - i (key minus query position), scalar or
+    array. n = i - j; bidirectional: half the buckets each side, keys after the query (n < 0) in the upper half;
+    causal: keys after the query share bucket 0. Below max_exact = (buckets per side) // 2 one bucket per
+    distance, then log-spaced buckets up to max_distance, the last one taking everything beyond."""
+    n = -np.asarray(rel, dtype=np.int64)
+    ret = np.zeros_like(n)
+    if bidirectional:
+        num_buckets //= 2
+        ret += np.where(n < 0, num_buckets, 0)
+        n = np.abs(n)
+    else:
+        n = np.maximum(n, 0)
+    max_exact = num_buckets // 2
+    with np.errstate(divide="ignore"):  # log2(0) where n = 0: that branch is not taken
+        large = max_exact + np.floor(np.log2(n / max_exact) / np.log2(max_distance / max_exact)
+                                     * (num_buckets - max_exact))
+    ret += np.where(n < max_exact, n, np.minimum(num_buckets - 1, large)).astype(np.int64)
+    return ret if ret.ndim else int(ret)
+
+
+def relative_bias(table, t, bidirectional):
+    """One head's (T, T) relative position bias: [i, j] = table[bucket(j - i)], table (num_buckets,)."""
+    idx = np.arange(t)
+    return np.asarray(table)[relative_bucket(idx[None, :] - idx[:, None], bidirectional, len(table))]
+
+
+def head(q, k, v, scheme="none", causal=False, h=0, heads=1, bias=None):
+    """One head on projected q, k, v (T, d_k): returns (output, weights). bias (T, T), if given, is added to the
+    scores before the causal mask (the relative scheme's learned bias)."""
     t, d_k = q.shape
     if scheme == "rope":
         q, k = rope(q), rope(k)
@@ -40,6 +68,8 @@ def head(q, k, v, scheme="none", causal=False, h=0, heads=1):
         slope = 2.0 ** (-8.0 * (h + 1) / heads)
         idx = np.arange(t)
         scores = scores - slope * np.abs(idx[:, None] - idx[None, :])
+    if bias is not None:
+        scores = scores + bias
     if causal:
         scores = np.where(np.triu(np.ones((t, t)), 1) > 0, -np.inf, scores)
     w = softmax(scores)
@@ -85,7 +115,8 @@ def encoder_block(x, w_qkv, w_o, heads, w1, b1, w2, b2):
 
 def router_forward(t, config, ids, off=()):
     """The refund router's float64 forward: t, its tensors by name (float64); config, its model file's config;
-    ids (T,) -> probabilities (C,), weights (layers, H, T, T). Heads named in `off` ("L.H") output zeros."""
+    ids (T,) -> probabilities (C,), weights (layers, H, T, T). Heads named in `off` ("L.H") output zeros.
+    positions "relative": each head adds layers.{l}.distance_bias[h][bucket(j - i)] to its scores."""
     d, heads, n = config["d_model"], config["heads"], len(ids)
     d_k = d // heads
     x = t["token_embedding"][ids]
@@ -100,8 +131,10 @@ def router_forward(t, config, ids, off=()):
         concat = np.zeros((n, d))
         for h in range(heads):
             q, k, v = (qkv[:, part * d + h * d_k: part * d + (h + 1) * d_k] for part in range(3))
-            out, weights[layer, h] = head(q, k, v, "rope" if config["positions"] == "rope" else "none",
-                                              config["causal"])
+            bias = (relative_bias(p("distance_bias")[h], n, not config["causal"])
+                    if config["positions"] == "relative" else None)
+            scheme = config["positions"] if config["positions"] in ("rope", "alibi") else "none"
+            out, weights[layer, h] = head(q, k, v, scheme, config["causal"], h, heads, bias=bias)
             if f"{layer}.{h}" not in off:
                 concat[:, h * d_k:(h + 1) * d_k] = out
         x = layer_norm(x + concat @ p("w_o")) * p("ln1_gain") + p("ln1_bias")

@@ -4,5 +4,6 @@
 # heads_reference.py.
 add_test(NAME cli_end_to_end
          COMMAND /usr/bin/python3 -m unittest cli_test cli_bad_input_test cli_train_test cli_heads_test
+                 cli_relative_test
          WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
 set_tests_properties(cli_end_to_end PROPERTIES ENVIRONMENT "ATTENTION_CLI=$<TARGET_FILE:attention_cli>")

@@ -62,6 +62,8 @@ def induction_forward(t, config, ids, off=(), ablate="zero", means=None):
             if scheme == "alibi":  # Press et al., 2022: head h of H subtracts 2^(-8(h+1)/H) |i - j|
                 idx = np.arange(length)
                 scores = scores - 2.0 ** (-8.0 * (h + 1) / heads) * np.abs(idx[:, None] - idx[None, :])
+            if scheme == "relative":  # Raffel et al., 2020: a learned bias per head and causal distance bucket
+                scores = scores + ref.relative_bias(p("distance_bias")[h], length, bidirectional=False)
             scores = np.where(later, -np.inf, scores)
             w = ref.softmax(scores)
             out = w @ v

@@ -119,6 +119,34 @@ MatD alibi_bias(const std::vector<int>& positions, int head, int heads) {
   return out;
 }
 
+int relative_bucket(int rel, bool causal) {
+  // T5's _relative_position_bucket with num_buckets 32, max_distance 128; n is how far back the key is
+  int buckets = 32, ret = 0;
+  long n = -rel;
+  if (!causal) {
+    buckets /= 2;
+    if (n < 0) ret += buckets;
+    n = std::labs(n);
+  } else {
+    n = std::max(n, 0L);
+  }
+  const int max_exact = buckets / 2;
+  if (n < max_exact) return ret + static_cast<int>(n);
+  const double large = max_exact + std::log(static_cast<double>(n) / max_exact) /
+                                       std::log(128.0 / max_exact) * (buckets - max_exact);
+  return ret + std::min(static_cast<int>(std::floor(large)), buckets - 1);
+}
+
+MatD relative_bias(const std::vector<int>& positions, const MatD& row, bool causal) {
+  const auto n = static_cast<Eigen::Index>(positions.size());
+  MatD out(n, n);
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = 0; j < n; ++j)
+      out(i, j) = row(
+          0, relative_bucket(positions[static_cast<size_t>(j)] - positions[static_cast<size_t>(i)], causal));
+  return out;
+}
+
 MatD matmul(const MatD& a, const MatD& b) {
   MatD out = MatD::Zero(a.rows(), b.cols());
   for (Eigen::Index i = 0; i < a.rows(); ++i)
@@ -162,6 +190,11 @@ Head attend(const MatD& q, const MatD& k, const MatD& v, const attn::AttentionOp
     }
   }
   if (opt.positions == attn::Scheme::Alibi) h.scores += alibi_bias(pos, head, heads);
+  if (opt.positions == attn::Scheme::Relative) {  // the seeded models' table: the scheme's untrained values
+    const MatD table =
+        to_double(attn::initial_distance_table(attn::scheme_def(attn::Scheme::Relative), heads));
+    h.scores += relative_bias(pos, table.row(head), opt.causal);
+  }
   if (opt.causal) {
     for (Eigen::Index i = 0; i < t; ++i)
       for (Eigen::Index j = i + 1; j < t; ++j) h.scores(i, j) = -std::numeric_limits<double>::infinity();

@@ -57,6 +57,11 @@ MatD rope_rotate(const MatD& m, const std::vector<int>& positions, double base);
 double alibi_slope(int head, int heads);
 // (T, T): -slope * |pos_i - pos_j|
 MatD alibi_bias(const std::vector<int>& positions, int head, int heads);
+// T5's relative position bucket (Raffel et al., 2020; 32 buckets, max distance 128) of rel = key - query:
+// both ways, half the buckets per side (keys after the query in the upper half); causal, all for keys before.
+int relative_bucket(int rel, bool causal);
+// (T, T): row(0, relative_bucket(pos_j - pos_i, causal)), row (1, 32) one head's biases.
+MatD relative_bias(const std::vector<int>& positions, const MatD& row, bool causal);
 
 // ---- attention -------------------------------------------------------------------------------------
 
@@ -67,7 +72,8 @@ MatD softmax_rows(const MatD& s);
 struct Head {
   MatD output, scores, weights;
 };
-// q, k, v (T, d_k): optional RoPE on q and k, scores q.k / sqrt(d_k) + ALiBi, causal -inf above the diagonal.
+// q, k, v (T, d_k): optional RoPE on q and k, scores q.k / sqrt(d_k) + ALiBi or the relative scheme's bias
+// (its untrained table), causal -inf above the diagonal.
 Head attend(const MatD& q, const MatD& k, const MatD& v, const attn::AttentionOptions& opt, int head,
             int heads);
 

@@ -266,6 +266,11 @@ TEST(TrainGradients, ModelLearned) {
 TEST(TrainGradients, ModelRope) {
   check_model(Scheme::Rope, 1, 0, false);
 }
+TEST(TrainGradients, ModelRelative) {  // the distance bias table: each score's gradient in its bucket
+  check_model(Scheme::Relative, 1, 0, false);
+  check_model(Scheme::Relative, 2, 6, true);
+  check_model(Scheme::Relative, 2, 0, true, attn::Norm::PreLayerNorm, true);
+}
 TEST(TrainGradients, ModelTwoLayersWithFeedForward) {
   check_model(Scheme::Sinusoidal, 2, 6, false);
   check_model(Scheme::Learned, 2, 6, false);

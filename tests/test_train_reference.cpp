@@ -83,11 +83,12 @@ RefLayer reference_layer(const MatD& x, const tr::ModelConfig& c, const tr::Laye
       }
     }
   }
-  // 2. each head: q.k / sqrt(d_k) (+ ALiBi's bias), causal mask, softmax, blend
+  // 2. each head: q.k / sqrt(d_k) (+ ALiBi's or the relative scheme's bias), causal mask, softmax, blend
   L.concat = MatD(t, d);
   for (int h = 0; h < c.heads; ++h) {
-    const MatD bias =
-        c.positions == attn::Scheme::Alibi ? ref::alibi_bias(pos, h, c.heads) : MatD::Zero(t, t);
+    MatD bias = c.positions == attn::Scheme::Alibi ? ref::alibi_bias(pos, h, c.heads) : MatD::Zero(t, t);
+    if (c.positions == attn::Scheme::Relative)
+      bias = ref::relative_bias(pos, ref::to_double(p.distance_bias).row(h), c.causal);
     MatD s(t, t);
     for (Eigen::Index i = 0; i < t; ++i) {
       for (Eigen::Index j = 0; j < t; ++j) {
