@@ -13,17 +13,19 @@ cmake --build "$NATIVE" --target attention_cli -j"${ATTN_JOBS:-2}" >/dev/null
 
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
-for scheme in none sinusoidal learned rope alibi; do
+# every scheme the trainable model takes, as the CLI's help lists them
+SCHEMES="$("$NATIVE/attention_cli" train --help | sed -n 's/.*--positions TEXT=[a-z]* *\([a-z|]*\).*/\1/p' | tr '|' ' ')"
+for scheme in $SCHEMES; do
   "$NATIVE/attention_cli" train --task induction --positions "$scheme" --seed "$SEED" --eval-length 64,128 \
     > "$OUT/$scheme.json"
 done
-python3 - "$OUT" "$SEED" <<'PY'
+python3 - "$OUT" "$SEED" $SCHEMES <<'PY'
 import json, os, sys
-out, seed = sys.argv[1], sys.argv[2]
+out, seed, schemes = sys.argv[1], sys.argv[2], sys.argv[3:]
 print(f"induction task, seed {seed}: 2 pre-norm layers x 4 heads, d_model 32, 16 tokens, length 32")
 print(f"{'scheme':12}{'seconds':>9}{'steps/s':>9}{'prev. head':>12}{'ind. head':>11}{'best prev.':>12}"
       f"{'best ind.':>11}{'loss 1st':>10}{'loss 2nd':>10}{'2nd at 64':>11}{'2nd at 128':>12}")
-for scheme in ("none", "sinusoidal", "learned", "rope", "alibi"):
+for scheme in schemes:
     d = json.load(open(os.path.join(out, scheme + ".json")))
     f = d["formed"]
     at = lambda k: "-" if f[k] is None else str(f[k])

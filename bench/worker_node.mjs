@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 
-export const SCHEMES = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];  // attn::Scheme's order
+export const SCHEMES = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 'relative'];  // attn::Scheme's order
 const COMMAND_TAG = 0x434e5254, UPDATE_TAG = 0x554e5254;
 export const TASKS = ['router', 'induction'];  // train_ui::Task's order
 export const Kind = { Start: 0, Detach: 1, Run: 2, Ack: 3 };

@@ -150,10 +150,26 @@ test('the refund pair: identical without positions, different with sinusoidal po
   });
 });
 
+// T5's relative position bucket (Raffel et al., 2020), 32 buckets, max distance 128, of rel = key - query.
+function t5Bucket(rel, bidirectional) {
+  let buckets = 32, ret = 0, n = -rel;
+  if (bidirectional) {
+    buckets /= 2;
+    if (n < 0) ret += buckets;
+    n = Math.abs(n);
+  } else {
+    n = Math.max(n, 0);
+  }
+  const exact = buckets / 2;
+  if (n < exact) return ret + n;
+  const large = exact + Math.floor(Math.log(n / exact) / Math.log(128 / exact) * (buckets - exact));
+  return ret + Math.min(large, buckets - 1);
+}
+
 test('schemes: every scheme\'s grid equals `attend` with that scheme', async (t) => {
   await withPage({ width: 1280, height: 800 }, async (page) => {
     await openDemo(page, 'scene=schemes');
-    const names = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
+    const names = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 'relative'];
     let worst = 0;
     for (const change of [{}, { head: 1 }, { head: 1, causal: 1, heads: 4, seed: 5 }]) {
       await setAndWait(page, change);
@@ -187,6 +203,28 @@ test('schemes: every scheme\'s grid equals `attend` with that scheme', async (t)
           }
           assertAllClose(off, means, `${label}: ${name} mean weight per offset`);
         }
+      }
+    }
+    // the relative scheme's bias per head against the offset i - j: each offset in T5's bucket (written here
+    // from the definition), the heatmap showing the numbers reported
+    for (const causal of [0, 1]) {
+      await setAndWait(page, { causal, heads: 4, head: 2 });
+      const s = await state(page);
+      const rb = s.shown.relative_bias, T = s.shown.tokens.length;
+      assert.equal(rb.buckets, 32);
+      assert.equal(rb.max_distance, 128);
+      assert.equal(rb.bucket_of.length, 2 * T - 1);
+      rb.bucket_of.forEach((b, c) => assert.equal(b, t5Bucket(-(c - (T - 1)), !causal), `bucket of offset ${c - (T - 1)}`));
+      assert.equal(rb.bias.length, 4);
+      const maps = await heatmaps(page);
+      assertAllClose(heatmapById(maps, 'schemes/relative_bias').values, rb.bias, `relative bias (causal ${causal})`);
+      for (const row of rb.bias) {  // one number per bucket
+        const seen = new Map();
+        row.forEach((v, c) => {
+          const b = rb.bucket_of[c];
+          if (seen.has(b)) assert.equal(v, seen.get(b), `bucket ${b} has one bias`);
+          seen.set(b, v);
+        });
       }
     }
     t.diagnostic(`schemes: largest |page - CLI| ${worst}`);

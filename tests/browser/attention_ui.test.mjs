@@ -273,7 +273,7 @@ test('bad input: a learned table smaller than the text errs in place; the other 
     assert.throws(() => cliAttend({ text: s.settings.text, d_model: 16, heads: 2, positions: 'learned', max_len: 4 }),
       (e) => e.stderr.includes(learned.error), 'the CLI gives the same message');
     const drawn = ids(await heatmaps(page));
-    for (const name of ['none', 'sinusoidal', 'rope', 'alibi']) {
+    for (const name of ['none', 'sinusoidal', 'rope', 'alibi', 'relative']) {
       assert.equal(s.shown.schemes[name].ok, true, `${name} still works`);
       assert.ok(drawn.includes(`schemes/${name}`), `schemes/${name} drawn: ${drawn}`);
     }

@@ -145,7 +145,7 @@ test('induction: every scheme in turn, and the table is what the CLI prints for 
       await waitFrames(page, 1);
       s = await state(page);
       const t = s.shown;
-      if (!t.comparing && !t.running && t.table && t.table.length === 5) break;
+      if (!t.comparing && !t.running && t.table && t.table.length === 6) break;
       if (Date.now() - started > 150000) {
         assert.fail(`the comparison stalled: ${JSON.stringify({ positions: t.positions, steps: t.steps,
           running: t.running, evaluating: t.evaluating, comparing: t.comparing, evaluations: t.evaluations.step,
@@ -154,7 +154,7 @@ test('induction: every scheme in turn, and the table is what the CLI prints for 
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    const schemes = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
+    const schemes = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 'relative'];
     assert.deepEqual(s.shown.table.map((r) => r.positions), schemes);
     for (const row of s.shown.table) {
       assert.equal(row.steps, 100);

@@ -197,6 +197,50 @@ test('train: without positions the order-flipped twins stay identical however lo
   });
 });
 
+// The relative scheme (a learned bias per head and distance bucket) trains in the page's worker as the CLI
+// trains it, tells the refund pair apart, and its saved file (with each layer's distance_bias table) labels
+// an email as the CLI does with that file.
+test('train: relative position biases train in the page as in the CLI, and their table is saved', async (t) => {
+  const steps = 400;  // the CLI's default; the page stops earlier once 99% held-out accuracy holds
+  await withPage({ width: 1280, height: 800 }, async (page) => {
+    await openDemo(page, `scene=train&positions=relative&seed=1&max_steps=${steps}`);
+    assert.deepEqual((await state(page)).messages, [], 'the link is read without a note');
+    await setAndWait(page, { train: 'run' });
+    await page.waitForFunction((n) => {
+      const s = window.attentionDemo.state().shown;
+      return !s.running && !s.evaluating && s.metrics && s.metrics.step === s.steps && s.steps > 0 && s.steps <= n;
+    }, steps, { timeout: 60000, polling: 100 });
+    const s = await state(page);
+    assert.equal(s.error, '');
+    assert.equal(s.shown.positions, 'relative');
+    const m = s.shown.metrics;
+    const want = cli(['train', '--positions', 'relative', '--seed', '1', '--steps', String(s.shown.steps), '--no-timing']);
+    t.diagnostic(`relative after ${s.shown.steps} steps: page ${JSON.stringify(m)}; CLI ${JSON.stringify(want.final)}`);
+    assertAllClose([m.test_loss], [want.final.test_loss], 'held-out loss against the CLI', { atol: 2e-3, rtol: 2e-3 });
+    assert.ok(Math.abs(m.test_accuracy - want.final.test_accuracy) <= 0.01, 'held-out accuracy as the CLI');
+    assert.equal(s.shown.target_reached, true, '99% held-out accuracy, as the CLI reaches');
+    assert.ok(m.flipped_pair_accuracy >= 0.97, `flipped pairs told apart (${m.flipped_pair_accuracy})`);
+    const [a, b] = s.shown.pair;
+    assert.notEqual(a.label, b.label, 'the refund pair gets two labels');
+    // the saved file carries every layer's bias table and labels an email as the CLI does with it
+    const doc = JSON.parse(await api(page, 'modelJson'));
+    assert.equal(doc.config.positions, 'relative');
+    const tables = JSON.stringify(doc).match(/layers\.\d+\.distance_bias/g) ?? [];
+    assert.ok(tables.length >= 1, 'the file holds layers.0.distance_bias');
+    const dir = mkdtempSync(path.join(tmpdir(), 'relative-'));
+    try {
+      const file = path.join(dir, 'relative.json');
+      writeFileSync(file, JSON.stringify(doc));
+      const text = 'Refund the hamper, not the candles.';
+      const got = cli(['router', '--model', file, '--text', text]);
+      await setAndWait(page, { text });
+      assertAllClose((await state(page)).shown.prediction.probabilities, got.probabilities, 'the saved model against the CLI');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 // Opens the Train scene on an email, loads the model file at `file` under `name` and checks that the scene
 // shows it without an error and labels the email with the CLI's probabilities; returns state().
 async function showModelFile(page, file, name, text = 'Refund the cake, not the balloons.') {

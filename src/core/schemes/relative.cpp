@@ -31,7 +31,8 @@ int distance_bucket(int distance, bool causal) {
   }
   const int exact = side / 2;
   if (n < exact) return first + n;
-  const double share = std::log2(static_cast<double>(n) / exact) / std::log2(static_cast<double>(kMaxDistance) / exact);
+  const double share =
+      std::log2(static_cast<double>(n) / exact) / std::log2(static_cast<double>(kMaxDistance) / exact);
   return first + std::min(side - 1, exact + static_cast<int>(share * (side - exact)));
 }
 
@@ -47,17 +48,18 @@ const DistanceBuckets kT5Buckets = {kBuckets, kMaxDistance, distance_bucket, see
 }  // namespace
 
 extern const SchemeDef kRelativeScheme;
-const SchemeDef kRelativeScheme = {Scheme::Relative,
-                                   "relative",
-                                   "each head adds a learned bias for how far the key is from the query (T5's buckets)",
-                                   kUseAttention | kUseRouter,
-                                   /*added=*/nullptr,
-                                   /*trained_table=*/false,
-                                   /*rotation=*/nullptr,
-                                   /*score_bias=*/nullptr,
-                                   /*appended=*/false,
-                                   /*takes_length=*/false,
-                                   /*facts=*/nullptr,
-                                   &kT5Buckets};
+const SchemeDef kRelativeScheme = {
+    Scheme::Relative,
+    "relative",
+    "each head adds a learned bias for how far the key is from the query (T5's buckets)",
+    kUseAttention | kUseRouter,
+    /*added=*/nullptr,
+    /*trained_table=*/false,
+    /*rotation=*/nullptr,
+    /*score_bias=*/nullptr,
+    /*appended=*/false,
+    /*takes_length=*/false,
+    /*facts=*/nullptr,
+    &kT5Buckets};
 
 }  // namespace attn

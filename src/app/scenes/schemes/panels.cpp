@@ -27,8 +27,8 @@ namespace {
 // Offset profiles go into state() only up to this many tokens (heatmaps() has them all).
 constexpr int kMaxShownTokens = 64;
 
-// One colour per scheme, in pipeline_schemes() order: none, sinusoidal, learned, rope, alibi.
-const Ink kSchemeInks[] = {Ink::Grey, Ink::Blue, Ink::Right, Ink::Orange, Ink::Magenta};
+// One colour per scheme, in pipeline_schemes() order: none, sinusoidal, learned, rope, alibi, relative.
+const Ink kSchemeInks[] = {Ink::Grey, Ink::Blue, Ink::Right, Ink::Orange, Ink::Magenta, Ink::Note};
 
 ImU32 scheme_colour(size_t i) {
   return ink_u32(kSchemeInks[i % (sizeof kSchemeInks / sizeof kSchemeInks[0])]);
@@ -64,7 +64,7 @@ void offset_heatmap(const Settings& s, const SchemesData& d, const char* what, c
                                   {&d.offset_labels, "offset i - j"},
                                   scores ? gfx::Colormap::Diverging : sequential_colormap(s));
   spec.width = width;
-  spec.height = 5.0f * 22.0f;
+  spec.height = static_cast<float>(m.rows()) * 22.0f;
   heatmap_view(spec);
 }
 
@@ -128,7 +128,10 @@ void draw_offsets(const Settings& s, const std::shared_ptr<const SchemesData>& k
                   SceneContext& ctx) {
   const SchemesData& d = *kept;
   const int t = static_cast<int>(d.tokens.size());
-  ctx.report([kept, t](nlohmann::json& shown) { fill_offsets(shown, *kept, t); });
+  ctx.report([kept, t](nlohmann::json& shown) {
+    fill_offsets(shown, *kept, t);
+    if (t <= kMaxShownTokens) fill_relative(shown, kept->relative);
+  });
   if (!open) return;
   if (!d.causal) {
     offsets_paragraph(d, t);
@@ -145,9 +148,6 @@ void draw_offsets(const Settings& s, const std::shared_ptr<const SchemesData>& k
                d.head, d.heads, static_cast<double>(attn::Alibi{d.heads}.slope(d.head)),
                static_cast<double>(attn::Alibi{d.heads}.slope(d.head)) * std::max(0, t - 1),
                std::max(0, t - 1));
-  text_wrapped(
-      "Learned relative positions learn such a bias instead: T5 adds one per head and bucket of distances to "
-      "the scores, Shaw et al. a learned vector per clipped distance to the keys. This app has neither yet.");
   const float avail = ImGui::GetContentRegionAvail().x;
   const float w = std::min(avail, std::max(240.0f, (avail - 30.0f) * 0.5f));  // two side by side, or one
   offset_chart("offset_weights_chart", "mean weight", d.offset_weights, d.scheme_names, t, ImVec2(w, 170.0f));
@@ -159,6 +159,7 @@ void draw_offsets(const Settings& s, const std::shared_ptr<const SchemesData>& k
   text_wrapped("The same numbers as heatmaps (weights: lowest to highest mean; scores: diverging around 0)");
   offset_heatmap(s, d, "offset_weights", d.offset_weights, false, hw);
   offset_heatmap(s, d, "offset_scores", d.offset_scores, true, hw);
+  draw_relative(d, d.relative, hw);
 }
 
 // [SECTION] RoPE: one query and one key, moved together

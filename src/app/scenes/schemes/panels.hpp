@@ -27,6 +27,13 @@ struct SchemeView {
   bool ok() const { return error.empty(); }
 };
 
+// The relative scheme's untrained bias of every head against the offset i - j = -(t - 1) .. t - 1.
+struct RelativeBias {
+  attn::Mat bias;                        // (H, 2t - 1)
+  std::vector<int> bucket_of;            // (2t - 1,) each offset's bucket
+  std::vector<std::string> head_labels;  // (H,)
+  int buckets = 0, max_distance = 0;
+};
 // Everything the scene shows for the current text and model settings; rebuilt only when they change.
 // What the scene computes from text, d_model, heads, the shown head, slots, seed and causal.
 struct SchemesData {
@@ -35,9 +42,9 @@ struct SchemesData {
   bool causal = false;
   std::vector<std::string> tokens, labels;  // (T,) tokens and their unique display labels
   int dropped = 0;                          // tokens cut past the core's maximum
-  std::vector<SchemeView> views;            // none, sinusoidal, learned, rope, alibi
+  std::vector<SchemeView> views;            // one per pipeline_schemes(), in menu order
   std::string common_error;                 // set when every scheme failed for the same reason
-  attn::Mat offset_weights, offset_scores;  // (5, 2T - 1): one row per scheme, NaN where a scheme failed
+  attn::Mat offset_weights, offset_scores;  // (schemes, 2T - 1): NaN where a scheme failed
   std::vector<std::string> scheme_names, offset_labels;
   // The RoPE probe: the first token's query and the second token's key of the shown head, unrotated.
   attn::RowVec q, k;  // (d_k,)
@@ -45,6 +52,7 @@ struct SchemesData {
   std::string probe_error;
   double base = 10000.0;
   attn::HeadStats even{};  // even attention over the keys each row may see (the entropy baseline)
+  RelativeBias relative;
 };
 
 // What the schemes scene keeps between frames: its data (from text, d_model, heads, the shown head, slots,
@@ -62,6 +70,12 @@ int shown_head(const Settings& s);
 // "Offset view" section: mean weight and mean raw score against i - j for every scheme.
 void draw_offsets(const Settings& s, const std::shared_ptr<const SchemesData>& d, bool open,
                   SceneContext& ctx);
+RelativeBias relative_bias(int heads, int t, bool causal);  // computed with the scene's data
+// state().shown["relative_bias"]: buckets, max_distance, bucket_of, bias.
+void fill_relative(nlohmann::json& shown, const RelativeBias& r);
+// Its paragraph and heatmap, in the offset view.
+void draw_relative(const SchemesData& d, const RelativeBias& r, float width);
+
 // "RoPE" section: one query and one key moved together; the score depends on the gap only.
 void draw_rope(Settings& s, const std::shared_ptr<const SchemesData>& d, bool open, SceneContext& ctx);
 // "Learned table limits" section: the long email through learned, sinusoidal and RoPE positions.

@@ -1,4 +1,5 @@
-// Position schemes scene: one input through none, sinusoidal, learned, RoPE and ALiBi, one head's grid each.
+// Position schemes scene: one input through every scheme (none, sinusoidal, learned, RoPE, ALiBi, relative),
+// one head's grid each.
 #include <imgui.h>
 
 #include <algorithm>
@@ -65,7 +66,7 @@ SchemeView view_of(SchemesData& d, const Settings& s, attn::Scheme scheme) {
   return v;
 }
 
-// (5, 2T - 1) rows of offset means, NaN for a scheme that failed.
+// (schemes, 2T - 1) rows of offset means, NaN for a scheme that failed.
 attn::Mat offset_rows(const std::vector<SchemeView>& views, int t, bool scores) {
   attn::Mat m = attn::Mat::Constant(static_cast<int>(views.size()), std::max(1, 2 * t - 1),
                                     std::numeric_limits<float>::quiet_NaN());
@@ -94,6 +95,7 @@ SchemesData compute(const Settings& s) {
   d.offset_weights = offset_rows(d.views, t, false);
   d.offset_scores = offset_rows(d.views, t, true);
   if (t > 0) d.even = attn::even_stats(t, d.causal);
+  d.relative = schemes::relative_bias(d.heads, t, d.causal);
   for (int k = -(t - 1); k <= t - 1; ++k) d.offset_labels.push_back(std::to_string(k));
   return d;
 }
@@ -107,7 +109,7 @@ void draw_controls(Settings& s) {
   slider_int("head", &head, 0, std::max(0, s.heads - 1), "%d", ImGuiSliderFlags_AlwaysClamp);
   s.head = head;
   help_marker(
-      "Which head every scheme's grid shows. All five runs use the same seeded weights; only the "
+      "Which head every scheme's grid shows. All the runs use the same seeded weights; only the "
       "position signal differs.");
   same_line_if_fits(180, "learned slots (?)");
   ImGui::SetNextItemWidth(180);
@@ -118,12 +120,16 @@ void draw_controls(Settings& s) {
       "vector for its later positions.");
 }
 
-std::vector<std::string> cell_tooltip(const SchemeView& v, int heads, int head, int r, int c) {
+std::vector<std::string> cell_tooltip(const SchemeView& v, int heads, int head, bool causal, int r, int c) {
   char buf[128];
   std::snprintf(buf, sizeof buf, "raw score: %.4f", static_cast<double>(v.scores(r, c)));
   std::vector<std::string> lines = {buf};
   std::snprintf(buf, sizeof buf, "offset i - j: %d", r - c);
   lines.push_back(buf);
+  if (const attn::DistanceBuckets* b = attn::scheme_def(v.scheme).distance) {
+    std::snprintf(buf, sizeof buf, "distance bucket: %d of %d", b->bucket(c - r, causal), b->buckets);
+    lines.push_back(buf);
+  }
   if (v.scheme == attn::Scheme::Alibi) {
     const float slope = attn::Alibi{heads}.slope(head);
     std::snprintf(buf, sizeof buf, "ALiBi bias: -%.4f × %d", static_cast<double>(slope), std::abs(r - c));
@@ -147,7 +153,10 @@ void draw_view(const Settings& s, const SchemesData& d, const SchemeView& v, flo
   HeatmapSpec spec = weight_grid_spec("schemes/" + v.name, v.weights, d.version, d.labels, s, side);
   spec.show_colorbar = colorbar;
   const int heads = d.heads, head = d.head;
-  spec.extra_tooltip = [&v, heads, head](int r, int c) { return cell_tooltip(v, heads, head, r, c); };
+  const bool causal = d.causal;
+  spec.extra_tooltip = [&v, heads, head, causal](int r, int c) {
+    return cell_tooltip(v, heads, head, causal, r, c);
+  };
   heatmap_view(spec);
   ImGui::Text("entropy %.3f", static_cast<double>(v.stats.entropy));
   ImGui::Text("mean distance %.3f", static_cast<double>(v.stats.mean_distance));
@@ -199,7 +208,8 @@ void intro() {
       "The same email through every position scheme: the same tokens, the same seeded weights, "
       "only the position signal differs. Sinusoidal and learned positions are added to the "
       "embeddings; RoPE turns queries and keys by their positions; ALiBi subtracts a penalty "
-      "that grows with the distance between query and key. Rows are queries, columns keys; all "
+      "that grows with the distance between query and key; relative adds a learned bias per bucket of that "
+      "distance. Rows are queries, columns keys; all "
       "grids share one colour scale from 0 to 1.");
 }
 
