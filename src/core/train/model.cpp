@@ -230,6 +230,9 @@ void ModelT<S>::backward_attention(const LayerForwardT<S>& L, const LayerParamsT
   const int t = static_cast<int>(in.rows()), d = c.d_model, h_count = c.heads, dk = d / h_count;
   MatT<S> dw, dconcat, dqkv, q, k, v, dout, dq, dk_, dv, dscores;
   const DistanceBuckets* buckets = scheme_def(c.positions).distance;
+  std::vector<int> bucket_at;  // (2T - 1,): the bucket of distance j - i at j - i + T - 1
+  for (int gap = -(t - 1); buckets && gap <= t - 1; ++gap)
+    bucket_at.push_back(buckets->bucket(gap, c.causal));
   // 6. attention = concat W_o
   ops::matmul_at<S>(L.concat, dres, dw);
   gp.w_o += dw;
@@ -246,7 +249,8 @@ void ModelT<S>::backward_attention(const LayerForwardT<S>& L, const LayerParamsT
                             buckets ? &dscores : nullptr);
     if (buckets) {  // the scheme's trained bias: each score's gradient to its distance's bucket
       for (int i = 0; i < t; ++i) {
-        for (int j = 0; j < t; ++j) gp.distance_bias(h, buckets->bucket(j - i, c.causal)) += dscores(i, j);
+        for (int j = 0; j < t; ++j)
+          gp.distance_bias(h, bucket_at[static_cast<size_t>(j - i + t - 1)]) += dscores(i, j);
       }
     }
     dqkv.middleCols(h * dk, dk) = dq;

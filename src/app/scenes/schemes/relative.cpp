@@ -42,7 +42,8 @@ void draw_relative(const SchemesData& d, const RelativeBias& r, float width) {
   const int side = d.causal ? r.buckets : r.buckets / 2, exact = side / 2;
   text_wrapped(
       "Relative (learned relative biases, as in T5) adds a number to each score, one per head for each "
-      "bucket of distances: %s offsets 0 to %d have a bucket each, then %d buckets widen on a log scale up to "
+      "bucket of distances: %s offsets 0 to %d have a bucket each, then %d buckets widen on a log scale up "
+      "to "
       "%d tokens, and the last bucket holds every distance of %d or more. Past %d the bias stops changing: "
       "a relative bias reads text of any length (no slot runs out, unlike the learned table), but it cannot "
       "tell %d tokens back from %d. Training learns the table (Train a router or Induction heads with "
@@ -54,8 +55,9 @@ void draw_relative(const SchemesData& d, const RelativeBias& r, float width) {
       10 * r.max_distance);
   if (t > 1) {
     // the first column is offset -(t - 1) (the key t - 1 tokens later), the last offset t - 1 (earlier)
-    const std::string later = d.causal ? std::string() : ", " + std::to_string(t - 1) + " tokens later in bucket " +
-                                                             std::to_string(r.bucket_of.front());
+    const std::string later = d.causal ? std::string()
+                                       : ", " + std::to_string(t - 1) + " tokens later in bucket " +
+                                             std::to_string(r.bucket_of.front());
     text_wrapped("Head %d's bias at offset 0 is %+.3f. A key %d tokens earlier falls in bucket %d%s.", d.head,
                  static_cast<double>(r.bias(d.head, t - 1)), t - 1, r.bucket_of.back(), later.c_str());
   }
