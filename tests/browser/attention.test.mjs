@@ -38,6 +38,7 @@ test('mha: weights, statistics, row view and parameters equal `attend`', async (
       { positions: 'alibi', causal: 0, heads: 2, seed: 3, text: 'The cake was cold, so refund the cake.' },
       { positions: 'learned', heads: 8, d_model: 32, slots: 16, row: 2 },
       { positions: 'none', heads: 1, seed: 11 },
+      { positions: 'relative', causal: 1, heads: 4, seed: 5, row: 3 },
     ];
     let worst = 0;
     for (const change of cases) {
@@ -83,7 +84,8 @@ test('order: the router columns and the shuffle test equal `router` and `attend`
     let worst = 0;
     // positions picks the second column's scheme; the first column is always without positions
     for (const change of [{ positions: 'sinusoidal' }, { positions: 'rope' },
-      { positions: 'learned', slots: 64 }, { positions: 'sinusoidal', d_model: 32, heads: 8, seed: 11 }]) {
+      { positions: 'learned', slots: 64 }, { positions: 'sinusoidal', d_model: 32, heads: 8, seed: 11 },
+      { positions: 'relative' }]) {
       await setAndWait(page, change);
       const s = await state(page);
       const label = `order ${JSON.stringify(change)}`;

@@ -79,8 +79,13 @@ std::vector<std::string> cell_lines(const attn::PipelineResult& r, const attn::P
   char buf[200];
   const float score = r.mha.head[static_cast<size_t>(h)].scores(i, j);
   if (std::isfinite(score)) {
+    const attn::DistanceBuckets* buckets = attn::scheme_def(c.positions).distance;
+    const std::string bucket =
+        buckets ? "q·k / √dₖ + the bias of bucket " + std::to_string(buckets->bucket(j - i, c.causal)) : "";
     std::snprintf(buf, sizeof buf, "raw score %.4f (%s, before softmax)", static_cast<double>(score),
-                  c.positions == attn::Scheme::Alibi ? "q·k / √dₖ - slope × |i - j|" : "q·k / √dₖ");
+                  buckets                              ? bucket.c_str()
+                  : c.positions == attn::Scheme::Alibi ? "q·k / √dₖ - slope × |i - j|"
+                                                       : "q·k / √dₖ");
   } else {
     std::snprintf(buf, sizeof buf, "raw score -inf: masked, the key comes after the query");
   }

@@ -32,9 +32,7 @@ attn::Scheme router_scheme(attn::Scheme positions) {
 }
 
 attn::Scheme shuffle_scheme(attn::Scheme positions) {
-  if (positions == attn::Scheme::Learned || positions == attn::Scheme::Rope ||
-      positions == attn::Scheme::Alibi)
-    return positions;
+  if (positions == attn::Scheme::Learned || inside_attention(positions)) return positions;
   return attn::Scheme::Sinusoidal;
 }
 

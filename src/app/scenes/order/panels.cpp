@@ -16,6 +16,12 @@
 #include "core/analysis.hpp"
 
 namespace app {
+
+bool inside_attention(attn::Scheme s) {
+  const attn::SchemeDef& d = attn::scheme_def(s);
+  return d.rotation || d.score_bias || d.distance;
+}
+
 namespace {
 
 const ImVec4 kGood(0.45f, 0.9f, 0.45f, 1.0f);
@@ -126,10 +132,6 @@ attn::ShuffleCheck compare(const attn::RowVec& a, const attn::RowVec& b) {
   return attn::compare_shuffled(a, b, {0});
 }
 
-bool inside_attention(attn::Scheme s) {
-  return s == attn::Scheme::Rope || s == attn::Scheme::Alibi;
-}
-
 void draw_perm_controls(Settings& s, const ShuffleData& d, int& counter) {
   ImGui::SetNextItemWidth(260);
   text_field("permutation", "empty: random from the seed", s.perm);
@@ -206,8 +208,11 @@ void draw_router(const RouterData& r, const std::array<float, 2>& trained_blind)
                 .c_str());
   if (!r.positioned.error.empty()) return;
   const std::string scheme = attn::scheme_name(r.positioned.scheme);
-  const char* how = r.positioned.scheme == attn::Scheme::Rope
+  const attn::SchemeDef& def = attn::scheme_def(r.positioned.scheme);
+  const char* how = def.rotation
                         ? "each query and key is turned by an angle that depends on where its token sits"
+                    : def.score_bias || def.distance
+                        ? "each score gets a bias that depends on how far apart its two tokens sit"
                         : "each token also carries where it sits";
   text_wrapped(
       "With %s positions %s, so the two emails reach the classifier as different inputs: the "

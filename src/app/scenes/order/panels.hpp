@@ -47,6 +47,9 @@ struct ShuffleData {
 attn::Scheme router_scheme(attn::Scheme positions);
 // The shuffle test's scheme: the chosen one, or sinusoidal when it is "none".
 attn::Scheme shuffle_scheme(attn::Scheme positions);
+// Whether a scheme acts inside attention (turns queries and keys, or biases the scores) rather than adding
+// to the embeddings.
+bool inside_attention(attn::Scheme s);
 
 // The refund pair. trained_blind: the confidences a trained router without positions gives the two emails
 // (negative when there is none).
