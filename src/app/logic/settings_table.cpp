@@ -33,11 +33,18 @@ std::string word_choices() {
   for (const Word<E>& w : words(E{})) out += (out.empty() ? "" : "|") + std::string(w.word);
   return out;
 }
+// What hide= takes: the scenes' panels, and the parts of the page around them (with what each is).
 const char* const kPanels =
     "controls|dials|readings|compare|exercise|naive|similarity|notes|stats|rows|params|shuffle|mistake|"
-    "offsets|"
-    "rope|limits|"
-    "heads|curves|predict|pair|file|breaks|longer|grids|menu|scenes|path|caption";
+    "offsets|rope|limits|heads|curves|predict|pair|file|breaks|longer|grids";
+struct PagePart {
+  const char* name;
+  const char* what;  // null: the name says it
+};
+const PagePart kPageParts[] = {{"menu", "the menu bar"},
+                               {"scenes", "the scene list"},
+                               {"path", "Back / Next between scenes"},
+                               {"caption", nullptr}};
 
 bool parse_int(const std::string& v, long long lo, long long hi, int& out) {
   long long x = 0;
@@ -59,6 +66,26 @@ bool one_of(const std::string& v, const std::string& allowed) {
     if (item == v) return true;
   }
   return false;
+}
+
+bool hideable(const std::string& name) {
+  if (one_of(name, kPanels)) return true;
+  for (const PagePart& part : kPageParts) {
+    if (name == part.name) return true;
+  }
+  return false;
+}
+
+// hide='s allowed text, from the same two lists.
+std::string hide_allowed() {
+  std::string out = "comma-separated panel names: ";
+  for (const char* c = kPanels; *c; ++c) out += *c == '|' ? ',' : *c;
+  const char* sep = "; ";
+  for (const PagePart& part : kPageParts) {
+    out += sep + std::string(part.name) + (part.what ? " (" + std::string(part.what) + ")" : "");
+    sep = ", ";
+  }
+  return out;
 }
 
 // An integer setting held in member m, lo to hi.
@@ -118,6 +145,7 @@ const std::vector<Param>& params() {
   static const std::string model_allowed =
       word_choices<ModelChoice>() + "|a model file's path (.json, on the page's own site)";
   static const std::string colormap_allowed = word_choices<Palette>();
+  static const std::string hide_text = hide_allowed();
   static const std::string theme_allowed = word_choices<Theme>();
   static const std::string view_allowed = word_choices<PageView>();
   static const std::string heads_view_allowed = word_choices<HeadsView>();
@@ -217,18 +245,10 @@ const std::vector<Param>& params() {
       word_param<Palette, &Settings::colormap>({"colormap", colormap_allowed.c_str(), "*"}),
       bool_param({"embed", "0|1", "*"}, &Settings::embed),
       word_param<PageView, &Settings::view>({"view", view_allowed.c_str(), "*"}),
-      {{"hide",
-        "comma-separated panel names: "
-        "controls,dials,readings,compare,exercise,naive,similarity,notes,stats,rows,params,shuffle,mistake,"
-        "offsets,"
-        "rope,limits,heads,curves,predict,pair,file,breaks,longer,grids; menu (the menu bar), scenes (the "
-        "scene "
-        "list), "
-        "path (Back / Next between scenes), caption",
-        "*"},
+      {{"hide", hide_text.c_str(), "*"},
        [](const Param&, Settings& s, const std::string& v) {
          for (const std::string& item : split_list(v, ',')) {
-           if (!one_of(item, kPanels)) return false;
+           if (!hideable(item)) return false;
          }
          s.hide = v;
          return true;
