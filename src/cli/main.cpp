@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
+#include "lm_command.hpp"
 #include "train_commands.hpp"
 
 namespace {
@@ -139,6 +140,21 @@ int main(int argc, char** argv) {
   auto* block_cmd = app.add_subcommand("block", "one encoder block with every intermediate");
   block_cmd->add_option("--input", block_input, "JSON file, or - for stdin")->required();
 
+  LmOptions lm;
+  auto* lm_cmd = app.add_subcommand(
+      "lm",
+      "a pretrained language model (a llama2.c checkpoint) on a text: next tokens, generation, attention");
+  lm_cmd->add_option("--model", lm.model, "a llama2.c .bin checkpoint (legacy or version 1)")->required();
+  lm_cmd->add_option("--tokenizer", lm.tokenizer, "its tokenizer.bin (for --text and for pieces)");
+  auto* lm_text = lm_cmd->add_option("--text", lm.text, "the prompt as text (needs --tokenizer)");
+  auto* lm_ids = whole(lm_cmd, "--ids", lm.ids, "the prompt as token ids, e.g. 1,450,2501")->delimiter(',');
+  whole(lm_cmd, "--generate", lm.generate, "tokens to generate after the prompt")->capture_default_str();
+  auto* lm_temp =
+      lm_cmd->add_option("--temperature", lm.temperature, "sample at this temperature (leave out: greedy)");
+  lm_cmd->add_option("--seed", lm.seed, "the sampling seed")->check(kSeedRange)->capture_default_str();
+  lm_cmd->add_flag("--attention", lm.attention, "also print every head's weights, [layer][head][T][T]");
+  lm_cmd->add_option("--off", lm.off, "heads switched off: L.H,... from 0");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -167,7 +183,15 @@ int main(int argc, char** argv) {
       out = run_train(train);
     }
     if (*block_cmd) out = run_block(block_input);
-    std::cout << out.dump() << "\n";
+    if (*lm_cmd) {
+      lm.text_given = lm_text->count() > 0, lm.ids_given = lm_ids->count() > 0;
+      lm.temperature_given = lm_temp->count() > 0;
+      out = run_lm(lm);
+    }
+    // lm's generated text may end inside a character: its invalid bytes print as U+FFFD
+    std::cout << out.dump(-1, ' ', false,
+                          *lm_cmd ? json::error_handler_t::replace : json::error_handler_t::strict)
+              << "\n";
     return 0;
   } catch (const attn::InputError& e) {
     return fail(e.what());

@@ -40,6 +40,31 @@ void layer_norm_forward(const MatT<S>& x, const MatT<S>& gain, const MatT<S>& bi
 }
 
 template <class S>
+void rms_norm_forward(const MatT<S>& x, const MatT<S>& gain, MatT<S>& y, MatT<S>& rstd, double eps) {
+  // x (T, D) -> y (T, D); rstd (T, 1)
+  const Eigen::Index t = x.rows(), d = x.cols();
+  y.resize(t, d);
+  rstd.resize(t, 1);
+  for (Eigen::Index r = 0; r < t; ++r) {
+    double squares = 0.0;
+    for (Eigen::Index c = 0; c < d; ++c)
+      squares += static_cast<double>(x(r, c)) * static_cast<double>(x(r, c));
+    const double inv = 1.0 / std::sqrt(squares / static_cast<double>(d) + eps);
+    rstd(r, 0) = static_cast<S>(inv);
+    for (Eigen::Index c = 0; c < d; ++c)
+      y(r, c) = static_cast<S>(static_cast<double>(x(r, c)) * inv) * gain(0, c);
+  }
+}
+
+template <class S>
+void silu_inplace(MatT<S>& m) {
+  for (Eigen::Index i = 0; i < m.size(); ++i) {
+    const S v = m.data()[i];
+    m.data()[i] = v / (S(1) + std::exp(-v));
+  }
+}
+
+template <class S>
 void layer_norm_backward(const MatT<S>& dy, const MatT<S>& xhat, const MatT<S>& rstd, const MatT<S>& gain,
                          MatT<S>& dx, MatT<S>& dgain, MatT<S>& dbias) {
   // dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), dxhat = dy * gain
@@ -365,6 +390,8 @@ MatT<S> mean_pool(const MatT<S>& x) {
 #define ATTN_OPS(S)                                                                                         \
   template void layer_norm_forward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, MatT<S>&, MatT<S>&,   \
                                       MatT<S>&, S);                                                         \
+  template void rms_norm_forward<S>(const MatT<S>&, const MatT<S>&, MatT<S>&, MatT<S>&, double);            \
+  template void silu_inplace<S>(MatT<S>&);                                                                  \
   template void layer_norm_backward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, const MatT<S>&,      \
                                        MatT<S>&, MatT<S>&, MatT<S>&);                                       \
   template void softmax_forward<S>(const MatT<S>&, MatT<S>&);                                               \

@@ -25,6 +25,15 @@ template <class S>
 void layer_norm_backward(const MatT<S>& dy, const MatT<S>& xhat, const MatT<S>& rstd, const MatT<S>& gain,
                          MatT<S>& dx, MatT<S>& dgain, MatT<S>& dbias);
 
+// ---- RMSNorm over each row (Zhang and Sennrich, 2019; Llama): y = x * rstd * gain, rstd = 1/sqrt(mean(x^2)
+// + eps), the mean of squares summed in double. x (T, D), gain (1, D) -> y (T, D), rstd (T, 1)
+template <class S>
+void rms_norm_forward(const MatT<S>& x, const MatT<S>& gain, MatT<S>& y, MatT<S>& rstd, double eps);
+
+// ---- SiLU (swish): x * sigmoid(x), entrywise, in place. m (R, C)
+template <class S>
+void silu_inplace(MatT<S>& m);
+
 // ---- Row softmax, stable (subtracts each row's max; the sum over a row is taken in double). float uses
 // gemm::exp (4 lanes, within 2 ulp of std::exp), double std::exp.
 // scores (T, N) -> weights (T, N); -inf entries get weight exactly 0, a row of -inf gets all zeros.

@@ -102,8 +102,8 @@ LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w,
     turn_ = &own_turn_;
   }
   if (!scheme.rotation) turn_ = nullptr;
-  if (c.norm == Norm::PreLayerNorm) {  // the sub-layer reads LayerNorm(x): (T, D)
-    ops::layer_norm_forward(x, w.ln1_gain, w.ln1_bias, out_.norm1, out_.xhat1, out_.rstd1);
+  if (c.norm == Norm::PreLayerNorm || c.norm == Norm::PreRMSNorm) {  // the sub-layer reads norm(x): (T, D)
+    normalise(x, w.ln1_gain, w.ln1_bias, out_.norm1, out_.xhat1, out_.rstd1);
     in_ = &out_.norm1;
   }
   out_.qkv.resize(t, w.w_qkv.cols());
@@ -185,13 +185,13 @@ void LayerSteps<S>::finish() {
   // 5. add the residual and normalise: (T, D)
   LayerCaptureT<S>& L = out_;
   add_to(L.attention, x_, L.residual1);
-  if (c_.norm == Norm::PreLayerNorm) {  // the residual stream goes on unnormalised
+  if (c_.norm == Norm::PreLayerNorm || c_.norm == Norm::PreRMSNorm) {  // the residual stream unnormalised
     if (c_.d_ff <= 0) {
       copy_to(L.residual1, L.output);
       return;
     }
-    // feed-forward of LayerNorm(residual1), added to it: (T, D)
-    ops::layer_norm_forward(L.residual1, w_.ln2_gain, w_.ln2_bias, L.norm2, L.xhat2, L.rstd2);
+    // feed-forward of norm(residual1), added to it: (T, D)
+    normalise(L.residual1, w_.ln2_gain, w_.ln2_bias, L.norm2, L.xhat2, L.rstd2);
     feed_forward(L.norm2, L);
     add_to(L.residual1, L.ffn, L.output);
     return;
@@ -208,13 +208,31 @@ void LayerSteps<S>::finish() {
 }
 
 template <class S>
+void LayerSteps<S>::normalise(const MatT<S>& in, const MatT<S>& gain, const MatT<S>& bias, MatT<S>& out,
+                              MatT<S>& xhat, MatT<S>& rstd) const {
+  if (c_.norm == Norm::PreRMSNorm) {
+    ops::rms_norm_forward(in, gain, out, rstd, c_.norm_eps);
+    xhat = MatT<S>();
+  } else {
+    ops::layer_norm_forward(in, gain, bias, out, xhat, rstd);
+  }
+}
+
+template <class S>
 void LayerSteps<S>::feed_forward(const MatT<S>& in, LayerCaptureT<S>& L) const {
-  // ReLU(in W1 + b1) (T, F), then W2 + b2 (T, D)
+  // ReLU: ReLU(in W1 + b1) (T, F); SwiGLU: SiLU(in W1) * (in W3) (T, F); then W2 + b2 (T, D)
   ops::matmul_rows(in, w_.w1, L.hidden);
-  L.hidden.rowwise() += w_.b1.row(0);
-  L.hidden = L.hidden.cwiseMax(S(0));
+  if (w_.b1.size() > 0) L.hidden.rowwise() += w_.b1.row(0);
+  if (c_.activation == Activation::SwiGLU) {
+    MatT<S> gate;  // (T, F)
+    ops::matmul_rows(in, w_.w3, gate);
+    ops::silu_inplace(L.hidden);
+    L.hidden.array() *= gate.array();
+  } else {
+    L.hidden = L.hidden.cwiseMax(S(0));
+  }
   ops::matmul_rows(L.hidden, w_.w2, L.ffn);
-  L.ffn.rowwise() += w_.b2.row(0);
+  if (w_.b2.size() > 0) L.ffn.rowwise() += w_.b2.row(0);
 }
 
 template <class S>

@@ -9,7 +9,8 @@
 // a switched-off head's out is zero -> concat (T, D) -> attention = concat W_o (T, D) -> with
 // Norm::PostLayerNorm: LayerNorm(x + attention) [-> ReLU feed-forward -> LayerNorm(norm1 + ffn)].
 // Norm::PreLayerNorm normalises first: qkv = LayerNorm(x) W_qkv, output x + attention [-> + feed-forward of
-// LayerNorm(x + attention)]; the model then normalises the last layer's output once more.
+// LayerNorm(x + attention)]; the model then normalises the last layer's output once more. Norm::PreRMSNorm
+// does the same with RMSNorm; Activation::SwiGLU makes the feed-forward SiLU(x W1) * (x W3), then W2 (Llama).
 // The maths is templated on the scalar: float for the app and training, double for gradient checks.
 #pragma once
 
@@ -24,8 +25,10 @@ namespace attn {
 // Where a layer normalises. None: the bare attention layer, whose output is concat W_o (no residual).
 // PostLayerNorm: after each residual sum (the 2017 transformer). PreLayerNorm: each sub-layer's input, the
 // residual stream itself left as it is (GPT-2 and later).
-enum class Norm { None, PostLayerNorm, PreLayerNorm };
-enum class Activation { Relu };
+// PreRMSNorm: the same places with RMSNorm (no centring, no bias; Llama).
+enum class Norm { None, PostLayerNorm, PreLayerNorm, PreRMSNorm };
+// Relu: ReLU(x W1 + b1) W2 + b2. SwiGLU (Shazeer, 2020; Llama): (SiLU(x W1) * (x W3)) W2, biases if given.
+enum class Activation { Relu, SwiGLU };
 
 struct TransformerConfig {
   int d_model = 16;
@@ -39,6 +42,7 @@ struct TransformerConfig {
   Scheme positions = Scheme::None;  // its rotation and score bias act inside attention
   bool causal = false;              // mask keys after the query (j > i)
   double base = 10000.0;            // the scheme's base (RoPE)
+  double norm_eps = 1e-5;           // RMSNorm's epsilon (LayerNorm's is ops::kLayerNormEps)
   int vocab = 0;                    // token ids of the models that embed ids (0: the input is vectors)
 
   // The number of key/value heads G (kv_heads, or heads when it is 0; a negative count is refused).
@@ -52,9 +56,10 @@ struct LayerWeightsT {
   MatT<S> w_qkv;
   MatT<S> w_o;                 // (D, D)
   MatT<S> ln1_gain, ln1_bias;  // (1, D)  (empty with Norm::None)
-  MatT<S> w1, b1;              // (D, F), (1, F)  (empty when d_ff == 0)
-  MatT<S> w2, b2;              // (F, D), (1, D)  (empty when d_ff == 0)
-  MatT<S> ln2_gain, ln2_bias;  // (1, D)          (empty when d_ff == 0)
+  MatT<S> w1, b1;              // (D, F), (1, F)  (empty when d_ff == 0; b1 empty: no bias)
+  MatT<S> w3;                  // (D, F) SwiGLU's gate (empty with ReLU)
+  MatT<S> w2, b2;              // (F, D), (1, D)  (empty when d_ff == 0; b2 empty: no bias)
+  MatT<S> ln2_gain, ln2_bias;  // (1, D)          (empty when d_ff == 0; the bias empty with RMSNorm)
   // (H, buckets): the trained bias of a scheme with distance buckets (empty: none, or its initial values)
   MatT<S> distance_bias;
 };
@@ -126,6 +131,9 @@ class LayerSteps {
 
  private:
   void finish();
+  // in (T, D) -> out (T, D) by the config's norm (LayerNorm, or RMSNorm with rstd and no xhat)
+  void normalise(const MatT<S>& in, const MatT<S>& gain, const MatT<S>& bias, MatT<S>& out, MatT<S>& xhat,
+                 MatT<S>& rstd) const;
   // in (T, D) -> L.hidden (T, F) and L.ffn (T, D)
   void feed_forward(const MatT<S>& in, LayerCaptureT<S>& L) const;
   TransformerConfig c_;

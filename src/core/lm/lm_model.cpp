@@ -1,0 +1,41 @@
+// The pretrained language model's forward: embed the ids, the transformer's layers, the final norm and the
+// output layer.
+#include "core/lm/lm_model.hpp"
+
+#include "core/error.hpp"
+#include "core/ops.hpp"
+
+namespace attn::lm {
+
+LmForward lm_forward(const LmModel& model, const std::vector<int>& ids, const HeadSwitch* off) {
+  if (ids.empty()) throw InputError("no token ids; give at least one");
+  const int t = static_cast<int>(ids.size());
+  const int limit = std::min(model.max_len > 0 ? model.max_len : kMaxTokens, kMaxTokens);
+  if (t > limit) {
+    throw_input_error(
+        {t, " token ids; this model reads up to ", limit, " (its context is ", model.max_len, ")"});
+  }
+  // 1. embed: (T, D)
+  Mat x(t, model.embedding.cols());
+  for (int i = 0; i < t; ++i) {
+    const int id = ids[static_cast<size_t>(i)];
+    if (id < 0 || id >= model.vocab()) {
+      throw_input_error({"token id ", id, " is outside the vocabulary (0 to ", model.vocab() - 1, ")"});
+    }
+    x.row(i) = model.embedding.row(id);
+  }
+  // 2. the layers; 3. the final norm and the output layer: (T, V)
+  LmForward f;
+  transformer_forward(model.config, model.layers, x, f.layers, off);
+  Mat normed, rstd, xhat;
+  const Mat& last = f.layers.back().output;
+  if (model.config.norm == Norm::PreRMSNorm) {
+    ops::rms_norm_forward(last, model.final_gain, normed, rstd, model.config.norm_eps);
+  } else {
+    ops::layer_norm_forward(last, model.final_gain, Mat(Mat::Zero(1, last.cols())), normed, xhat, rstd);
+  }
+  ops::matmul_rows<float>(normed, model.classifier, f.logits);
+  return f;
+}
+
+}  // namespace attn::lm

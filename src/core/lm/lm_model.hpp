@@ -1,0 +1,37 @@
+// A pretrained causal language model read from a checkpoint (llama2.c today): the one transformer's config
+// and layer weights, its token embedding, final norm and output layer, and one forward that gives the
+// next-token logits and every head's attention.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/attention.hpp"
+#include "core/model/transformer.hpp"
+#include "core/types.hpp"
+
+namespace attn::lm {
+
+struct LmModel {
+  std::string format;        // "llama2c"
+  TransformerConfig config;  // causal, pre-norm, the layers' norm, activation and positions
+  int max_len = 0;           // the longest context the checkpoint was made for
+  Mat embedding;             // (V, D) token embedding
+  std::vector<LayerWeightsT<float>> layers;
+  Mat final_gain;     // (1, D) the last norm's gain
+  Mat classifier;     // (D, V) logits = norm(x) classifier (the embedding's transpose when tied)
+  bool tied = false;  // the output layer is the token embedding
+  int vocab() const { return static_cast<int>(embedding.rows()); }
+};
+
+// What one forward computed: the logits of every position and each layer's capture (weights per head).
+struct LmForward {
+  Mat logits;  // (T, V)
+  std::vector<LayerCapture> layers;
+};
+
+// ids (T) -> logits (T, V), with the heads of `off` switched off. Throws InputError for an empty list, an
+// id outside 0 .. V-1, or more ids than the model's context (max_len) or kMaxTokens.
+LmForward lm_forward(const LmModel& model, const std::vector<int>& ids, const HeadSwitch* off = nullptr);
+
+}  // namespace attn::lm

@@ -1,0 +1,165 @@
+"""attention_cli lm against float64 numpy references (lm_reference.py): small llama2.c checkpoints written
+here (legacy and version 1, tied and separate output layers, shared key/value heads, odd sizes), their
+next-token probabilities, attention, greedy generation, heads switched off, the tokenizer's ids on hard texts,
+and wrong, truncated and hostile files refused in words."""
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+import cli_test
+import lm_reference as ref
+
+ATOL, RTOL = 2e-4, 1e-3  # float32 against float64
+
+
+def vocabulary():
+    """<unk>, <s>, </s>, the 256 byte pieces, then characters and merges (scores: longer merges first)."""
+    pieces = [b"<unk>", b"<s>", b"</s>"] + [b"<0x%02X>" % i for i in range(256)]
+    words = [" ", "a", "c", "e", "h", "t", "n", "o", "r", "d", "f", "u", "l", ",", ".", "é", "t", " t", "th", "he",
+             " the", "the", "ca", "cat", " cat", "re", "ref", "fund", "und", " refund", "un", "nd", "é!"]
+    scores = [0.0, 0.0, 0.0] + [0.0] * 256
+    for w in words:
+        b = w.encode("utf-8")
+        if b in pieces:
+            continue
+        pieces.append(b)
+        scores.append(float(len(b)) + 0.01 * len(pieces) % 0.5)
+    return pieces, scores
+
+
+def run_lm(*args):
+    p = subprocess.run([cli_test.CLI, "lm", *args], capture_output=True, timeout=120)
+    if p.returncode != 0:
+        raise AssertionError(f"lm {args} exited {p.returncode}: {p.stderr.decode()}")
+    return json.loads(p.stdout)
+
+
+class Lm(unittest.TestCase, cli_test.CloseMixin):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        rng = np.random.default_rng(5)
+        cls.pieces, cls.scores = vocabulary()
+        vocab = len(cls.pieces)
+        # legacy, tied output layer, 4 heads sharing 2 key/value heads; version 1, its own output layer, 1 kv head
+        cls.models = {
+            "legacy": ref.random_model(rng, dim=24, hidden=37, layers=2, heads=4, kv_heads=2, vocab=vocab,
+                                       seq_len=48, shared=True),
+            "v1": ref.random_model(rng, dim=16, hidden=23, layers=3, heads=2, kv_heads=1, vocab=vocab, seq_len=40,
+                                   shared=False),
+        }
+        cls.paths = {}
+        for name, m in cls.models.items():
+            path = os.path.join(cls.dir.name, name + ".bin")
+            with open(path, "wb") as f:
+                f.write(ref.write_legacy(m) if name == "legacy" else ref.write_v1(m))
+            cls.paths[name] = path
+        cls.tokenizer = os.path.join(cls.dir.name, "tokenizer.bin")
+        with open(cls.tokenizer, "wb") as f:
+            f.write(ref.write_tokenizer(cls.pieces, cls.scores))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def assertCloseReported(self, what, got, want):
+        got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
+        self.assertEqual(got.shape, want.shape, what)
+        diff = np.abs(got - want).max() if got.size else 0.0
+        print(f"[ reference ] {what}: largest difference {diff:.3g} (atol {ATOL:g}, rtol {RTOL:g})",
+              file=sys.stderr, flush=True)
+        self.assertClose(got, want, ATOL, RTOL)
+
+    def check_next(self, name, got, ids, off=()):
+        logits, weights = ref.forward(self.models[name], np.asarray(ids), off)
+        p = ref.softmax(logits[-1])
+        order = np.argsort(-p, kind="stable")[:10]
+        self.assertCloseReported(f"{name}: next-token probabilities", [e["p"] for e in got["next"]], p[order])
+        # the ids: the reference's order wherever its neighbours are not within float noise of each other
+        for e, want in zip(got["next"], order):
+            if abs(e["p"] - p[want]) > 1e-5:
+                self.fail(f"{name}: next id {e['id']} (p {e['p']}) where the reference has {want} (p {p[want]})")
+        return weights
+
+    def test_next_tokens_and_attention(self):
+        for name in self.models:
+            ids = [1, 290, 7, 45, 280, 12, 3, 260]
+            got = run_lm("--model", self.paths[name], "--ids", ",".join(map(str, ids)), "--attention")
+            m = self.models[name]
+            self.assertEqual(got["format"], "llama2c")
+            self.assertEqual(got["config"], {"d_model": m["dim"], "heads": m["heads"], "kv_heads": m["kv_heads"],
+                                             "layers": m["layers"], "vocab": m["vocab"], "max_len": m["seq_len"],
+                                             "d_ff": m["hidden"], "tied": m["shared"]})
+            self.assertEqual(got["ids"], ids)
+            weights = self.check_next(name, got, ids)
+            self.assertCloseReported(f"{name}: attention [layer][head][T][T]", got["attention"], weights)
+
+    def test_greedy_generation(self):
+        for name in self.models:
+            got = run_lm("--model", self.paths[name], "--ids", "1,270", "--generate", "6")
+            ids = [1, 270]
+            for _ in range(6):  # each step the argmax of the last position, as long as it is clear
+                logits, _ = ref.forward(self.models[name], np.asarray(ids))
+                top2 = np.sort(logits[-1])[-2:]
+                self.assertGreater(top2[1] - top2[0], 1e-3, "the reference's choice is clear")
+                ids.append(int(np.argmax(logits[-1])))
+            self.assertEqual(got["ids"], ids, name)
+            self.check_next(name, got, ids)
+
+    def test_heads_switched_off(self):
+        ids = [1, 262, 280, 5, 9]
+        got = run_lm("--model", self.paths["legacy"], "--ids", ",".join(map(str, ids)), "--off", "0.1,1.3")
+        self.assertEqual(got["off"], ["0.1", "1.3"])
+        self.check_next("legacy", got, ids, off=("0.1", "1.3"))
+
+    def test_tokenizer_on_hard_texts(self):
+        texts = ["the cat", "refund the cat, the cat.", "é!", "Zoë ☕ 😀\n\tend", "  two  spaces", "a" * 30,
+                 "thethethe", "1234567"]
+        for text in texts:
+            got = run_lm("--model", self.paths["legacy"], "--tokenizer", self.tokenizer, "--text", text)
+            want = ref.encode(self.pieces, self.scores, text)
+            with self.subTest(text=text):
+                self.assertEqual(got["ids"][:got["prompt_length"]], want)
+                self.assertEqual(got["text"], text, "the pieces put back together")
+                self.check_next("legacy", got, want)
+
+    def test_bad_files_are_refused_in_words(self):
+        good = ref.write_legacy(self.models["legacy"])
+        v1 = ref.write_v1(self.models["v1"])
+        nan = bytearray(good)
+        nan[28 + 4 * 5:28 + 4 * 6] = struct.pack("<f", float("nan"))
+        cases = {
+            "truncated": (good[:-100], "ends before"),
+            "longer": (good + b"\0" * 8, "bytes after its last weight"),
+            "nan": (bytes(nan), "NaN"),
+            "absurd": (struct.pack("<7i", 1 << 30, 8, 2, 2, 2, 300, 16) + good[28:], "dim"),
+            "heads": (struct.pack("<7i", 24, 37, 2, 5, 5, 300, 48) + good[28:], "divisible"),
+            "version2": (v1[:4] + struct.pack("<i", 2) + v1[8:], "version-2"),
+            "empty": (b"", "ends before"),
+        }
+        for name, (data, message) in cases.items():
+            path = os.path.join(self.dir.name, f"bad-{name}.bin")
+            with open(path, "wb") as f:
+                f.write(data)
+            p = subprocess.run([cli_test.CLI, "lm", "--model", path, "--ids", "1,2"], capture_output=True, timeout=60)
+            with self.subTest(file=name):
+                self.assertEqual(p.returncode, 2, p.stderr.decode())
+                self.assertTrue(p.stderr.decode().startswith("error: "), p.stderr.decode())
+                self.assertIn(message, p.stderr.decode())
+        for args, message in [(["--ids", "1,99999"], "outside the vocabulary"), (["--text", "hi"], "--tokenizer"),
+                              (["--ids", "1", "--text", "x"], "one of the two"), (["--ids", ""], "")]:
+            p = subprocess.run([cli_test.CLI, "lm", "--model", self.paths["legacy"], *args], capture_output=True,
+                               timeout=60)
+            with self.subTest(args=args):
+                self.assertEqual(p.returncode, 2, p.stderr.decode())
+                self.assertIn(message, p.stderr.decode())
+
+
+if __name__ == "__main__":
+    unittest.main()

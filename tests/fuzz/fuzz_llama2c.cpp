@@ -1,0 +1,74 @@
+// libFuzzer target: the llama2.c readers on any bytes. The first byte picks the checkpoint reader (even) or
+// the tokenizer reader (odd, vocabulary 259 + the second byte). A refused file raises InputError; a read
+// checkpoint has the shapes its config says and a finite forward over its first ids; a read tokenizer
+// encodes a hard text into ids inside its vocabulary and gives a piece for each.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/lm/llama2c.hpp"
+
+namespace {
+
+void check(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "finding: fuzz_llama2c: %s\n", what);
+    std::abort();
+  }
+}
+
+void checkpoint(const std::string& bytes) {
+  attn::lm::LmModel m;
+  try {
+    m = attn::lm::read_llama2c(bytes);
+  } catch (const attn::InputError&) {
+    return;
+  }
+  const attn::TransformerConfig& c = m.config;
+  check(static_cast<int>(m.layers.size()) == c.layers, "layer count");
+  check(
+      m.embedding.cols() == c.d_model && m.classifier.rows() == c.d_model && m.classifier.cols() == m.vocab(),
+      "embedding or output layer shape");
+  const std::vector<int> ids = {0, m.vocab() - 1};
+  try {
+    const attn::lm::LmForward f = attn::lm::lm_forward(m, ids);
+    check(f.logits.rows() == 2 && f.logits.cols() == m.vocab(), "logits shape");
+  } catch (const attn::InputError&) {  // a context of one token refuses two ids
+  }
+}
+
+void tokenizer(const std::string& bytes, int vocab) {
+  attn::lm::Llama2cTokenizer t;
+  try {
+    t = attn::lm::read_llama2c_tokenizer(bytes, vocab);
+  } catch (const attn::InputError&) {
+    return;
+  }
+  check(static_cast<int>(t.pieces.size()) == vocab, "piece count");
+  std::vector<int> ids;
+  try {
+    ids = attn::lm::llama2c_encode(t, "Refund the cake, not the fee! \xC3\xA9\xF0\x9F\x98\x80\n", true);
+  } catch (const attn::InputError&) {  // no " " piece
+    return;
+  }
+  for (size_t i = 0; i < ids.size(); ++i) {
+    check(ids[i] >= 0 && ids[i] < vocab, "id outside the vocabulary");
+    (void)attn::lm::llama2c_piece(t, i ? ids[i - 1] : -1, ids[i]);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
+  if (size < 2) return 0;
+  const std::string rest(reinterpret_cast<const char*>(data) + 2, size - 2);
+  if (data[0] % 2 == 0) {
+    checkpoint(std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
+  } else {
+    tokenizer(rest, 259 + data[1]);
+  }
+  return 0;
+}
