@@ -1,5 +1,6 @@
-# attention_model_io: save/load a trained refund router as JSON (src/model_io/), for the CLI, the app and
-# the tests, natively and under Emscripten. Included by the root CMakeLists.txt right after attention_core.
+# attention_model_io: save/load a trained refund router as JSON, and read Hugging Face checkpoints
+# (src/model_io/), for the CLI, the app and the tests, natively and under Emscripten. Included by the root
+# CMakeLists.txt right after attention_core.
 #
 # nlohmann-json is header-only. Natively it comes from find_package (nlohmann-json3-dev). Under Emscripten
 # /usr/include must never be on an include path (it would pull in glibc's headers): copy just its folder
@@ -20,7 +21,9 @@ endif()
 
 add_library(attention_model_io STATIC ${CMAKE_SOURCE_DIR}/src/model_io/model_json.cpp
                                       ${CMAKE_SOURCE_DIR}/src/model_io/model_stream.cpp
-                                      ${CMAKE_SOURCE_DIR}/src/model_io/model_file.cpp)
+                                      ${CMAKE_SOURCE_DIR}/src/model_io/model_file.cpp
+                                      ${CMAKE_SOURCE_DIR}/src/model_io/safetensors.cpp
+                                      ${CMAKE_SOURCE_DIR}/src/model_io/hf_llama.cpp)
 target_include_directories(attention_model_io PUBLIC ${CMAKE_SOURCE_DIR}/src)
 target_link_libraries(attention_model_io PUBLIC attention_core nlohmann_json::nlohmann_json)
 target_compile_options(attention_model_io PRIVATE ${ATTN_WARNINGS})

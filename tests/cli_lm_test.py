@@ -161,5 +161,81 @@ class Lm(unittest.TestCase, cli_test.CloseMixin):
                 self.assertIn(message, p.stderr.decode())
 
 
+
+class HfLlama(unittest.TestCase, cli_test.CloseMixin):
+    """Llama folders written here: F32 with a tied output layer, F16 and BF16 with lm_head, shared key/value
+    heads, rope_theta 10000 and 100000, against transformers' forward with RoPE's halves layout."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        rng = np.random.default_rng(11)
+        specs = {"f32_tied": (24, 40, 2, 4, 2, 50, True, "F32", 10000.0),
+                 "f16": (16, 20, 2, 2, 1, 40, False, "F16", 100000.0),
+                 "bf16": (32, 36, 1, 4, 4, 30, False, "BF16", 10000.0)}
+        cls.models = {}
+        for name, spec in specs.items():
+            config, raw, stored = ref.hf_llama(rng, *spec)
+            folder = os.path.join(cls.dir.name, name)
+            os.mkdir(folder)
+            with open(os.path.join(folder, "config.json"), "w") as f:
+                json.dump(config, f)
+            with open(os.path.join(folder, "model.safetensors"), "wb") as f:
+                f.write(raw)
+            cls.models[name] = (folder, config, stored)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def test_against_transformers_forward(self):
+        for name, (folder, config, stored) in self.models.items():
+            ids = [1, 5, 9, 2, 17, 3, 8, 11, 4]
+            got = run_lm("--model", folder, "--ids", ",".join(map(str, ids)), "--attention", "--off", "0.1")
+            logits, weights = ref.hf_llama_forward(config, stored, np.asarray(ids), off=("0.1",))
+            p = ref.softmax(logits[-1])
+            order = np.argsort(-p, kind="stable")[:10]
+            with self.subTest(model=name):
+                self.assertEqual(got["format"], "llama")
+                self.assertEqual(got["config"]["kv_heads"], config["num_key_value_heads"])
+                self.assertEqual(got["config"]["tied"], config["tie_word_embeddings"])
+                for what, g, w in [("next-token probabilities", [e["p"] for e in got["next"]], p[order]),
+                                   ("attention", got["attention"], weights)]:
+                    g, w = np.asarray(g, dtype=np.float64), np.asarray(w, dtype=np.float64)
+                    print(f"[ reference ] {name}: {what}: largest difference {np.abs(g - w).max():.3g}",
+                          file=sys.stderr, flush=True)
+                    self.assertClose(g, w, ATOL, RTOL)
+                self.assertEqual([e["id"] for e in got["next"]][:3], [int(i) for i in order[:3]])
+
+    def test_bad_folders_are_refused_in_words(self):
+        folder, config, _ = self.models["f16"]
+        with open(os.path.join(folder, "model.safetensors"), "rb") as f:
+            raw = f.read()
+        n = struct.unpack("<Q", raw[:8])[0]
+        header = json.loads(raw[8:8 + n])
+        bad_dtype = dict(header)
+        first = next(k for k in header if k != "__metadata__")
+        bad_dtype[first] = dict(header[first], dtype="I8")
+        cases = {
+            "truncated": (config, raw[:-64], "past the end"),
+            "dtype": (config, struct.pack("<Q", len(json.dumps(bad_dtype))) + json.dumps(bad_dtype).encode()
+                      + raw[8 + n:], "dtype 'I8'"),
+            "missing": ({**config, "num_hidden_layers": 3}, raw, "no tensor 'model.layers.2."),
+            "type": ({**config, "model_type": "gpt2"}, raw, "model_type is 'gpt2'"),
+            "shape": ({**config, "intermediate_size": 21}, raw, "the config needs"),
+            "header": (config, struct.pack("<Q", 1 << 40) + raw[8:], "header says"),
+        }
+        for case, (cfg, data, message) in cases.items():
+            bad = os.path.join(self.dir.name, "bad-" + case)
+            os.makedirs(bad, exist_ok=True)
+            with open(os.path.join(bad, "config.json"), "w") as f:
+                json.dump(cfg, f)
+            with open(os.path.join(bad, "model.safetensors"), "wb") as f:
+                f.write(data)
+            p = subprocess.run([cli_test.CLI, "lm", "--model", bad, "--ids", "1,2"], capture_output=True, timeout=60)
+            with self.subTest(case=case):
+                self.assertEqual(p.returncode, 2, p.stderr.decode())
+                self.assertIn(message, p.stderr.decode())
+
 if __name__ == "__main__":
     unittest.main()

@@ -2,7 +2,10 @@
 writers of the legacy .bin (7-int header, negative vocab_size for a separate output layer, RoPE tables after
 the final norm) and of the version-1 export (magic "ak42", a 256-byte header, the norms first), of
 tokenizer.bin, the forward (RMSNorm, RoPE on pairs (2i, 2i+1) of each head, grouped-query attention, SwiGLU,
-the final norm and the output layer) and run.c's BPE encoding. Read by cli_lm_test.py."""
+the final norm and the output layer) and run.c's BPE encoding; and of Hugging Face Llama folders (config.json,
+model.safetensors in F32, F16 or BF16) with transformers' forward (RoPE in the halves layout). Read by
+cli_lm_test.py."""
+import json
 import struct
 
 import numpy as np
@@ -136,3 +139,93 @@ def encode(pieces, scores, text, bos=True):
         if best_id < 0:
             return ids
         ids[at:at + 2] = [best_id]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Hugging Face Llama folders: config.json and model.safetensors (8-byte header length, JSON header, data);
+# the forward as transformers' LlamaForCausalLM computes it, RoPE in the halves layout (rotate_half).
+
+def _stored(a, dtype):
+    """The bytes of `a` in dtype, and the float64 values they hold."""
+    a = np.asarray(a, dtype=np.float64)
+    if dtype == "F32":
+        s = a.astype("<f4")
+        return s.tobytes(), s.astype(np.float64)
+    if dtype == "F16":
+        s = a.astype("<f2")
+        return s.tobytes(), s.astype(np.float64)
+    bits = (a.astype("<f4").view("<u4") >> 16).astype("<u2")  # BF16: the float32's top 16 bits
+    return bits.tobytes(), (bits.astype("<u4") << 16).view("<f4").astype(np.float64)
+
+
+def write_safetensors(tensors, dtypes):
+    """tensors {name: array}, dtypes {name: "F32"|"F16"|"BF16"} -> (file bytes, {name: stored float64})."""
+    header, data, stored = {}, b"", {}
+    for name, a in tensors.items():
+        raw, stored[name] = _stored(a, dtypes[name])
+        header[name] = {"dtype": dtypes[name], "shape": list(np.shape(a)),
+                        "data_offsets": [len(data), len(data) + len(raw)]}
+        data += raw
+    header["__metadata__"] = {"format": "pt"}
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    return struct.pack("<Q", len(text)) + text + data, stored
+
+
+def hf_llama(rng, dim, hidden, layers, heads, kv_heads, vocab, tied, dtype, theta):
+    """A random Llama folder's (config, safetensors bytes, stored float64 tensors)."""
+    kv = dim // heads * kv_heads
+    f = lambda *shape: rng.normal(scale=0.4, size=shape)
+    t = {"model.embed_tokens.weight": f(vocab, dim), "model.norm.weight": 1 + 0.2 * f(dim)}
+    for l in range(layers):
+        p = f"model.layers.{l}."
+        t.update({p + "self_attn.q_proj.weight": f(dim, dim), p + "self_attn.k_proj.weight": f(kv, dim),
+                  p + "self_attn.v_proj.weight": f(kv, dim), p + "self_attn.o_proj.weight": f(dim, dim),
+                  p + "mlp.gate_proj.weight": f(hidden, dim), p + "mlp.up_proj.weight": f(hidden, dim),
+                  p + "mlp.down_proj.weight": f(dim, hidden), p + "input_layernorm.weight": 1 + 0.2 * f(dim),
+                  p + "post_attention_layernorm.weight": 1 + 0.2 * f(dim)})
+    if not tied:
+        t["lm_head.weight"] = f(vocab, dim)
+    config = {"model_type": "llama", "hidden_size": dim, "intermediate_size": hidden, "num_hidden_layers": layers,
+              "num_attention_heads": heads, "num_key_value_heads": kv_heads, "vocab_size": vocab,
+              "max_position_embeddings": 64, "rms_norm_eps": 1e-6, "rope_theta": theta,
+              "tie_word_embeddings": tied, "architectures": ["LlamaForCausalLM"]}
+    raw, stored = write_safetensors(t, {k: dtype for k in t})
+    return config, raw, stored
+
+
+def hf_llama_forward(config, t, ids, off=()):
+    """ids (T,) -> logits (T, V), weights [layer][head] (T, T), from the stored tensors `t`."""
+    dim, heads = config["hidden_size"], config["num_attention_heads"]
+    kv_heads, eps, theta = config["num_key_value_heads"], config["rms_norm_eps"], config["rope_theta"]
+    hd, n = dim // heads, len(ids)
+    inv = theta ** (-np.arange(0, hd, 2) / hd)           # (hd / 2,)
+    ang = np.arange(n)[:, None] * inv[None, :]
+    cos, sin = np.cos(np.concatenate([ang, ang], 1)), np.sin(np.concatenate([ang, ang], 1))  # (T, hd)
+    rot = lambda x: x * cos + np.concatenate([-x[:, hd // 2:], x[:, :hd // 2]], 1) * sin     # rotate_half
+    norm = lambda x, w: x / np.sqrt((x * x).mean(-1, keepdims=True) + eps) * w
+    x = t["model.embed_tokens.weight"][ids]
+    weights = []
+    for l in range(config["num_hidden_layers"]):
+        p = lambda name: t[f"model.layers.{l}.{name}"]
+        h = norm(x, p("input_layernorm.weight"))
+        q = h @ p("self_attn.q_proj.weight").T
+        k, v = h @ p("self_attn.k_proj.weight").T, h @ p("self_attn.v_proj.weight").T
+        out, layer_w = np.zeros((n, dim)), []
+        for i in range(heads):
+            g = i // (heads // kv_heads)
+            qi, ki = rot(q[:, i * hd:(i + 1) * hd]), rot(k[:, g * hd:(g + 1) * hd])
+            s = qi @ ki.T / np.sqrt(hd)
+            s = np.where(np.triu(np.ones((n, n)), 1) > 0, -np.inf, s)
+            w = np.exp(s - s.max(-1, keepdims=True))
+            w /= w.sum(-1, keepdims=True)
+            layer_w.append(w)
+            if f"{l}.{i}" not in off:
+                out[:, i * hd:(i + 1) * hd] = w @ v[:, g * hd:(g + 1) * hd]
+        weights.append(layer_w)
+        x = x + out @ p("self_attn.o_proj.weight").T
+        h = norm(x, p("post_attention_layernorm.weight"))
+        a = h @ p("mlp.gate_proj.weight").T
+        x = x + ((a / (1 + np.exp(-a))) * (h @ p("mlp.up_proj.weight").T)) @ p("mlp.down_proj.weight").T
+    head = t["model.embed_tokens.weight"] if config["tie_word_embeddings"] else t["lm_head.weight"]
+    return norm(x, t["model.norm.weight"]) @ head.T, weights

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <numeric>
 
@@ -12,6 +13,7 @@
 #include "core/lm/llama2c.hpp"
 #include "core/rng.hpp"
 #include "core/train/head_roles.hpp"
+#include "model_io/hf_llama.hpp"
 
 namespace attn::cli {
 namespace {
@@ -56,7 +58,17 @@ json run_lm(const LmOptions& o) {
   if (o.temperature_given && !(o.temperature > 0 && o.temperature <= 100)) {
     throw InputError("--temperature must be above 0 and at most 100 (leave it out for greedy decoding)");
   }
-  const lm::LmModel model = lm::read_llama2c(read_binary(o.model, "the model file"));
+  std::error_code ec;
+  const bool folder = std::filesystem::is_directory(o.model, ec);
+  const lm::LmModel model =
+      folder ? model_io::read_hf_llama(read_binary(o.model + "/config.json", "config.json"),
+                                       read_binary(o.model + "/model.safetensors", "model.safetensors"))
+             : lm::read_llama2c(read_binary(o.model, "the model file"));
+  if (folder && !o.tokenizer.empty()) {
+    throw InputError(
+        "--tokenizer is a llama2.c tokenizer.bin; a Hugging Face folder's tokenizer is not read yet");
+  }
+  if (folder && o.text_given) throw InputError("a Hugging Face folder takes its prompt as --ids for now");
   lm::Llama2cTokenizer tok;
   const bool has_tokenizer = !o.tokenizer.empty();
   if (has_tokenizer)

@@ -1,5 +1,5 @@
-// attention_cli lm: a pretrained language model (a llama2.c checkpoint) on a text or ids: next-token top 10,
-// generation and every head's attention as JSON.
+// attention_cli lm: a pretrained language model (a llama2.c checkpoint, or a Hugging Face Llama folder) on a
+// text or ids: next-token top 10, generation and every head's attention as JSON.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 namespace attn::cli {
 
 struct LmOptions {
-  std::string model;      // a llama2.c .bin
+  std::string model;      // a llama2.c .bin, or a folder with config.json and model.safetensors
   std::string tokenizer;  // its tokenizer.bin (needed for --text)
   std::string text;
   std::vector<int> ids;

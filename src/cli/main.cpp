@@ -141,10 +141,14 @@ int main(int argc, char** argv) {
   block_cmd->add_option("--input", block_input, "JSON file, or - for stdin")->required();
 
   LmOptions lm;
-  auto* lm_cmd = app.add_subcommand(
-      "lm",
-      "a pretrained language model (a llama2.c checkpoint) on a text: next tokens, generation, attention");
-  lm_cmd->add_option("--model", lm.model, "a llama2.c .bin checkpoint (legacy or version 1)")->required();
+  auto* lm_cmd = app.add_subcommand("lm",
+                                    "a pretrained language model (llama2.c, Hugging Face Llama) on a text: "
+                                    "next tokens, generation, attention");
+  lm_cmd
+      ->add_option("--model", lm.model,
+                   "a llama2.c .bin checkpoint (legacy or version 1), or a Hugging Face Llama folder "
+                   "(config.json, model.safetensors)")
+      ->required();
   lm_cmd->add_option("--tokenizer", lm.tokenizer, "its tokenizer.bin (for --text and for pieces)");
   auto* lm_text = lm_cmd->add_option("--text", lm.text, "the prompt as text (needs --tokenizer)");
   auto* lm_ids = whole(lm_cmd, "--ids", lm.ids, "the prompt as token ids, e.g. 1,450,2501")->delimiter(',');

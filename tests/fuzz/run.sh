@@ -5,7 +5,7 @@
 # when a regression fails or fuzzing finds a crash, leak, timeout or huge allocation (the input is saved
 # in build/fuzz/findings/<target>/; once fixed, copy it to tests/fuzz/regressions/<target>/).
 #
-# Usage: tests/fuzz/run.sh [target...]      targets: tokenizer settings attend_block model_json llama2c (default all)
+# Usage: tests/fuzz/run.sh [target...]   targets: tokenizer settings attend_block model_json checkpoints (default all)
 # Environment:
 #   ATTN_FUZZ_SECONDS   fuzzing time per target (default 60); e.g. 1800 for a long run on demand
 #   ATTN_FUZZ_RUNS      stop a target after this many inputs instead (default: no limit, time only)
@@ -21,7 +21,7 @@ ROOT=$PWD
 scripts/ensure_packages.sh build-essential cmake libeigen3-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev \
   clang-14 libclang-rt-14-dev llvm-14
 
-ALL_TARGETS=(tokenizer settings attend_block model_json llama2c)
+ALL_TARGETS=(tokenizer settings attend_block model_json checkpoints)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=("${ALL_TARGETS[@]}")
 SECONDS_EACH="${ATTN_FUZZ_SECONDS:-60}"
@@ -36,7 +36,7 @@ max_len() {
   case "$1" in
     tokenizer | settings) echo 4096 ;;
     attend_block) echo 8192 ;;
-    model_json | llama2c) echo 32768 ;;
+    model_json | checkpoints) echo 32768 ;;
     *) echo "unknown fuzz target '$1'; allowed: ${ALL_TARGETS[*]}" >&2; exit 2 ;;
   esac
 }

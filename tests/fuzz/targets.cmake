@@ -1,7 +1,7 @@
 # libFuzzer targets for every parser of untrusted input (tokenizer, URL/set() settings, attend/block JSON,
-# model files, llama2.c checkpoints and tokenizers). Included by cmake/fuzz.cmake at the end of the "fuzz"
-# preset's configure (clang-14, ASan + UBSan, every library of the project instrumented); built and run by
-# tests/fuzz/run.sh.
+# model files, llama2.c checkpoints and tokenizers, safetensors). Included by cmake/fuzz.cmake at the end of
+# the "fuzz" preset's configure (clang-14, ASan + UBSan, every library of the project instrumented); built
+# and run by tests/fuzz/run.sh.
 find_package(nlohmann_json 3 REQUIRED)
 set(ATTN_FUZZ_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
@@ -27,5 +27,5 @@ target_link_libraries(fuzz_attend_block PRIVATE attention_core nlohmann_json::nl
 attn_fuzz_target(model_json)
 target_link_libraries(fuzz_model_json PRIVATE attention_model_io)
 
-attn_fuzz_target(llama2c)
-target_link_libraries(fuzz_llama2c PRIVATE attention_core)
+attn_fuzz_target(checkpoints)
+target_link_libraries(fuzz_checkpoints PRIVATE attention_model_io)

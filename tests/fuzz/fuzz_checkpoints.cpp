@@ -1,7 +1,8 @@
-// libFuzzer target: the llama2.c readers on any bytes. The first byte picks the checkpoint reader (even) or
-// the tokenizer reader (odd, vocabulary 259 + the second byte). A refused file raises InputError; a read
-// checkpoint has the shapes its config says and a finite forward over its first ids; a read tokenizer
-// encodes a hard text into ids inside its vocabulary and gives a piece for each.
+// libFuzzer target: the pretrained-checkpoint readers on any bytes. The first byte picks one: % 3 == 0 the
+// llama2.c checkpoint reader, 1 its tokenizer reader (vocabulary 259 + the second byte), 2 a safetensors file
+// for a tiny Llama config. A refused file raises InputError; a read checkpoint has the shapes its config says
+// and runs a forward over two ids; a read tokenizer encodes a hard text into ids inside its vocabulary and
+// gives a piece for each.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -10,20 +11,25 @@
 
 #include "core/error.hpp"
 #include "core/lm/llama2c.hpp"
+#include "model_io/hf_llama.hpp"
 
 namespace {
 
 void check(bool ok, const char* what) {
   if (!ok) {
-    std::fprintf(stderr, "finding: fuzz_llama2c: %s\n", what);
+    std::fprintf(stderr, "finding: fuzz_checkpoints: %s\n", what);
     std::abort();
   }
 }
 
-void checkpoint(const std::string& bytes) {
+constexpr const char* kTinyLlama =
+    R"({"model_type": "llama", "hidden_size": 4, "intermediate_size": 3, "num_hidden_layers": 1,
+        "num_attention_heads": 2, "num_key_value_heads": 1, "vocab_size": 5, "max_position_embeddings": 8})";
+
+void checkpoint(const std::string& bytes, bool safetensors) {
   attn::lm::LmModel m;
   try {
-    m = attn::lm::read_llama2c(bytes);
+    m = safetensors ? attn::model_io::read_hf_llama(kTinyLlama, bytes) : attn::lm::read_llama2c(bytes);
   } catch (const attn::InputError&) {
     return;
   }
@@ -65,10 +71,10 @@ void tokenizer(const std::string& bytes, int vocab) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   if (size < 2) return 0;
   const std::string rest(reinterpret_cast<const char*>(data) + 2, size - 2);
-  if (data[0] % 2 == 0) {
-    checkpoint(std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
-  } else {
+  if (data[0] % 3 == 1) {
     tokenizer(rest, 259 + data[1]);
+  } else {
+    checkpoint(std::string(reinterpret_cast<const char*>(data) + 1, size - 1), data[0] % 3 == 2);
   }
   return 0;
 }
