@@ -162,6 +162,30 @@ class Lm(unittest.TestCase, cli_test.CloseMixin):
 
 
 
+def check_against(test, what, got, logits, weights):
+    """lm's top 10 and attention against the reference's logits (T, V) and weights [layer][head] (T, T)."""
+    p = ref.softmax(logits[-1])
+    order = np.argsort(-p, kind="stable")[:10]
+    for part, g, w in [("next-token probabilities", [e["p"] for e in got["next"]], p[order]),
+                       ("attention", got["attention"], weights)]:
+        g, w = np.asarray(g, dtype=np.float64), np.asarray(w, dtype=np.float64)
+        print(f"[ reference ] {what}: {part}: largest difference {np.abs(g - w).max():.3g}", file=sys.stderr,
+              flush=True)
+        test.assertClose(g, w, ATOL, RTOL)
+    test.assertEqual([e["id"] for e in got["next"]][:3], [int(i) for i in order[:3]])
+
+
+def write_folder(root, name, config, raw, stored):
+    """A Hugging Face folder `name` under root: config.json and model.safetensors. -> (folder, config, stored)"""
+    folder = os.path.join(root, name)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "config.json"), "w") as f:
+        json.dump(config, f)
+    with open(os.path.join(folder, "model.safetensors"), "wb") as f:
+        f.write(raw)
+    return folder, config, stored
+
+
 class HfLlama(unittest.TestCase, cli_test.CloseMixin):
     """Llama folders written here: F32 with a tied output layer, F16 and BF16 with lm_head, shared key/value
     heads, rope_theta 10000 and 100000, against transformers' forward with RoPE's halves layout."""
@@ -173,16 +197,7 @@ class HfLlama(unittest.TestCase, cli_test.CloseMixin):
         specs = {"f32_tied": (24, 40, 2, 4, 2, 50, True, "F32", 10000.0),
                  "f16": (16, 20, 2, 2, 1, 40, False, "F16", 100000.0),
                  "bf16": (32, 36, 1, 4, 4, 30, False, "BF16", 10000.0)}
-        cls.models = {}
-        for name, spec in specs.items():
-            config, raw, stored = ref.hf_llama(rng, *spec)
-            folder = os.path.join(cls.dir.name, name)
-            os.mkdir(folder)
-            with open(os.path.join(folder, "config.json"), "w") as f:
-                json.dump(config, f)
-            with open(os.path.join(folder, "model.safetensors"), "wb") as f:
-                f.write(raw)
-            cls.models[name] = (folder, config, stored)
+        cls.models = {name: write_folder(cls.dir.name, name, *ref.hf_llama(rng, *spec)) for name, spec in specs.items()}
 
     @classmethod
     def tearDownClass(cls):
@@ -193,19 +208,11 @@ class HfLlama(unittest.TestCase, cli_test.CloseMixin):
             ids = [1, 5, 9, 2, 17, 3, 8, 11, 4]
             got = run_lm("--model", folder, "--ids", ",".join(map(str, ids)), "--attention", "--off", "0.1")
             logits, weights = ref.hf_llama_forward(config, stored, np.asarray(ids), off=("0.1",))
-            p = ref.softmax(logits[-1])
-            order = np.argsort(-p, kind="stable")[:10]
             with self.subTest(model=name):
                 self.assertEqual(got["format"], "llama")
                 self.assertEqual(got["config"]["kv_heads"], config["num_key_value_heads"])
                 self.assertEqual(got["config"]["tied"], config["tie_word_embeddings"])
-                for what, g, w in [("next-token probabilities", [e["p"] for e in got["next"]], p[order]),
-                                   ("attention", got["attention"], weights)]:
-                    g, w = np.asarray(g, dtype=np.float64), np.asarray(w, dtype=np.float64)
-                    print(f"[ reference ] {name}: {what}: largest difference {np.abs(g - w).max():.3g}",
-                          file=sys.stderr, flush=True)
-                    self.assertClose(g, w, ATOL, RTOL)
-                self.assertEqual([e["id"] for e in got["next"]][:3], [int(i) for i in order[:3]])
+                check_against(self, f"llama {name}", got, logits, weights)
 
     def test_bad_folders_are_refused_in_words(self):
         folder, config, _ = self.models["f16"]
@@ -221,21 +228,52 @@ class HfLlama(unittest.TestCase, cli_test.CloseMixin):
             "dtype": (config, struct.pack("<Q", len(json.dumps(bad_dtype))) + json.dumps(bad_dtype).encode()
                       + raw[8 + n:], "dtype 'I8'"),
             "missing": ({**config, "num_hidden_layers": 3}, raw, "no tensor 'model.layers.2."),
-            "type": ({**config, "model_type": "gpt2"}, raw, "model_type is 'gpt2'"),
+            "type": ({**config, "model_type": "bert"}, raw, "model_type is 'bert'"),
             "shape": ({**config, "intermediate_size": 21}, raw, "the config needs"),
             "header": (config, struct.pack("<Q", 1 << 40) + raw[8:], "header says"),
         }
         for case, (cfg, data, message) in cases.items():
-            bad = os.path.join(self.dir.name, "bad-" + case)
-            os.makedirs(bad, exist_ok=True)
-            with open(os.path.join(bad, "config.json"), "w") as f:
-                json.dump(cfg, f)
-            with open(os.path.join(bad, "model.safetensors"), "wb") as f:
-                f.write(data)
+            bad, _, _ = write_folder(self.dir.name, "bad-" + case, cfg, data, None)
             p = subprocess.run([cli_test.CLI, "lm", "--model", bad, "--ids", "1,2"], capture_output=True, timeout=60)
             with self.subTest(case=case):
                 self.assertEqual(p.returncode, 2, p.stderr.decode())
                 self.assertIn(message, p.stderr.decode())
+
+
+class HfGpt2(unittest.TestCase, cli_test.CloseMixin):
+    """GPT-2 folders written here (F32 with the "transformer." prefix, F16 without, n_inner given or 4D),
+    against GPT2LMHeadModel's forward in numpy; the learned table's last slot is a hard limit."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        rng = np.random.default_rng(13)
+        specs = {"f32": (24, 2, 4, 40, 12, 96, "F32", "transformer."), "f16": (16, 3, 2, 30, 10, 20, "F16", "")}
+        cls.models = {name: write_folder(cls.dir.name, name, *ref.hf_gpt2(rng, *spec)) for name, spec in specs.items()}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def test_against_gpt2_forward(self):
+        for name, (folder, config, stored) in self.models.items():
+            ids = [3, 7, 1, 0, 9, 12, 5, 2, 8][:config["n_positions"]]
+            got = run_lm("--model", folder, "--ids", ",".join(map(str, ids)), "--attention", "--off", "1.1")
+            logits, weights = ref.gpt2_forward(config, stored, np.asarray(ids), off=("1.1",))
+            with self.subTest(model=name):
+                self.assertEqual(got["format"], "gpt2")
+                self.assertEqual(got["config"]["max_len"], config["n_positions"])
+                check_against(self, f"gpt2 {name}", got, logits, weights)
+
+    def test_no_vector_past_the_last_slot(self):
+        folder, config, _ = self.models["f16"]
+        slots = config["n_positions"]
+        p = subprocess.run([cli_test.CLI, "lm", "--model", folder, "--ids", ",".join(["1"] * (slots + 1))],
+                           capture_output=True, timeout=60)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(f"position {slots} is past the end of the learned table: it has {slots} slots",
+                      p.stderr.decode())
+        run_lm("--model", folder, "--ids", ",".join(["1"] * slots))  # the last slot itself is read
 
 if __name__ == "__main__":
     unittest.main()

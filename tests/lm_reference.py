@@ -56,6 +56,16 @@ def write_v1(m):
     return out
 
 
+def causal_weights(q, k):
+    """One head's causal attention weights: q, k (T, d) -> softmax(q k^T / sqrt(d)) with keys after each
+    query masked, (T, T)."""
+    n = q.shape[0]
+    s = q @ k.T / np.sqrt(q.shape[1])
+    s = np.where(np.triu(np.ones((n, n)), 1) > 0, -np.inf, s)
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    return w / w.sum(axis=-1, keepdims=True)
+
+
 def rmsnorm(x, w):
     return x / np.sqrt((x * x).mean(axis=-1, keepdims=True) + 1e-5) * w
 
@@ -87,10 +97,7 @@ def forward(m, ids, off=()):
         layer_w = []
         for h in range(heads):
             g = h // group
-            s = q[:, h * head:(h + 1) * head] @ k[:, g * head:(g + 1) * head].T / np.sqrt(head)
-            s = np.where(np.triu(np.ones((t, t)), 1) > 0, -np.inf, s)
-            w = np.exp(s - s.max(axis=-1, keepdims=True))
-            w /= w.sum(axis=-1, keepdims=True)
+            w = causal_weights(q[:, h * head:(h + 1) * head], k[:, g * head:(g + 1) * head])
             layer_w.append(w)
             if f"{l}.{h}" not in off:
                 concat[:, h * head:(h + 1) * head] = w @ v[:, g * head:(g + 1) * head]
@@ -214,11 +221,7 @@ def hf_llama_forward(config, t, ids, off=()):
         out, layer_w = np.zeros((n, dim)), []
         for i in range(heads):
             g = i // (heads // kv_heads)
-            qi, ki = rot(q[:, i * hd:(i + 1) * hd]), rot(k[:, g * hd:(g + 1) * hd])
-            s = qi @ ki.T / np.sqrt(hd)
-            s = np.where(np.triu(np.ones((n, n)), 1) > 0, -np.inf, s)
-            w = np.exp(s - s.max(-1, keepdims=True))
-            w /= w.sum(-1, keepdims=True)
+            w = causal_weights(rot(q[:, i * hd:(i + 1) * hd]), rot(k[:, g * hd:(g + 1) * hd]))
             layer_w.append(w)
             if f"{l}.{i}" not in off:
                 out[:, i * hd:(i + 1) * hd] = w @ v[:, g * hd:(g + 1) * hd]
@@ -229,3 +232,52 @@ def hf_llama_forward(config, t, ids, off=()):
         x = x + ((a / (1 + np.exp(-a))) * (h @ p("mlp.up_proj.weight").T)) @ p("mlp.down_proj.weight").T
     head = t["model.embed_tokens.weight"] if config["tie_word_embeddings"] else t["lm_head.weight"]
     return norm(x, t["model.norm.weight"]) @ head.T, weights
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Hugging Face GPT-2 folders: Conv1D weights stored (in, out); the forward as GPT2LMHeadModel computes it.
+
+def hf_gpt2(rng, dim, layers, heads, vocab, slots, inner, dtype, prefix):
+    """A random GPT-2 folder's (config, safetensors bytes, stored float64 tensors without the prefix)."""
+    f = lambda *shape: rng.normal(scale=0.4, size=shape)
+    t = {"wte.weight": f(vocab, dim), "wpe.weight": f(slots, dim), "ln_f.weight": 1 + 0.2 * f(dim),
+         "ln_f.bias": 0.2 * f(dim)}
+    for l in range(layers):
+        p = f"h.{l}."
+        t.update({p + "ln_1.weight": 1 + 0.2 * f(dim), p + "ln_1.bias": 0.2 * f(dim),
+                  p + "attn.c_attn.weight": f(dim, 3 * dim), p + "attn.c_attn.bias": 0.2 * f(3 * dim),
+                  p + "attn.c_proj.weight": f(dim, dim), p + "attn.c_proj.bias": 0.2 * f(dim),
+                  p + "ln_2.weight": 1 + 0.2 * f(dim), p + "ln_2.bias": 0.2 * f(dim),
+                  p + "mlp.c_fc.weight": f(dim, inner), p + "mlp.c_fc.bias": 0.2 * f(inner),
+                  p + "mlp.c_proj.weight": f(inner, dim), p + "mlp.c_proj.bias": 0.2 * f(dim)})
+    config = {"model_type": "gpt2", "n_embd": dim, "n_layer": layers, "n_head": heads, "vocab_size": vocab,
+              "n_positions": slots, "n_ctx": slots, "n_inner": inner if inner != 4 * dim else None,
+              "activation_function": "gelu_new", "layer_norm_epsilon": 1e-5}
+    named = {prefix + k: v for k, v in t.items()}
+    raw, stored = write_safetensors(named, {k: dtype for k in named})
+    return config, raw, {k[len(prefix):]: v for k, v in stored.items()}
+
+
+def gpt2_forward(config, t, ids, off=()):
+    """ids (T,) -> logits (T, V), weights [layer][head] (T, T)."""
+    dim, heads, n = config["n_embd"], config["n_head"], len(ids)
+    hd = dim // heads
+    ln = lambda x, w, b: (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5) * w + b
+    gelu = lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
+    x = t["wte.weight"][ids] + t["wpe.weight"][:n]
+    weights = []
+    for l in range(config["n_layer"]):
+        p = lambda name: t[f"h.{l}.{name}"]
+        qkv = ln(x, p("ln_1.weight"), p("ln_1.bias")) @ p("attn.c_attn.weight") + p("attn.c_attn.bias")
+        q, k, v = qkv[:, :dim], qkv[:, dim:2 * dim], qkv[:, 2 * dim:]
+        out, layer_w = np.zeros((n, dim)), []
+        for h in range(heads):
+            w = causal_weights(q[:, h * hd:(h + 1) * hd], k[:, h * hd:(h + 1) * hd])
+            layer_w.append(w)
+            if f"{l}.{h}" not in off:
+                out[:, h * hd:(h + 1) * hd] = w @ v[:, h * hd:(h + 1) * hd]
+        weights.append(layer_w)
+        x = x + out @ p("attn.c_proj.weight") + p("attn.c_proj.bias")
+        hidden = gelu(ln(x, p("ln_2.weight"), p("ln_2.bias")) @ p("mlp.c_fc.weight") + p("mlp.c_fc.bias"))
+        x = x + hidden @ p("mlp.c_proj.weight") + p("mlp.c_proj.bias")
+    return ln(x, t["ln_f.weight"], t["ln_f.bias"]) @ t["wte.weight"].T, weights

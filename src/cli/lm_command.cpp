@@ -13,7 +13,7 @@
 #include "core/lm/llama2c.hpp"
 #include "core/rng.hpp"
 #include "core/train/head_roles.hpp"
-#include "model_io/hf_llama.hpp"
+#include "model_io/hf_gpt2.hpp"
 
 namespace attn::cli {
 namespace {
@@ -61,8 +61,8 @@ json run_lm(const LmOptions& o) {
   std::error_code ec;
   const bool folder = std::filesystem::is_directory(o.model, ec);
   const lm::LmModel model =
-      folder ? model_io::read_hf_llama(read_binary(o.model + "/config.json", "config.json"),
-                                       read_binary(o.model + "/model.safetensors", "model.safetensors"))
+      folder ? model_io::read_hf_folder(read_binary(o.model + "/config.json", "config.json"),
+                                        read_binary(o.model + "/model.safetensors", "model.safetensors"))
              : lm::read_llama2c(read_binary(o.model, "the model file"));
   if (folder && !o.tokenizer.empty()) {
     throw InputError(

@@ -1,5 +1,5 @@
-// attention_cli lm: a pretrained language model (a llama2.c checkpoint, or a Hugging Face Llama folder) on a
-// text or ids: next-token top 10, generation and every head's attention as JSON.
+// attention_cli lm: a pretrained language model (a llama2.c checkpoint, or a Hugging Face Llama or GPT-2
+// folder) on a text or ids: next-token top 10, generation and every head's attention as JSON.
 #pragma once
 
 #include <cstdint>

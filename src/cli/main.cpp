@@ -145,9 +145,10 @@ int main(int argc, char** argv) {
                                     "a pretrained language model (llama2.c, Hugging Face Llama) on a text: "
                                     "next tokens, generation, attention");
   lm_cmd
-      ->add_option("--model", lm.model,
-                   "a llama2.c .bin checkpoint (legacy or version 1), or a Hugging Face Llama folder "
-                   "(config.json, model.safetensors)")
+      ->add_option(
+          "--model", lm.model,
+          "a llama2.c .bin checkpoint (legacy or version 1), or a Hugging Face Llama or GPT-2 folder "
+          "(config.json, model.safetensors)")
       ->required();
   lm_cmd->add_option("--tokenizer", lm.tokenizer, "its tokenizer.bin (for --text and for pieces)");
   auto* lm_text = lm_cmd->add_option("--text", lm.text, "the prompt as text (needs --tokenizer)");

@@ -65,6 +65,15 @@ void silu_inplace(MatT<S>& m) {
 }
 
 template <class S>
+void gelu_tanh_inplace(MatT<S>& m) {
+  const double k = std::sqrt(2.0 / M_PI);
+  for (Eigen::Index i = 0; i < m.size(); ++i) {
+    const double x = static_cast<double>(m.data()[i]);
+    m.data()[i] = static_cast<S>(0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x))));
+  }
+}
+
+template <class S>
 void layer_norm_backward(const MatT<S>& dy, const MatT<S>& xhat, const MatT<S>& rstd, const MatT<S>& gain,
                          MatT<S>& dx, MatT<S>& dgain, MatT<S>& dbias) {
   // dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), dxhat = dy * gain
@@ -392,6 +401,7 @@ MatT<S> mean_pool(const MatT<S>& x) {
                                       MatT<S>&, S);                                                         \
   template void rms_norm_forward<S>(const MatT<S>&, const MatT<S>&, MatT<S>&, MatT<S>&, double);            \
   template void silu_inplace<S>(MatT<S>&);                                                                  \
+  template void gelu_tanh_inplace<S>(MatT<S>&);                                                             \
   template void layer_norm_backward<S>(const MatT<S>&, const MatT<S>&, const MatT<S>&, const MatT<S>&,      \
                                        MatT<S>&, MatT<S>&, MatT<S>&);                                       \
   template void softmax_forward<S>(const MatT<S>&, MatT<S>&);                                               \

@@ -33,6 +33,10 @@ void rms_norm_forward(const MatT<S>& x, const MatT<S>& gain, MatT<S>& y, MatT<S>
 // ---- SiLU (swish): x * sigmoid(x), entrywise, in place. m (R, C)
 template <class S>
 void silu_inplace(MatT<S>& m);
+// ---- GELU, tanh approximation (Hendrycks and Gimpel, 2016; GPT-2's "gelu_new"):
+// 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))), entrywise, in place. m (R, C)
+template <class S>
+void gelu_tanh_inplace(MatT<S>& m);
 
 // ---- Row softmax, stable (subtracts each row's max; the sum over a row is taken in double). float uses
 // gemm::exp (4 lanes, within 2 ulp of std::exp), double std::exp.

@@ -5,19 +5,11 @@
 
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
+#include "model_io/hf_config.hpp"
 #include "model_io/safetensors.hpp"
 
 namespace attn::model_io {
 namespace {
-
-int config_int(const nlohmann::json& c, const char* key, int lo, int hi) {
-  if (!c.contains(key) || !c[key].is_number_integer()) {
-    throw_input_error({"config.json has no whole number '", key, "'"});
-  }
-  const long long v = c[key].get<long long>();
-  if (v < lo || v > hi) throw_input_error({"config.json's ", key, " is ", v, "; allowed: ", lo, " to ", hi});
-  return static_cast<int>(v);
-}
 
 // (out, in) as stored -> (in, out) with each head's columns reordered from halves to pairs: new column
 // 2p is old p, new 2p + 1 is old p + d_k / 2.
@@ -36,9 +28,7 @@ Mat pairs_from_halves(const Mat& w, int heads, int dk) {
 }  // namespace
 
 lm::LmModel read_hf_llama(const std::string& config_json, const std::string& safetensors) {
-  require_json_depth(config_json, "config.json");
-  const nlohmann::json c = nlohmann::json::parse(config_json, nullptr, false);
-  if (!c.is_object()) throw InputError("config.json is not a JSON object");
+  const nlohmann::json c = parse_hf_config(config_json);
   const std::string type = c.value("model_type", std::string());
   if (type != "llama") {
     throw_input_error({"config.json's model_type is '", one_line(type, 40), "'; this reader takes 'llama'"});
@@ -46,19 +36,20 @@ lm::LmModel read_hf_llama(const std::string& config_json, const std::string& saf
   if (c.contains("rope_scaling") && !c["rope_scaling"].is_null()) {
     throw InputError("config.json asks for RoPE scaling, which this reader does not apply");
   }
-  const int d = config_int(c, "hidden_size", 1, 16384), f = config_int(c, "intermediate_size", 1, 65536);
-  const int layers = config_int(c, "num_hidden_layers", 1, 256),
-            heads = config_int(c, "num_attention_heads", 1, d);
+  const int d = hf_config_int(c, "hidden_size", 1, 16384),
+            f = hf_config_int(c, "intermediate_size", 1, 65536);
+  const int layers = hf_config_int(c, "num_hidden_layers", 1, 256),
+            heads = hf_config_int(c, "num_attention_heads", 1, d);
   const int kv_heads =
-      c.contains("num_key_value_heads") ? config_int(c, "num_key_value_heads", 1, heads) : heads;
-  const int vocab = config_int(c, "vocab_size", 1, 1 << 20);
-  const int max_len = config_int(c, "max_position_embeddings", 1, 1 << 24);
+      c.contains("num_key_value_heads") ? hf_config_int(c, "num_key_value_heads", 1, heads) : heads;
+  const int vocab = hf_config_int(c, "vocab_size", 1, 1 << 20);
+  const int max_len = hf_config_int(c, "max_position_embeddings", 1, 1 << 24);
   if (d % heads != 0 || heads % kv_heads != 0 || (d / heads) % 2 != 0) {
     throw_input_error({"config.json's ", d, " wide model with ", heads, " heads and ", kv_heads,
                        " key/value heads does not split into even heads and whole groups"});
   }
   const int dk = d / heads, kv = dk * kv_heads;
-  if (c.contains("head_dim") && !c["head_dim"].is_null() && config_int(c, "head_dim", 1, d) != dk) {
+  if (c.contains("head_dim") && !c["head_dim"].is_null() && hf_config_int(c, "head_dim", 1, d) != dk) {
     throw InputError(
         "config.json's head_dim is not hidden_size / num_attention_heads; this reader needs it to be");
   }

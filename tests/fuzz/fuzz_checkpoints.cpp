@@ -1,8 +1,8 @@
-// libFuzzer target: the pretrained-checkpoint readers on any bytes. The first byte picks one: % 3 == 0 the
-// llama2.c checkpoint reader, 1 its tokenizer reader (vocabulary 259 + the second byte), 2 a safetensors file
-// for a tiny Llama config. A refused file raises InputError; a read checkpoint has the shapes its config says
-// and runs a forward over two ids; a read tokenizer encodes a hard text into ids inside its vocabulary and
-// gives a piece for each.
+// libFuzzer target: the pretrained-checkpoint readers on any bytes. The first byte picks one: % 4 == 0 the
+// llama2.c checkpoint reader, 1 its tokenizer reader (vocabulary 259 + the second byte), 2 and 3 a
+// safetensors file for a tiny Llama or GPT-2 config. A refused file raises InputError; a read checkpoint has
+// the shapes its config says and runs a forward over two ids; a read tokenizer encodes a hard text into ids
+// inside its vocabulary and gives a piece for each.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -11,7 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/lm/llama2c.hpp"
-#include "model_io/hf_llama.hpp"
+#include "model_io/hf_gpt2.hpp"
 
 namespace {
 
@@ -25,11 +25,16 @@ void check(bool ok, const char* what) {
 constexpr const char* kTinyLlama =
     R"({"model_type": "llama", "hidden_size": 4, "intermediate_size": 3, "num_hidden_layers": 1,
         "num_attention_heads": 2, "num_key_value_heads": 1, "vocab_size": 5, "max_position_embeddings": 8})";
+constexpr const char* kTinyGpt2 =
+    R"({"model_type": "gpt2", "n_embd": 4, "n_layer": 1, "n_head": 2, "vocab_size": 5, "n_positions": 3,
+        "n_inner": 6})";
 
-void checkpoint(const std::string& bytes, bool safetensors) {
+// kind 0: a llama2.c file; 2: safetensors for kTinyLlama; 3: for kTinyGpt2
+void checkpoint(const std::string& bytes, int kind) {
   attn::lm::LmModel m;
   try {
-    m = safetensors ? attn::model_io::read_hf_llama(kTinyLlama, bytes) : attn::lm::read_llama2c(bytes);
+    m = kind == 0 ? attn::lm::read_llama2c(bytes)
+                  : attn::model_io::read_hf_folder(kind == 2 ? kTinyLlama : kTinyGpt2, bytes);
   } catch (const attn::InputError&) {
     return;
   }
@@ -71,10 +76,10 @@ void tokenizer(const std::string& bytes, int vocab) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   if (size < 2) return 0;
   const std::string rest(reinterpret_cast<const char*>(data) + 2, size - 2);
-  if (data[0] % 3 == 1) {
+  if (data[0] % 4 == 1) {
     tokenizer(rest, 259 + data[1]);
   } else {
-    checkpoint(std::string(reinterpret_cast<const char*>(data) + 1, size - 1), data[0] % 3 == 2);
+    checkpoint(std::string(reinterpret_cast<const char*>(data) + 1, size - 1), data[0] % 4);
   }
   return 0;
 }

@@ -11,6 +11,12 @@ LmForward lm_forward(const LmModel& model, const std::vector<int>& ids, const He
   if (ids.empty()) throw InputError("no token ids; give at least one");
   const int t = static_cast<int>(ids.size());
   const int limit = std::min(model.max_len > 0 ? model.max_len : kMaxTokens, kMaxTokens);
+  if (model.position_table.size() > 0 && t > model.position_table.rows()) {
+    throw_input_error({"position ", model.position_table.rows(),
+                       " is past the end of the learned table: it has ", model.position_table.rows(),
+                       " slots (positions 0 to ", model.position_table.rows() - 1,
+                       "); a learned table cannot stretch to longer text"});
+  }
   if (t > limit) {
     throw_input_error(
         {t, " token ids; this model reads up to ", limit, " (its context is ", model.max_len, ")"});
@@ -23,6 +29,7 @@ LmForward lm_forward(const LmModel& model, const std::vector<int>& ids, const He
       throw_input_error({"token id ", id, " is outside the vocabulary (0 to ", model.vocab() - 1, ")"});
     }
     x.row(i) = model.embedding.row(id);
+    if (model.position_table.size() > 0) x.row(i) += model.position_table.row(i);
   }
   // 2. the layers; 3. the final norm and the output layer: (T, V)
   LmForward f;
@@ -32,7 +39,9 @@ LmForward lm_forward(const LmModel& model, const std::vector<int>& ids, const He
   if (model.config.norm == Norm::PreRMSNorm) {
     ops::rms_norm_forward(last, model.final_gain, normed, rstd, model.config.norm_eps);
   } else {
-    ops::layer_norm_forward(last, model.final_gain, Mat(Mat::Zero(1, last.cols())), normed, xhat, rstd);
+    const Mat bias = model.final_bias.size() > 0 ? model.final_bias : Mat(Mat::Zero(1, last.cols()));
+    ops::layer_norm_forward(last, model.final_gain, bias, normed, xhat, rstd,
+                            static_cast<float>(model.config.norm_eps));
   }
   ops::matmul_rows<float>(normed, model.classifier, f.logits);
   return f;

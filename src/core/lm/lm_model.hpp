@@ -1,6 +1,6 @@
-// A pretrained causal language model read from a checkpoint (llama2.c today): the one transformer's config
-// and layer weights, its token embedding, final norm and output layer, and one forward that gives the
-// next-token logits and every head's attention.
+// A pretrained causal language model read from a checkpoint (llama2.c, Hugging Face Llama or GPT-2): the one
+// transformer's config and layer weights, its token embedding (and learned positions), final norm and output
+// layer, and one forward that gives the next-token logits and every head's attention.
 #pragma once
 
 #include <string>
@@ -13,14 +13,15 @@
 namespace attn::lm {
 
 struct LmModel {
-  std::string format;        // "llama2c"
+  std::string format;        // "llama2c", "llama" or "gpt2"
   TransformerConfig config;  // causal, pre-norm, the layers' norm, activation and positions
   int max_len = 0;           // the longest context the checkpoint was made for
   Mat embedding;             // (V, D) token embedding
+  Mat position_table;        // (P, D) learned positions added to the embeddings (GPT-2), or empty
   std::vector<LayerWeightsT<float>> layers;
-  Mat final_gain;     // (1, D) the last norm's gain
-  Mat classifier;     // (D, V) logits = norm(x) classifier (the embedding's transpose when tied)
-  bool tied = false;  // the output layer is the token embedding
+  Mat final_gain, final_bias;  // (1, D) the last norm's gain and bias (the bias empty with RMSNorm)
+  Mat classifier;              // (D, V) logits = norm(x) classifier (the embedding's transpose when tied)
+  bool tied = false;           // the output layer is the token embedding
   int vocab() const { return static_cast<int>(embedding.rows()); }
 };
 
@@ -31,7 +32,8 @@ struct LmForward {
 };
 
 // ids (T) -> logits (T, V), with the heads of `off` switched off. Throws InputError for an empty list, an
-// id outside 0 .. V-1, or more ids than the model's context (max_len) or kMaxTokens.
+// id outside 0 .. V-1, or more ids than the model's context (max_len; a learned table's error names the
+// first position without a vector) or kMaxTokens.
 LmForward lm_forward(const LmModel& model, const std::vector<int>& ids, const HeadSwitch* off = nullptr);
 
 }  // namespace attn::lm

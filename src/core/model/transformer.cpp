@@ -48,6 +48,15 @@ void project_rows(const MatT<S>& x, const MatT<S>& w, int first, int n, MatT<S>&
   put_block(part, first, 0, out);
 }
 
+// rows [first, first + n) of out (T, N) += bias (1, N); an empty bias adds nothing
+template <class S>
+void add_bias_rows(const MatT<S>& bias, int first, int n, MatT<S>& out) {
+  if (bias.size() == 0) return;
+  for (int r = first; r < first + n; ++r) {
+    for (Eigen::Index c = 0; c < out.cols(); ++c) out(r, c) += bias(0, c);
+  }
+}
+
 // Rows first .. first + n - 1 of x (T, K) times columns col .. col + m - 1 of w (K, N), into the same
 // block of out (T, N): each entry the same sum over k as a product with all of w gives.
 template <class S>
@@ -89,7 +98,13 @@ LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w,
         {"heads ", first_, " to ", last_ - 1, " are not a span of the layer's ", c.heads, " heads"});
   }
   part_ = !span.all(c.heads);
-  if (part_ && c.norm != Norm::None) throw InputError("only the bare attention layer splits its heads");
+  if (part_ && (c.norm != Norm::None || w.b_qkv.size() > 0 || w.b_o.size() > 0)) {
+    throw InputError("only the bare attention layer, without biases, splits its heads");
+  }
+  if ((w.b_qkv.size() > 0 && w.b_qkv.cols() != w.w_qkv.cols()) ||
+      (w.b_o.size() > 0 && w.b_o.cols() != w.w_o.cols())) {
+    throw InputError("a projection's bias does not match its weight's width");
+  }
   rows_ = step_rows > 0 ? std::min(step_rows, std::max(t, 1)) : t;
   blocks_ = rows_ > 0 ? (t + rows_ - 1) / rows_ : 0;
   total_ = part_ ? blocks_ + (last_ - first_) : 2 * blocks_ + c.heads + (c.norm == Norm::None ? 0 : 1);
@@ -132,6 +147,7 @@ void LayerSteps<S>::step() {
     const int first = k * rows_, n = std::min(rows_, t - k * rows_);
     if (!part_) {
       project_rows(*in_, w_.w_qkv, first, n, out_.qkv);
+      add_bias_rows(w_.b_qkv, first, n, out_.qkv);
       return;
     }
     // the span's queries, and the keys and values of their groups
@@ -174,6 +190,7 @@ void LayerSteps<S>::step() {
   if (k < 2 * blocks_ + c_.heads) {  // 4. W_o mixes the heads: (T, D), a block of rows (never in a part)
     const int b = k - blocks_ - c_.heads;
     project_rows(out_.concat, w_.w_o, b * rows_, std::min(rows_, t - b * rows_), out_.attention);
+    add_bias_rows(w_.b_o, b * rows_, std::min(rows_, t - b * rows_), out_.attention);
     if (c_.norm == Norm::None && done()) copy_to(out_.attention, out_.output);
     return;
   }
@@ -214,7 +231,7 @@ void LayerSteps<S>::normalise(const MatT<S>& in, const MatT<S>& gain, const MatT
     ops::rms_norm_forward(in, gain, out, rstd, c_.norm_eps);
     xhat = MatT<S>();
   } else {
-    ops::layer_norm_forward(in, gain, bias, out, xhat, rstd);
+    ops::layer_norm_forward(in, gain, bias, out, xhat, rstd, static_cast<S>(c_.norm_eps));
   }
 }
 
@@ -223,7 +240,9 @@ void LayerSteps<S>::feed_forward(const MatT<S>& in, LayerCaptureT<S>& L) const {
   // ReLU: ReLU(in W1 + b1) (T, F); SwiGLU: SiLU(in W1) * (in W3) (T, F); then W2 + b2 (T, D)
   ops::matmul_rows(in, w_.w1, L.hidden);
   if (w_.b1.size() > 0) L.hidden.rowwise() += w_.b1.row(0);
-  if (c_.activation == Activation::SwiGLU) {
+  if (c_.activation == Activation::Gelu) {
+    ops::gelu_tanh_inplace(L.hidden);
+  } else if (c_.activation == Activation::SwiGLU) {
     MatT<S> gate;  // (T, F)
     ops::matmul_rows(in, w_.w3, gate);
     ops::silu_inplace(L.hidden);

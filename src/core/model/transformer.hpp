@@ -28,7 +28,8 @@ namespace attn {
 // PreRMSNorm: the same places with RMSNorm (no centring, no bias; Llama).
 enum class Norm { None, PostLayerNorm, PreLayerNorm, PreRMSNorm };
 // Relu: ReLU(x W1 + b1) W2 + b2. SwiGLU (Shazeer, 2020; Llama): (SiLU(x W1) * (x W3)) W2, biases if given.
-enum class Activation { Relu, SwiGLU };
+// Gelu: GELU(x W1 + b1) W2 + b2 with GELU's tanh approximation (GPT-2).
+enum class Activation { Relu, SwiGLU, Gelu };
 
 struct TransformerConfig {
   int d_model = 16;
@@ -42,7 +43,7 @@ struct TransformerConfig {
   Scheme positions = Scheme::None;  // its rotation and score bias act inside attention
   bool causal = false;              // mask keys after the query (j > i)
   double base = 10000.0;            // the scheme's base (RoPE)
-  double norm_eps = 1e-5;           // RMSNorm's epsilon (LayerNorm's is ops::kLayerNormEps)
+  double norm_eps = 1e-5;           // the epsilon of pre-norm layers' LayerNorm or RMSNorm
   int vocab = 0;                    // token ids of the models that embed ids (0: the input is vectors)
 
   // The number of key/value heads G (kv_heads, or heads when it is 0; a negative count is refused).
@@ -54,7 +55,9 @@ template <class S>
 struct LayerWeightsT {
   // (D, D + 2 G d_k): Q cols 0..D-1 (head h: h*d_k..), K D..D+G d_k-1, V after it (group g: g*d_k.. of each)
   MatT<S> w_qkv;
+  MatT<S> b_qkv;               // (1, D + 2 G d_k) added to the projection (empty: none; GPT-2 has one)
   MatT<S> w_o;                 // (D, D)
+  MatT<S> b_o;                 // (1, D) added after W_o (empty: none)
   MatT<S> ln1_gain, ln1_bias;  // (1, D)  (empty with Norm::None)
   MatT<S> w1, b1;              // (D, F), (1, F)  (empty when d_ff == 0; b1 empty: no bias)
   MatT<S> w3;                  // (D, F) SwiGLU's gate (empty with ReLU)
