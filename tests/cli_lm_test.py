@@ -112,6 +112,28 @@ class Lm(unittest.TestCase, cli_test.CloseMixin):
             self.assertEqual(got["ids"], ids, name)
             self.check_next(name, got, ids)
 
+    def test_role_scores_on_a_repeated_segment(self):
+        for name in self.models:
+            got = run_lm("--model", self.paths[name], "--ids", "1", "--roles", "--seed", "4")["roles"]
+            m = self.models[name]
+            segment = min(32, m["seq_len"] // 2)
+            self.assertEqual(got["segment"], segment)
+            ids = got["ids"]
+            self.assertEqual(ids[:segment], ids[segment:], "the segment, then the same again")
+            self.assertTrue(all(3 <= i < m["vocab"] for i in ids))
+            _, weights = ref.forward(m, np.asarray(ids))
+            want = ref.role_scores(weights, segment)
+            self.assertEqual([(h["layer"], h["head"]) for h in got["heads"]],
+                             [(l, h) for l in range(m["layers"]) for h in range(m["heads"])])
+            keys = ["previous_token", "induction", "first_token"]
+            self.assertCloseReported(f"{name}: role scores", [[h["scores"][k] for k in keys] for h in got["heads"]],
+                                     [[w[k] for k in keys] for w in want])
+            for h, w in zip(got["heads"], want):  # the rule: the largest score, >= 0.5 and >= 2x the next
+                top, second = sorted(w.values(), reverse=True)[:2]
+                if min(abs(top - 0.5), abs(top - 2 * second)) > 1e-3:
+                    named = max(w, key=w.get) if top >= 0.5 and top >= 2 * second else "mixed"
+                    self.assertEqual(h["role"], named)
+
     def test_heads_switched_off(self):
         ids = [1, 262, 280, 5, 9]
         got = run_lm("--model", self.paths["legacy"], "--ids", ",".join(map(str, ids)), "--off", "0.1,1.3")

@@ -281,3 +281,17 @@ def gpt2_forward(config, t, ids, off=()):
         hidden = gelu(ln(x, p("ln_2.weight"), p("ln_2.bias")) @ p("mlp.c_fc.weight") + p("mlp.c_fc.bias"))
         x = x + hidden @ p("mlp.c_proj.weight") + p("mlp.c_proj.bias")
     return ln(x, t["ln_f.weight"], t["ln_f.bias"]) @ t["wte.weight"].T, weights
+
+
+def role_scores(weights, segment):
+    """Per head of weights [layer][head] (2R, 2R): previous_token (mean w[i, i-1]), induction (mean over the
+    repeat i >= R of w[i, i-R+1]) and first_token (mean w[i, 0])."""
+    t = 2 * segment
+    out = []
+    for layer in weights:
+        for w in layer:
+            i = np.arange(1, t)
+            j = np.arange(segment, t)
+            out.append({"previous_token": w[i, i - 1].mean(), "induction": w[j, j - segment + 1].mean(),
+                        "first_token": w[:, 0].mean()})
+    return out

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
 #include "core/lm/llama2c.hpp"
+#include "core/lm/lm_roles.hpp"
 #include "core/rng.hpp"
 #include "core/train/head_roles.hpp"
 #include "model_io/hf_gpt2.hpp"
@@ -144,6 +145,18 @@ json run_lm(const LmOptions& o) {
   }
   out["next"] = next;
   out["off"] = train::heads_off_names(off);
+  if (o.roles) {  // a segment of up to 32 ids, repeated within the context
+    const int segment = std::min({32, model.max_len / 2, kMaxTokens / 2});
+    if (segment < 2) throw InputError("--roles needs a context of at least 4 tokens");
+    const lm::LmRoles roles = lm::lm_head_roles(model, segment, o.seed);
+    json heads = json::array();
+    for (const train::HeadRole& h : roles.heads) {
+      json scores = json::object();
+      for (const train::RoleScore& sc : h.scores) scores[sc.name] = sc.value;
+      heads.push_back({{"layer", h.layer}, {"head", h.head}, {"role", h.role}, {"scores", scores}});
+    }
+    out["roles"] = {{"segment", roles.segment}, {"ids", roles.ids}, {"heads", heads}};
+  }
   if (o.attention) {
     json layers = json::array();
     for (const LayerCapture& L : f.layers) {

@@ -21,6 +21,7 @@ struct LmOptions {
   bool temperature_given = false;
   std::uint64_t seed = 1;
   bool attention = false;
+  bool roles = false;  // measure every head on a repeated random segment (seeded by seed)
   std::string off;
 };
 

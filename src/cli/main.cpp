@@ -159,6 +159,10 @@ int main(int argc, char** argv) {
   lm_cmd->add_option("--seed", lm.seed, "the sampling seed")->check(kSeedRange)->capture_default_str();
   lm_cmd->add_flag("--attention", lm.attention, "also print every head's weights, [layer][head][T][T]");
   lm_cmd->add_option("--off", lm.off, "heads switched off: L.H,... from 0");
+  lm_cmd->add_flag(
+      "--roles", lm.roles,
+      "measure every head on a repeated random segment: previous-token, induction and first-token "
+      "scores and a role");
 
   try {
     app.parse(argc, argv);
