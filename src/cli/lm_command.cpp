@@ -81,7 +81,8 @@ json run_lm(const LmOptions& o) {
   const HeadSwitch off = train::parse_heads_off(o.off, c.layers, c.heads);
   const int prompt = static_cast<int>(ids.size());
   Rng rng(o.seed);
-  lm::LmForward f = lm::lm_forward(model, ids, &off);
+  // every position's attention, the last position's logits
+  lm::LmForward f = lm::lm_forward(model, ids, &off, true);
   for (int g = 0; g < o.generate; ++g) {  // each new token from the last position's distribution
     const auto last = static_cast<int>(f.logits.rows()) - 1;
     int next = 0;
@@ -101,7 +102,7 @@ json run_lm(const LmOptions& o) {
       f.logits.row(last).maxCoeff(&next);
     }
     ids.push_back(next);
-    f = lm::lm_forward(model, ids, &off);
+    f = lm::lm_forward(model, ids, &off, true);
   }
   json out;
   out["format"] = model.format;

@@ -54,8 +54,7 @@ lm::LmModel read_hf_gpt2(const std::string& config_json, const std::string& safe
   }
   m.final_gain = st.matrix(pre + "ln_f.weight", 1, d), m.final_bias = st.matrix(pre + "ln_f.bias", 1, d);
   m.tied = !st.has("lm_head.weight");
-  m.classifier =
-      m.tied ? Mat(m.embedding.transpose()) : Mat(st.matrix("lm_head.weight", vocab, d).transpose());
+  if (!m.tied) m.classifier = st.matrix("lm_head.weight", vocab, d).transpose();
   return m;
 }
 

@@ -86,8 +86,7 @@ lm::LmModel read_hf_llama(const std::string& config_json, const std::string& saf
   }
   m.final_gain = st.matrix("model.norm.weight", 1, d);
   m.tied = c.value("tie_word_embeddings", false) || !st.has("lm_head.weight");
-  m.classifier =
-      m.tied ? Mat(m.embedding.transpose()) : Mat(st.matrix("lm_head.weight", vocab, d).transpose());
+  if (!m.tied) m.classifier = st.matrix("lm_head.weight", vocab, d).transpose();
   return m;
 }
 

@@ -40,9 +40,10 @@ void checkpoint(const std::string& bytes, int kind) {
   }
   const attn::TransformerConfig& c = m.config;
   check(static_cast<int>(m.layers.size()) == c.layers, "layer count");
-  check(
-      m.embedding.cols() == c.d_model && m.classifier.rows() == c.d_model && m.classifier.cols() == m.vocab(),
-      "embedding or output layer shape");
+  check(m.embedding.cols() == c.d_model &&
+            (m.tied ? m.classifier.size() == 0
+                    : m.classifier.rows() == c.d_model && m.classifier.cols() == m.vocab()),
+        "embedding or output layer shape");
   const std::vector<int> ids = {0, m.vocab() - 1};
   try {
     const attn::lm::LmForward f = attn::lm::lm_forward(m, ids);

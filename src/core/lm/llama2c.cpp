@@ -93,21 +93,8 @@ void check_header(const Header& h) {
   }
 }
 
-// Per layer (L, rows, cols) row-major -> L matrices, each transposed to the core's (in, out) layout.
-std::vector<Mat> per_layer(Cursor& c, int layers, long long rows, long long cols, const char* name,
-                           bool transpose) {
-  std::vector<Mat> out;
-  for (int l = 0; l < layers; ++l) {
-    Mat m = c.floats(rows, cols, std::string(name) + " of layer " + std::to_string(l));
-    out.push_back(transpose ? Mat(m.transpose()) : m);
-  }
-  return out;
-}
-
-LmModel assemble(const Header& h, const std::vector<Mat>& rms_att, const std::vector<Mat>& rms_ffn,
-                 const std::vector<Mat>& wq, const std::vector<Mat>& wk, const std::vector<Mat>& wv,
-                 const std::vector<Mat>& wo, const std::vector<Mat>& w1, const std::vector<Mat>& w2,
-                 const std::vector<Mat>& w3) {
+// The model the header describes, its layers' tensors still empty but w_qkv's (D, D + 2 G d_k).
+LmModel new_model(const Header& h) {
   LmModel m;
   m.format = "llama2c";
   m.max_len = h.seq_len;
@@ -115,19 +102,41 @@ LmModel assemble(const Header& h, const std::vector<Mat>& rms_att, const std::ve
   c.d_model = h.dim, c.heads = h.heads, c.kv_heads = h.kv_heads, c.layers = h.layers, c.d_ff = h.hidden;
   c.norm = Norm::PreRMSNorm, c.activation = Activation::SwiGLU, c.positions = Scheme::Rope, c.causal = true;
   c.vocab = h.vocab;
-  const int kv = h.dim / h.heads * h.kv_heads;
-  for (int l = 0; l < h.layers; ++l) {
-    const auto i = static_cast<size_t>(l);
-    LayerWeightsT<float> w;
-    w.w_qkv.resize(h.dim, h.dim + 2 * kv);  // (D, D + 2 G d_k): queries, keys, values side by side
-    w.w_qkv << wq[i], wk[i], wv[i];
-    w.w_o = wo[i];
-    w.ln1_gain = rms_att[i];
-    w.w1 = w1[i], w.w2 = w2[i], w.w3 = w3[i];
-    w.ln2_gain = rms_ffn[i];
-    m.layers.push_back(std::move(w));
-  }
+  m.layers.resize(static_cast<size_t>(h.layers));
+  for (auto& w : m.layers) w.w_qkv.resize(h.dim, h.dim + 2 * (h.dim / h.heads * h.kv_heads));
   return m;
+}
+
+// One (rows, cols) tensor per layer, each handed to put(layer's weights, tensor) as it is read: only one
+// layer's tensor is held beside the model.
+template <class Put>
+void each_layer(Cursor& c, LmModel& m, long long rows, long long cols, const char* name, Put put) {
+  for (size_t l = 0; l < m.layers.size(); ++l) {
+    put(m.layers[l], c.floats(rows, cols, std::string(name) + " of layer " + std::to_string(l)));
+  }
+}
+
+// The layers' tensors in the file's order: (out, in) matrices stored transposed, the core's (in, out).
+void attention_weights(Cursor& c, LmModel& m, long long d, long long kv) {
+  each_layer(c, m, d, d, "wq",
+             [&](LayerWeightsT<float>& w, const Mat& t) { w.w_qkv.leftCols(d) = t.transpose(); });
+  each_layer(c, m, kv, d, "wk",
+             [&](LayerWeightsT<float>& w, const Mat& t) { w.w_qkv.middleCols(d, kv) = t.transpose(); });
+  each_layer(c, m, kv, d, "wv",
+             [&](LayerWeightsT<float>& w, const Mat& t) { w.w_qkv.rightCols(kv) = t.transpose(); });
+  each_layer(c, m, d, d, "wo", [](LayerWeightsT<float>& w, const Mat& t) { w.w_o = t.transpose(); });
+}
+void feed_forward_weights(Cursor& c, LmModel& m, long long d, long long f) {
+  each_layer(c, m, f, d, "w1", [](LayerWeightsT<float>& w, const Mat& t) { w.w1 = t.transpose(); });
+  each_layer(c, m, d, f, "w2", [](LayerWeightsT<float>& w, const Mat& t) { w.w2 = t.transpose(); });
+  each_layer(c, m, f, d, "w3", [](LayerWeightsT<float>& w, const Mat& t) { w.w3 = t.transpose(); });
+}
+void attention_norms(Cursor& c, LmModel& m, long long d) {
+  each_layer(c, m, 1, d, "attention norm", [](LayerWeightsT<float>& w, Mat t) { w.ln1_gain = std::move(t); });
+}
+void feed_forward_norms(Cursor& c, LmModel& m, long long d) {
+  each_layer(c, m, 1, d, "feed-forward norm",
+             [](LayerWeightsT<float>& w, Mat t) { w.ln2_gain = std::move(t); });
 }
 
 }  // namespace
@@ -175,35 +184,25 @@ LmModel read_llama2c(const std::string& bytes) {
                            : "bytes after its last weight",
                        ")"});
   }
-  LmModel m;
-  Mat embedding, final_gain;
+  LmModel m = new_model(h);
   if (versioned) {
-    const auto rms_att = per_layer(c, h.layers, 1, d, "attention norm", false);
-    const auto rms_ffn = per_layer(c, h.layers, 1, d, "feed-forward norm", false);
-    final_gain = c.floats(1, d, "final norm");
-    embedding = c.floats(h.vocab, d, "token embedding");
-    const auto wq = per_layer(c, h.layers, d, d, "wq", true), wk = per_layer(c, h.layers, kv, d, "wk", true);
-    const auto wv = per_layer(c, h.layers, kv, d, "wv", true), wo = per_layer(c, h.layers, d, d, "wo", true);
-    const auto w1 = per_layer(c, h.layers, f, d, "w1", true), w2 = per_layer(c, h.layers, d, f, "w2", true);
-    const auto w3 = per_layer(c, h.layers, f, d, "w3", true);
-    m = assemble(h, rms_att, rms_ffn, wq, wk, wv, wo, w1, w2, w3);
+    attention_norms(c, m, d);
+    feed_forward_norms(c, m, d);
+    m.final_gain = c.floats(1, d, "final norm");
+    m.embedding = c.floats(h.vocab, d, "token embedding");
+    attention_weights(c, m, d, kv);
+    feed_forward_weights(c, m, d, f);
   } else {
-    embedding = c.floats(h.vocab, d, "token embedding");
-    const auto rms_att = per_layer(c, h.layers, 1, d, "attention norm", false);
-    const auto wq = per_layer(c, h.layers, d, d, "wq", true), wk = per_layer(c, h.layers, kv, d, "wk", true);
-    const auto wv = per_layer(c, h.layers, kv, d, "wv", true), wo = per_layer(c, h.layers, d, d, "wo", true);
-    const auto rms_ffn = per_layer(c, h.layers, 1, d, "feed-forward norm", false);
-    const auto w1 = per_layer(c, h.layers, f, d, "w1", true), w2 = per_layer(c, h.layers, d, f, "w2", true);
-    const auto w3 = per_layer(c, h.layers, f, d, "w3", true);
-    final_gain = c.floats(1, d, "final norm");
+    m.embedding = c.floats(h.vocab, d, "token embedding");
+    attention_norms(c, m, d);
+    attention_weights(c, m, d, kv);
+    feed_forward_norms(c, m, d);
+    feed_forward_weights(c, m, d, f);
+    m.final_gain = c.floats(1, d, "final norm");
     c.skip(2LL * h.seq_len * (head / 2) * static_cast<long long>(sizeof(float)), "RoPE tables");  // unused
-    m = assemble(h, rms_att, rms_ffn, wq, wk, wv, wo, w1, w2, w3);
   }
-  m.embedding = std::move(embedding);
-  m.final_gain = std::move(final_gain);
   m.tied = h.shared;
-  m.classifier =
-      h.shared ? Mat(m.embedding.transpose()) : Mat(c.floats(h.vocab, d, "output layer").transpose());
+  if (!h.shared) m.classifier = c.floats(h.vocab, d, "output layer").transpose();
   if (c.left() != 0) {
     throw_input_error({"the checkpoint has ", c.left(),
                        " bytes after its last weight: its header does not "

@@ -7,7 +7,8 @@
 
 namespace attn::lm {
 
-LmForward lm_forward(const LmModel& model, const std::vector<int>& ids, const HeadSwitch* off) {
+LmForward lm_forward(const LmModel& model, const std::vector<int>& ids, const HeadSwitch* off,
+                     bool last_only) {
   if (ids.empty()) throw InputError("no token ids; give at least one");
   const int t = static_cast<int>(ids.size());
   const int limit = std::min(model.max_len > 0 ? model.max_len : kMaxTokens, kMaxTokens);
@@ -35,7 +36,8 @@ LmForward lm_forward(const LmModel& model, const std::vector<int>& ids, const He
   LmForward f;
   transformer_forward(model.config, model.layers, x, f.layers, off);
   Mat normed, rstd, xhat;
-  const Mat& last = f.layers.back().output;
+  const Mat& out = f.layers.back().output;
+  const Mat last = last_only ? Mat(out.bottomRows(1)) : out;
   if (model.config.norm == Norm::PreRMSNorm) {
     ops::rms_norm_forward(last, model.final_gain, normed, rstd, model.config.norm_eps);
   } else {
@@ -43,7 +45,11 @@ LmForward lm_forward(const LmModel& model, const std::vector<int>& ids, const He
     ops::layer_norm_forward(last, model.final_gain, bias, normed, xhat, rstd,
                             static_cast<float>(model.config.norm_eps));
   }
-  ops::matmul_rows<float>(normed, model.classifier, f.logits);
+  if (model.tied) {
+    ops::matmul_bt<float>(normed, model.embedding, f.logits);  // (T, D) x (V, D)^T
+  } else {
+    ops::matmul_rows<float>(normed, model.classifier, f.logits);
+  }
   return f;
 }
 

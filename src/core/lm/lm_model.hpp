@@ -20,20 +20,23 @@ struct LmModel {
   Mat position_table;        // (P, D) learned positions added to the embeddings (GPT-2), or empty
   std::vector<LayerWeightsT<float>> layers;
   Mat final_gain, final_bias;  // (1, D) the last norm's gain and bias (the bias empty with RMSNorm)
-  Mat classifier;              // (D, V) logits = norm(x) classifier (the embedding's transpose when tied)
-  bool tied = false;           // the output layer is the token embedding
+  Mat classifier;              // (D, V) logits = norm(x) classifier; empty when tied
+  bool tied = false;           // the output layer is the token embedding: logits = norm(x) embedding^T
   int vocab() const { return static_cast<int>(embedding.rows()); }
 };
 
 // What one forward computed: the logits of every position and each layer's capture (weights per head).
 struct LmForward {
-  Mat logits;  // (T, V)
+  Mat logits;  // (T, V), or (1, V) with last_only
   std::vector<LayerCapture> layers;
 };
 
 // ids (T) -> logits (T, V), with the heads of `off` switched off. Throws InputError for an empty list, an
 // id outside 0 .. V-1, or more ids than the model's context (max_len; a learned table's error names the
 // first position without a vector) or kMaxTokens.
-LmForward lm_forward(const LmModel& model, const std::vector<int>& ids, const HeadSwitch* off = nullptr);
+// With last_only, logits is (1, V): the last position's only (what generation needs: the output layer is
+// most of a small model's work).
+LmForward lm_forward(const LmModel& model, const std::vector<int>& ids, const HeadSwitch* off = nullptr,
+                     bool last_only = false);
 
 }  // namespace attn::lm
