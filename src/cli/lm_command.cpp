@@ -3,18 +3,16 @@
 #include "lm_command.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <numeric>
 
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
-#include "core/lm/llama2c.hpp"
 #include "core/lm/lm_roles.hpp"
+#include "core/lm/next_token.hpp"
 #include "core/rng.hpp"
 #include "core/train/head_roles.hpp"
-#include "model_io/hf_gpt2.hpp"
+#include "model_io/checkpoint.hpp"
 
 namespace attn::cli {
 namespace {
@@ -35,22 +33,6 @@ std::string read_binary(const std::string& path, const std::string& what) {
   return bytes;
 }
 
-// The softmax of one logits row (1, V), in double.
-std::vector<double> probabilities(const Mat& logits, int row, double temperature) {
-  const auto v = static_cast<size_t>(logits.cols());
-  std::vector<double> p(v);
-  double top = -INFINITY;
-  for (size_t i = 0; i < v; ++i)
-    top = std::max(top, static_cast<double>(logits(row, static_cast<Eigen::Index>(i))));
-  double sum = 0;
-  for (size_t i = 0; i < v; ++i) {
-    p[i] = std::exp((static_cast<double>(logits(row, static_cast<Eigen::Index>(i))) - top) / temperature);
-    sum += p[i];
-  }
-  for (double& x : p) x /= sum;
-  return p;
-}
-
 }  // namespace
 
 json run_lm(const LmOptions& o) {
@@ -61,49 +43,33 @@ json run_lm(const LmOptions& o) {
   }
   std::error_code ec;
   const bool folder = std::filesystem::is_directory(o.model, ec);
-  const lm::LmModel model =
-      folder ? model_io::read_hf_folder(read_binary(o.model + "/config.json", "config.json"),
-                                        read_binary(o.model + "/model.safetensors", "model.safetensors"))
-             : lm::read_llama2c(read_binary(o.model, "the model file"));
   if (folder && !o.tokenizer.empty()) {
     throw InputError(
         "--tokenizer is a llama2.c tokenizer.bin; a Hugging Face folder's tokenizer is not read yet");
   }
   if (folder && o.text_given) throw InputError("a Hugging Face folder takes its prompt as --ids for now");
-  lm::Llama2cTokenizer tok;
-  const bool has_tokenizer = !o.tokenizer.empty();
-  if (has_tokenizer)
-    tok = lm::read_llama2c_tokenizer(read_binary(o.tokenizer, "the tokenizer file"), model.vocab());
-  if (o.text_given && !has_tokenizer)
+  std::vector<model_io::NamedFile> files;
+  if (folder) {
+    for (const char* name : {"config.json", "model.safetensors"})
+      files.push_back({name, read_binary(o.model + "/" + name, name)});
+  } else {
+    // the checkpoint is named .bin whatever its path says; the tokenizer is tokenizer.bin
+    files.push_back({"model.bin", read_binary(o.model, "the model file")});
+    if (!o.tokenizer.empty())
+      files.push_back({"tokenizer.bin", read_binary(o.tokenizer, "the tokenizer file")});
+  }
+  const model_io::Checkpoint checkpoint = model_io::open_checkpoint(std::move(files));
+  const lm::LmModel& model = checkpoint.model;
+  if (o.text_given && !checkpoint.has_tokenizer)
     throw InputError("--text needs the model's --tokenizer (tokenizer.bin)");
-  std::vector<int> ids = o.text_given ? lm::llama2c_encode(tok, o.text, true) : o.ids;
+  std::vector<int> ids = o.text_given ? checkpoint.encode(o.text) : o.ids;
   const TransformerConfig& c = model.config;
   const HeadSwitch off = train::parse_heads_off(o.off, c.layers, c.heads);
   const int prompt = static_cast<int>(ids.size());
   Rng rng(o.seed);
   // every position's attention, the last position's logits
-  lm::LmForward f = lm::lm_forward(model, ids, &off, true);
-  for (int g = 0; g < o.generate; ++g) {  // each new token from the last position's distribution
-    const auto last = static_cast<int>(f.logits.rows()) - 1;
-    int next = 0;
-    if (o.temperature_given) {
-      const std::vector<double> p = probabilities(f.logits, last, o.temperature);
-      const double u = rng.uniform();
-      double acc = 0;
-      next = static_cast<int>(p.size()) - 1;
-      for (size_t i = 0; i < p.size(); ++i) {
-        acc += p[i];
-        if (u < acc) {
-          next = static_cast<int>(i);
-          break;
-        }
-      }
-    } else {
-      f.logits.row(last).maxCoeff(&next);
-    }
-    ids.push_back(next);
-    f = lm::lm_forward(model, ids, &off, true);
-  }
+  const lm::LmForward f =
+      lm::generate(model, ids, o.generate, o.temperature_given ? o.temperature : 0, rng, &off);
   json out;
   out["format"] = model.format;
   out["config"] = {{"d_model", c.d_model}, {"heads", c.heads},       {"kv_heads", c.kv_groups()},
@@ -111,37 +77,17 @@ json run_lm(const LmOptions& o) {
                    {"d_ff", c.d_ff},       {"tied", model.tied}};
   out["ids"] = ids;
   out["prompt_length"] = prompt;
-  if (has_tokenizer) {
+  if (checkpoint.has_tokenizer) {
     json pieces = json::array();
-    std::string text;
-    for (size_t i = 0; i < ids.size(); ++i) {
-      const std::string p = lm::llama2c_piece(tok, i ? ids[i - 1] : -1, ids[i]);
-      // a byte of a longer character is shown as its piece, "<0xE2>"; the text joins the bytes
-      const bool lone_byte = p.size() == 1 && static_cast<unsigned char>(p[0]) >= 0x80;
-      pieces.push_back(lone_byte ? tok.pieces[static_cast<size_t>(ids[i])] : p);
-      if (ids[i] != 1) text += p;
-    }
+    for (size_t i = 0; i < ids.size(); ++i) pieces.push_back(checkpoint.piece(i ? ids[i - 1] : -1, ids[i]));
     out["pieces"] = pieces;
-    out["text"] = text;
+    out["text"] = checkpoint.text(ids);
   }
   // the last position's 10 most likely next tokens
-  const std::vector<double> p = probabilities(f.logits, static_cast<int>(f.logits.rows()) - 1, 1.0);
-  std::vector<int> order(p.size());
-  std::iota(order.begin(), order.end(), 0);
-  const size_t k = std::min<size_t>(10, order.size());
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
-                    [&](int a, int b) {
-                      return p[static_cast<size_t>(a)] > p[static_cast<size_t>(b)] ||
-                             (p[static_cast<size_t>(a)] == p[static_cast<size_t>(b)] && a < b);
-                    });
   json next = json::array();
-  for (size_t i = 0; i < k; ++i) {
-    json e = {{"id", order[i]}, {"p", p[static_cast<size_t>(order[i])]}};
-    if (has_tokenizer) {
-      const std::string piece = lm::llama2c_piece(tok, ids.back(), order[i]);
-      const bool lone_byte = piece.size() == 1 && static_cast<unsigned char>(piece[0]) >= 0x80;
-      e["piece"] = lone_byte ? tok.pieces[static_cast<size_t>(order[i])] : piece;
-    }
+  for (const lm::Candidate& cand : lm::top_next(f.logits, static_cast<int>(f.logits.rows()) - 1, 10)) {
+    json e = {{"id", cand.id}, {"p", cand.p}};
+    if (checkpoint.has_tokenizer) e["piece"] = checkpoint.piece(ids.back(), cand.id);
     next.push_back(e);
   }
   out["next"] = next;
