@@ -29,7 +29,7 @@ cmake --preset native -DATTN_IMGUI_DIR="$IMGUI_SRC_DIR"
 cmake --build --preset native -j "$(nproc)"
 ctest --preset native -j "$(nproc)"
 
-echo "== 3. the unit tests under ASan + UBSan (cli_end_to_end, desktop_smoke and scene_claims run in step 2 only)"
+echo "== 3. the unit tests under ASan + UBSan (cli_end_to_end, tokenizer_reference, desktop_smoke and scene_claims run in step 2 only)"
 cmake --preset asan -DATTN_IMGUI_DIR="$IMGUI_SRC_DIR"
 cmake --build --preset asan -j "$(nproc)"
 ctest --preset asan -j "$(nproc)"

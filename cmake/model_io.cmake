@@ -23,6 +23,7 @@ add_library(attention_model_io STATIC ${CMAKE_SOURCE_DIR}/src/model_io/model_jso
                                       ${CMAKE_SOURCE_DIR}/src/model_io/model_stream.cpp
                                       ${CMAKE_SOURCE_DIR}/src/model_io/model_file.cpp
                                       ${CMAKE_SOURCE_DIR}/src/model_io/safetensors.cpp
+                                      ${CMAKE_SOURCE_DIR}/src/model_io/hf_tokenizer.cpp
                                       ${CMAKE_SOURCE_DIR}/src/model_io/hf_llama.cpp
                                       ${CMAKE_SOURCE_DIR}/src/model_io/hf_gpt2.cpp
                                       ${CMAKE_SOURCE_DIR}/src/model_io/checkpoint.cpp)

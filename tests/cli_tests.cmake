@@ -8,3 +8,10 @@ add_test(NAME cli_end_to_end
                  cli_relative_test cli_lm_test
          WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
 set_tests_properties(cli_end_to_end PROPERTIES ENVIRONMENT "ATTENTION_CLI=$<TARGET_FILE:attention_cli>")
+
+# attention_cli tokenize against GPT-2's own BPE (the npm package gpt-3-encoder, driven by
+# gpt2_bpe_reference.mjs in node; tests/browser/prepare.sh installs the packages when missing) and the Unicode
+# table against Python's unicodedata (scripts/gen_unicode_classes.py --check).
+add_test(NAME tokenizer_reference COMMAND /usr/bin/python3 -m unittest tokenizer_reference_test
+         WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
+set_tests_properties(tokenizer_reference PROPERTIES ENVIRONMENT "ATTENTION_CLI=$<TARGET_FILE:attention_cli>")

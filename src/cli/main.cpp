@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
 #include "lm_command.hpp"
+#include "tokenize_command.hpp"
 #include "train_commands.hpp"
 
 namespace {
@@ -164,6 +165,18 @@ int main(int argc, char** argv) {
       "measure every head on a repeated random segment: previous-token, induction and first-token "
       "scores and a role");
 
+  TokenizeOptions tok;
+  auto* tok_cmd = app.add_subcommand(
+      "tokenize",
+      "a byte-level BPE tokenizer (GPT-2, Hugging Face tokenizer.json) on a text: ids and pieces");
+  tok_cmd
+      ->add_option("--tokenizer", tok.tokenizer,
+                   "a folder with tokenizer.json, or with GPT-2's vocab.json and merges.txt")
+      ->required();
+  auto* tok_text = tok_cmd->add_option("--text", tok.text, "the text");
+  tok_cmd->add_option("--text-file", tok.text_file, "a file holding the text (any bytes)")
+      ->excludes(tok_text);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -197,9 +210,14 @@ int main(int argc, char** argv) {
       lm.temperature_given = lm_temp->count() > 0;
       out = run_lm(lm);
     }
-    // lm's generated text may end inside a character: its invalid bytes print as U+FFFD
+    if (*tok_cmd) {
+      tok.text_given = tok_text->count() > 0;
+      out = run_tokenize(tok);
+    }
+    // lm's generated text and tokenize's pieces may end inside a character: invalid bytes print as U+FFFD
+    const bool replace = *lm_cmd || *tok_cmd;
     std::cout << out.dump(-1, ' ', false,
-                          *lm_cmd ? json::error_handler_t::replace : json::error_handler_t::strict)
+                          replace ? json::error_handler_t::replace : json::error_handler_t::strict)
               << "\n";
     return 0;
   } catch (const attn::InputError& e) {

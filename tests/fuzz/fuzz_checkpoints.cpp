@@ -1,8 +1,9 @@
-// libFuzzer target: the pretrained-checkpoint readers on any bytes. The first byte picks one: % 4 == 0 the
-// llama2.c checkpoint reader, 1 its tokenizer reader (vocabulary 259 + the second byte), 2 and 3 a
-// safetensors file for a tiny Llama or GPT-2 config. A refused file raises InputError; a read checkpoint has
-// the shapes its config says and runs a forward over two ids; a read tokenizer encodes a hard text into ids
-// inside its vocabulary and gives a piece for each.
+// libFuzzer target: the pretrained-checkpoint and tokenizer readers on any bytes. The first byte picks one:
+// % 8 == 5 a tokenizer.json, % 8 == 7 GPT-2's vocab.json and merges.txt (split at the first zero byte); else
+// % 4 == 0 the llama2.c checkpoint reader, 1 its tokenizer reader (vocabulary 259 + the second byte), 2 and 3
+// a safetensors file for a tiny Llama or GPT-2 config. A refused file raises InputError; a read checkpoint
+// has the shapes its config says and runs a forward over two ids; a read tokenizer encodes a hard text into
+// ids inside its vocabulary and gives a piece for each (a byte-level BPE's pieces give the text back).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/lm/llama2c.hpp"
 #include "model_io/hf_gpt2.hpp"
+#include "model_io/hf_tokenizer.hpp"
 
 namespace {
 
@@ -72,12 +74,48 @@ void tokenizer(const std::string& bytes, int vocab) {
   }
 }
 
+// kind 5: tokenizer.json; 7: vocab.json, a zero byte, merges.txt
+void byte_bpe(const std::string& bytes, int kind) {
+  attn::lm::ByteBpe t;
+  try {
+    if (kind == 5) {
+      t = attn::model_io::read_tokenizer_json(bytes);
+    } else {
+      const std::size_t zero = bytes.find('\0');
+      if (zero == std::string::npos) return;
+      t = attn::model_io::read_gpt2_tokenizer(bytes.substr(0, zero), bytes.substr(zero + 1));
+    }
+  } catch (const attn::InputError&) {
+    return;
+  }
+  const std::string text =
+      "Refund the cake's 1234 fee!  \xC3\xA9\xF0\x9F\x98\x80\n\t \xFF\xE2\x82 <|endoftext|> ";
+  std::vector<int> ids;
+  try {
+    ids = attn::lm::encode(t, text);
+  } catch (const attn::InputError&) {  // a byte with no entry
+    return;
+  }
+  std::string back;
+  for (const int id : ids) {
+    check(id >= 0 && id < static_cast<int>(t.pieces.size()), "id outside the vocabulary");
+    back += attn::lm::decode_piece(t, id);
+  }
+  // the pieces give the text back unless an unknown-token id or a stripping added token stood in for some
+  // bytes
+  bool strips = false;
+  for (const auto& a : t.options.added) strips = strips || a.lstrip || a.rstrip;
+  check(back == text || t.options.unk_id >= 0 || strips, "the pieces do not give the text back");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   if (size < 2) return 0;
   const std::string rest(reinterpret_cast<const char*>(data) + 2, size - 2);
-  if (data[0] % 4 == 1) {
+  if (data[0] % 8 == 5 || data[0] % 8 == 7) {
+    byte_bpe(std::string(reinterpret_cast<const char*>(data) + 1, size - 1), data[0] % 8);
+  } else if (data[0] % 4 == 1) {
     tokenizer(rest, 259 + data[1]);
   } else {
     checkpoint(std::string(reinterpret_cast<const char*>(data) + 1, size - 1), data[0] % 4);
