@@ -75,7 +75,8 @@ if(EMSCRIPTEN)
   set(_attn_main src/platform/main_web.cpp src/platform/input_web.cpp src/platform/io_web.cpp
                  src/platform/font_web.cpp src/platform/text_field_web.cpp
                  src/platform/touch_web.cpp src/platform/page_events_web.cpp src/platform/wheel_target.cpp
-                 src/platform/model_load_web.cpp src/platform/compute_web.cpp)
+                 src/platform/model_load_web.cpp src/platform/compute_web.cpp
+                 src/platform/checkpoint_web.cpp)
 else()
   set(_attn_main src/platform/main_desktop.cpp src/platform/png.cpp src/platform/io_desktop.cpp
                  src/platform/font.cpp src/platform/text_field_desktop.cpp)

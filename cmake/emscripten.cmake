@@ -47,13 +47,14 @@ set(ATTN_WASM_PAGE_EXPORTS _main _malloc _free _attn_state _attn_heatmaps _attn_
                            _attn_wheel_wanted _attn_set_prefers
                            _attn_load_steps _attn_worker_up _attn_from_worker _attn_worker_command
                            _attn_worker_work _attn_model_from_worker _attn_worker_load_model
+                           _attn_checkpoint_opening _attn_worker_checkpoint_file
                            _attn_helpers_up)
 
 # attn_wasm_maths(target FAST files... INLINED files...): the FAST files (the GEMM kernel, the products, the
 # attention ops) at -O2; the INLINED ones (the trained router's forward and backward) at -Os -flto with
 # Eigen's small functions forced inline (EIGEN_STRONG_INLINE, which Eigen lets a build define): at plain
 # -Os each coefficient of an element-wise expression was a call, and the router trained at 163 steps/s in
-# the page's worker (node), 275 so, for 1.4 KB gzipped (-O2 cost 6.9 KB); every other source at -Os -flto
+# the page's worker (node), 275 so, for 1.4 KB gzipped (-O2 cost 6.9 KB); every other source at -Oz -flto
 # (link-time optimised with the interface: 8 KB gzipped less, the same bits, tests/wasm/run_node_test.sh).
 # Eigen's element-wise loops are several times slower at -Os and -O3 unrolls more than -O2 for little gain
 # in wasm; every matrix product but
@@ -67,7 +68,8 @@ function(attn_wasm_maths target)
     # -Os still gave size-tuned code (measured: the forward 30% slower, training 2x).
     get_target_property(sources ${target} SOURCES)
     foreach(f IN LISTS sources)
-      set(level -Os -flto)
+      # the rest at -Oz: 0.7 KB gzipped less than -Os (measured), none of it a per-frame or per-step loop
+      set(level -Oz -flto)
       foreach(inlined IN LISTS arg_INLINED)
         if(f STREQUAL "${CMAKE_SOURCE_DIR}/${inlined}")
           set(level -Os -flto "-DEIGEN_STRONG_INLINE=inline __attribute__((always_inline))")

@@ -4,7 +4,8 @@
 #   attention_demo.js  Emscripten's glue: every name mangled, top level included, except `Module`, the one
 #                      global web/shell.js and the glue share (exports are read as Module properties, which
 #                      terser never renames), and `abort`, the runtime's stop (tests/browser/hardening)
-#   shell.js, stream_wasm.js, a11y.js, embedded.js, keyboard.js, compute_worker.js, font_atlas.js, embed.js
+#   shell.js, stream_wasm.js, a11y.js, embedded.js, keyboard.js, checkpoint.js, compute_worker.js,
+#                      font_atlas.js, embed.js
 #                      each one function expression:
 #                      locals mangled, globals kept
 #   style.css  clean-css level 2 (comments, whitespace, merged rules)
@@ -61,6 +62,7 @@ minify "$DIST/stream_wasm.js" --mangle
 minify "$DIST/a11y.js" --mangle
 minify "$DIST/embedded.js" --mangle
 minify "$DIST/keyboard.js" --mangle
+minify "$DIST/checkpoint.js" --mangle
 minify "$DIST/compute_worker.js" --mangle
 minify "$DIST/font_atlas.js" --mangle
 minify "$DIST/embed.js" --mangle

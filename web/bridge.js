@@ -166,6 +166,14 @@ mergeInto(LibraryManager.library, {
     });
   },
 
+  // A pretrained model's files (web/checkpoint.js): the picker, and paths on this site fetched and opened.
+  attn_js_pick_checkpoint: function () {
+    if (typeof Module.attentionPickCheckpoint === 'function') Module.attentionPickCheckpoint();
+  },
+  attn_js_fetch_checkpoint: function (paths) {
+    if (typeof Module.attentionFetchCheckpoint === 'function') Module.attentionFetchCheckpoint(UTF8ToString(paths));
+  },
+
   // The tab's trained model (sessionStorage), kept for a reload of its "Look inside" link.
   attn_js_remember_model: function (text) {
     try { sessionStorage.setItem('attention-demo:trained-model', UTF8ToString(text)); } catch (e) {}

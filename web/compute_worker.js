@@ -58,7 +58,7 @@
       onRuntimeInitialized: function () {
         ready = true;
         self.postMessage({ ready: true });
-        waiting.splice(0).forEach(function (d) { (isModelFile(d) ? modelFile : command)(d); });
+        waiting.splice(0).forEach(handle);
       },
       onAbort: fail
     };
@@ -94,10 +94,40 @@
     Module.attentionInbox = null;
   }
 
+  // A pretrained model's files (web/checkpoint.js): each read (a picked file here, off the page's thread)
+  // and handed over in turn; the last one opens them all (src/platform/checkpoint_web.cpp).
+  function isCheckpoint(d) { return Array.isArray(d.checkpoint); }
+  function checkpoint(d) {
+    var name = 0;
+    try {
+      d.checkpoint.forEach(function (part, i) {
+        var file = part instanceof ArrayBuffer ? part : new FileReaderSync().readAsArrayBuffer(part);
+        d.checkpoint[i] = null;  // the bytes go into the module's heap; this copy can go
+        var text = String(d.names[i]), n = Module.lengthBytesUTF8(text) + 1;
+        name = Module._malloc(n);
+        Module.stringToUTF8(text, name, n);
+        Module.attentionInbox = file;
+        Module._attn_worker_checkpoint_file(file.byteLength, i, d.checkpoint.length, d.open, name);
+        Module._free(name);
+        name = 0;
+      });
+    } catch (e) {
+      if (name) Module._free(name);
+      fail(e);
+    }
+    Module.attentionInbox = null;
+  }
+
+  function handle(d) {
+    if (isModelFile(d)) modelFile(d);
+    else if (isCheckpoint(d)) checkpoint(d);
+    else command(d);
+  }
+
   self.onmessage = function (e) {
     var d = e.data;
-    if (d instanceof ArrayBuffer || (d && isModelFile(d))) {
-      if (ready) (isModelFile(d) ? modelFile : command)(d);
+    if (d instanceof ArrayBuffer || (d && (isModelFile(d) || isCheckpoint(d)))) {
+      if (ready) handle(d);
       else waiting.push(d);
     } else if (d && d.module) {
       start(d.module, d.glue);

@@ -58,6 +58,14 @@ void open_linked_model(const std::string& model);
 // A lesson's steps file (steps=path.json). Desktop: read now. Browser: fetched from the page's own site and
 // pending; the text (or the failure) arrives later through the exported attn_load_steps.
 OpenedFile fetch_lesson_steps(const std::string& path);
+// A pretrained model's files. Browser: the file picker, several files at once (web/checkpoint.js opens
+// them in the compute worker); desktop: nothing (its files are named by checkpoint=). What was opened
+// arrives in app/logic/lm_store.hpp.
+void pick_checkpoint_files();
+// The files a link names (checkpoint=, comma-separated paths): fetched from the page's own site in the
+// browser, read now on the desktop; opened together.
+void open_linked_checkpoint(const std::string& paths);
+
 // Keeps a trained model's file text for this browser tab, so that a reload of its "Look inside" link
 // finds it (sessionStorage; nothing on the desktop).
 void remember_trained_model(const std::string& file_text);

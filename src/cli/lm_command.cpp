@@ -13,6 +13,7 @@
 #include "core/rng.hpp"
 #include "core/train/head_roles.hpp"
 #include "model_io/checkpoint.hpp"
+#include "model_io/hf_gpt2.hpp"
 
 namespace attn::cli {
 namespace {
@@ -58,7 +59,8 @@ json run_lm(const LmOptions& o) {
     if (!o.tokenizer.empty())
       files.push_back({"tokenizer.bin", read_binary(o.tokenizer, "the tokenizer file")});
   }
-  const model_io::Checkpoint checkpoint = model_io::open_checkpoint(std::move(files));
+  const model_io::Checkpoint checkpoint =
+      model_io::open_checkpoint(std::move(files), &model_io::read_hf_folder);
   const lm::LmModel& model = checkpoint.model;
   if (o.text_given && !checkpoint.has_tokenizer)
     throw InputError("--text needs the model's --tokenizer (tokenizer.bin)");
@@ -93,7 +95,7 @@ json run_lm(const LmOptions& o) {
   out["next"] = next;
   out["off"] = train::heads_off_names(off);
   if (o.roles) {  // a segment of up to 32 ids, repeated within the context
-    const int segment = std::min({32, model.max_len / 2, kMaxTokens / 2});
+    const int segment = lm::lm_role_segment(model);
     if (segment < 2) throw InputError("--roles needs a context of at least 4 tokens");
     const lm::LmRoles roles = lm::lm_head_roles(model, segment, o.seed);
     json heads = json::array();

@@ -5,7 +5,6 @@
 
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
-#include "model_io/hf_gpt2.hpp"
 
 namespace attn::model_io {
 namespace {
@@ -48,7 +47,7 @@ CheckpointPart checkpoint_part(const std::string& name) {
   return CheckpointPart::Unknown;
 }
 
-Checkpoint open_checkpoint(std::vector<NamedFile> files) {
+Checkpoint open_checkpoint(std::vector<NamedFile> files, HfFolderReader hf) {
   constexpr int kParts = static_cast<int>(CheckpointPart::Unknown);
   std::array<NamedFile*, kParts> part{};
   for (NamedFile& f : files) {
@@ -77,7 +76,12 @@ Checkpoint open_checkpoint(std::vector<NamedFile> files) {
     c.model = lm::read_llama2c(bin->bytes);
     std::string().swap(bin->bytes);  // the weights are in the model now
   } else if (config && weights) {
-    c.model = read_hf_folder(config->bytes, weights->bytes);
+    if (!hf) {
+      throw InputError(
+          "this page opens llama2.c checkpoints (.bin with tokenizer.bin); a Hugging Face folder opens in "
+          "attention_cli lm for now");
+    }
+    c.model = hf(config->bytes, weights->bytes);
     std::string().swap(weights->bytes);
   } else if (config || weights) {
     throw InputError(std::string("a Hugging Face model needs both config.json and model.safetensors; ") +

@@ -30,12 +30,17 @@ struct Checkpoint {
   std::string text(const std::vector<int>& ids) const;
 };
 
+// Reads a Hugging Face folder's config.json and model.safetensors (hf_gpt2.hpp's read_hf_folder). A build
+// that does not link the Hugging Face readers (the page: its download budget) passes none.
+using HfFolderReader = lm::LmModel (*)(const std::string& config_json, const std::string& safetensors);
+
 // What a file's name says it is.
 enum class CheckpointPart { Llama2c, Llama2cTokenizer, HfConfig, Safetensors, Unknown };
 CheckpointPart checkpoint_part(const std::string& name);
 
-// The files -> the checkpoint. Throws InputError in words when a file is not one of a checkpoint's, a
-// needed one is missing, two files are the same part, or a reader refuses its file.
-Checkpoint open_checkpoint(std::vector<NamedFile> files);
+// The files -> the checkpoint, a Hugging Face folder read by `hf`. Throws InputError in words when a file is
+// not one of a checkpoint's, a needed one is missing, two files are the same part, a reader refuses its
+// file, or the files are a Hugging Face folder and `hf` is null.
+Checkpoint open_checkpoint(std::vector<NamedFile> files, HfFolderReader hf);
 
 }  // namespace attn::model_io

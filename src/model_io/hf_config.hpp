@@ -7,13 +7,14 @@
 
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
+#include "model_io/model_json.hpp"
 
 namespace attn::model_io {
 
 // config.json's text -> its object; InputError when it is not one (or nests too deep).
 inline nlohmann::json parse_hf_config(const std::string& text) {
   require_json_depth(text, "config.json");
-  nlohmann::json c = nlohmann::json::parse(text, nullptr, false);
+  nlohmann::json c = parse_json(text);
   if (!c.is_object()) throw InputError("config.json is not a JSON object");
   return c;
 }

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
+#include "model_io/model_json.hpp"
 
 namespace attn::model_io {
 
@@ -21,7 +22,7 @@ constexpr const char* kGpt2Pattern =
 
 json parse_object(const std::string& text, const char* what) {
   require_json_depth(text, what);
-  json j = json::parse(text, nullptr, false);
+  json j = parse_json(text);
   if (!j.is_object()) throw_input_error({what, " is not a JSON object"});
   return j;
 }

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
+#include "model_io/model_json.hpp"
 
 namespace attn::model_io {
 namespace {
@@ -53,7 +54,7 @@ SafeTensors::SafeTensors(const std::string& bytes) : bytes_(bytes) {
   data_ = 8 + static_cast<size_t>(n);
   const std::string text = bytes.substr(8, static_cast<size_t>(n));
   require_json_depth(text, "the safetensors header");
-  const nlohmann::json header = nlohmann::json::parse(text, nullptr, false);
+  const nlohmann::json header = parse_json(text);
   if (!header.is_object()) throw InputError("the safetensors header is not a JSON object");
   const size_t data_size = bytes.size() - data_;
   for (const auto& [name, t] : header.items()) {

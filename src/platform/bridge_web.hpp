@@ -28,6 +28,9 @@ void attn_js_download_png(const char* name, int width, int height, const unsigne
 void attn_js_open_model_file();
 void attn_js_fetch_same_origin(const char* path, int steps);
 void attn_js_remember_model(const char* text);
+// A pretrained model's files: the picker, and comma-separated same-origin paths fetched (web/checkpoint.js).
+void attn_js_pick_checkpoint();
+void attn_js_fetch_checkpoint(const char* paths);
 char* attn_js_recall_model();
 int attn_js_model_chunk(char* dst, int cap);
 

@@ -8,11 +8,13 @@
 #include <vector>
 
 #include "app/logic/compute_link.hpp"
+#include "app/logic/lm_store.hpp"
 #include "app/logic/longer_emails.hpp"
 #include "app/logic/pipeline_host.hpp"
 #include "app/logic/train_host.hpp"
 #include "core/error.hpp"
 #include "platform/bridge_web.hpp"
+#include "platform/checkpoint_web.hpp"
 #include "platform/frames_web.hpp"
 #include "platform/web_layer.hpp"
 
@@ -128,6 +130,15 @@ EMSCRIPTEN_KEEPALIVE void attn_from_worker(int n) {
       app::deliver_longer_answer(app::decode_longer_answer(inbox(n)));
     } catch (const attn::InputError&) {
     }
+  } else if (tag == app::kLmInfoTag || tag == app::kLmAnswerTag) {
+    try {
+      const std::vector<std::uint8_t> bytes = inbox(n);
+      if (tag == app::kLmInfoTag)
+        app::deliver_lm_info(app::decode_lm_info(bytes));
+      else
+        app::deliver_lm_answer(app::decode_lm_answer(bytes));
+    } catch (const attn::InputError&) {
+    }
   } else {
     app::deliver_from_worker(inbox(n));
   }
@@ -144,6 +155,8 @@ EMSCRIPTEN_KEEPALIVE void attn_worker_command(int n) {
       pipelines().receive(app::decode_pipeline_job(bytes));
     else if (tag == app::kLongerJobTag)
       longer().receive(app::decode_longer_job(bytes));
+    else if (tag == app::kLmRequestTag)  // answered at once: the question's one forward is its work
+      post(app::encode(platform::worker_lm_host().answer(app::decode_lm_request(bytes))));
     else {
       const app::train_ui::Command c = app::train_ui::decode_command(bytes);
       host(c.key.task).receive(c);

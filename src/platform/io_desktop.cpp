@@ -4,7 +4,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/logic/lm_store.hpp"
 #include "app/logic/settings.hpp"
+#include "app/logic/text.hpp"
 #include "app/logic/trained_model.hpp"
 #include "app/platform_io.hpp"
 #include "png.hpp"
@@ -54,5 +56,28 @@ OpenedFile fetch_lesson_steps(const std::string& path) {
 }
 
 void remember_trained_model(const std::string&) {}
+
+void pick_checkpoint_files() {}
+
+void open_linked_checkpoint(const std::string& paths) {
+  std::vector<attn::model_io::NamedFile> files;
+  std::string error;
+  for (const std::string& path : split_list(paths, ',')) {
+    const OpenedFile f = open_model_file(path);
+    if (!f.error.empty()) error = f.error;
+    files.push_back({path, f.text});
+  }
+  LmStore& st = lm_store();
+  const long long open = lm_open_started(paths, 0, false);
+  LmInfo info;
+  if (error.empty()) {
+    info = st.here.open(open, std::move(files));
+  } else {
+    info.model = open;
+    info.source = paths;
+    info.error = error;
+  }
+  deliver_lm_info(info);
+}
 
 }  // namespace app

@@ -69,6 +69,14 @@ OpenedFile fetch_lesson_steps(const std::string& path) {
   return f;
 }
 
+void pick_checkpoint_files() {
+  attn_js_pick_checkpoint();
+}
+
+void open_linked_checkpoint(const std::string& paths) {
+  attn_js_fetch_checkpoint(paths.c_str());
+}
+
 void remember_trained_model(const std::string& file_text) {
   if (!file_text.empty()) attn_js_remember_model(file_text.c_str());
 }

@@ -23,11 +23,13 @@
 #include <vector>
 
 #include "app/app.hpp"
+#include "app/logic/lm_store.hpp"
 #include "app/logic/trained_model.hpp"
 #include "app/platform_io.hpp"
 #include "gfx/heatmap_renderer_state.hpp"
 #include "imgui_host.hpp"
 #include "imgui_impl_sdl2.h"
+#include "model_io/hf_gpt2.hpp"
 #include "png.hpp"
 
 namespace {
@@ -94,6 +96,7 @@ int main(int argc, char** argv) {
     if (opt.frames == 0) opt.frames = 60;
   }
 
+  app::lm_store().here.read_hf_folders(&attn::model_io::read_hf_folder);  // checkpoint=: any format here
   if (!opt.model.empty()) {
     const app::OpenedFile f = app::open_model_file(opt.model);
     const std::string why = f.error.empty() ? app::load_trained_model(f.text, opt.model) : f.error;

@@ -26,5 +26,7 @@
     "Press Train and watch the loss fall, then type an email and read the router's answer.")                 \
   X(induction, "Induction heads", draw_induction_scene,                                                      \
     "Press Train and watch the repeat's loss fall as an induction head forms; then switch it off.")          \
+  X(lm, "A real model", draw_lm_scene,                                                                       \
+    "Open a pretrained model's files, type a text and look at every head; find the heads by their role.")    \
   X(exercises, "Exercises", draw_exercises_scene,                                                            \
     "Answer each question; Hint helps and Reveal shows the worked answer with a link to its scene.")

@@ -82,6 +82,8 @@ Settings defaults_for(const std::string& scene) {
     s.text = "Please refund the balloons, not the cake.";
   }
   if (s.scene == "induction") s.positions = attn::Scheme::Rope, s.seed = 1, s.max_steps = 2000;
+  if (s.scene == "lm")
+    s.seed = 1, s.text = "Once upon a time, there was a little girl named Lily. She liked to";
   return s;
 }
 
@@ -99,6 +101,20 @@ const std::vector<SceneInfo>& scene_table() {
   static const std::vector<SceneInfo> scenes = {ATTN_SCENE_LIST(ATTN_SCENE_INFO)};
 #undef ATTN_SCENE_INFO
   return scenes;
+}
+
+bool is_checkpoint_paths(const std::string& v) {
+  if (v.size() > 2000) return false;
+  for (const std::string& path : split_list(v, ',')) {
+    if (path.empty()) return false;
+    for (const char c : path) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u == 0x7f || c == '\\' || c == '<' || c == '>' || c == '"') return false;
+    }
+    const size_t colon = path.find(':'), slash = path.find('/');
+    if (colon != std::string::npos && (slash == std::string::npos || colon < slash)) return false;
+  }
+  return !v.empty();
 }
 
 bool is_model_path(const std::string& v) {

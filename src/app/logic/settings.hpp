@@ -93,6 +93,11 @@ struct Settings {
   ModelChoice model = ModelChoice::Random;  // mha scene: random (seeded) weights, trained, or a model file
   std::string model_file;                   // model == File: the model file's path (else empty)
   int layer = 0;                            // mha scene, trained model: whose layer's heads are shown
+  std::string checkpoint;    // lm scene: a pretrained model's files named by a link, comma-separated paths
+  int generate = 0;          // lm scene: tokens generated after the text
+  double temperature = 0;    // lm scene: 0 greedy, else sampled at this temperature (seeded by seed)
+  std::string grid;          // lm scene: the enlarged head, "layer.head"; empty: none
+  std::string find = "all";  // lm scene: the role whose heads the model view marks
   // the page and the lesson (kept when the scene changes)
   Theme theme = Theme::Dark;  // dark | light | auto (the page's prefers-color-scheme)
   double font_scale = 1.0;    // text size, times the default
@@ -129,6 +134,9 @@ bool is_scene(const std::string& id);
 // Whether v names a model file for model=: ends in .json, at most 500 bytes, no control characters, and
 // relative or http(s) (the page fetches it only from its own site).
 bool is_model_path(const std::string& v);
+// A pretrained model's files named by a link: comma-separated relative paths (no scheme, no control or
+// HTML characters), at most 2,000 bytes.
+bool is_checkpoint_paths(const std::string& v);
 // Whether the multi-head scene shows a trained model (model=trained or a model file), not random weights.
 bool uses_trained_model(const Settings& s);
 // Copies the page-wide settings (those every scene uses: colours, look, hidden panels, embed mode and the

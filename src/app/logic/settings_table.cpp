@@ -36,7 +36,7 @@ std::string word_choices() {
 // What hide= takes: the scenes' panels, and the parts of the page around them (with what each is).
 const char* const kPanels =
     "controls|dials|readings|compare|exercise|naive|similarity|notes|stats|rows|params|shuffle|mistake|"
-    "offsets|rope|limits|heads|curves|predict|pair|file|breaks|longer|grids";
+    "offsets|rope|limits|heads|curves|predict|pair|file|breaks|longer|grids|next|enlarged";
 struct PagePart {
   const char* name;
   const char* what;  // null: the name says it
@@ -176,7 +176,7 @@ const std::vector<Param>& params() {
        },
        [](const Param&, const Settings& s) { return s.emb; }},
       int_param({"heads", "1 to 16", "mha,order,schemes,encoder,train"}, &Settings::heads, 1, 16),
-      {{"text", "any UTF-8 text (up to 1024 tokens are used)", "mha,order,schemes,encoder,train"},
+      {{"text", "any UTF-8 text (up to 1024 tokens are used)", "mha,order,schemes,encoder,train,lm"},
        [](const Param&, Settings& s, const std::string& v) {
          s.text = utf8_prefix(v, kMaxTextBytes);  // longer texts are cut (apply_param notes it)
          return true;
@@ -191,8 +191,8 @@ const std::vector<Param>& params() {
        },
        [](const Param&, const Settings& s) { return attn::scheme_name(s.positions); }},
       bool_param({"causal", "0|1", "mha,schemes,encoder"}, &Settings::causal),
-      int_param({"seed", "0 to 2147483647", "mha,order,schemes,encoder,train,induction"}, &Settings::seed, 0,
-                2147483647),
+      int_param({"seed", "0 to 2147483647", "mha,order,schemes,encoder,train,induction,lm"}, &Settings::seed,
+                0, 2147483647),
       int_param({"head", "-1 to 15 (-1: none)", "mha,schemes"}, &Settings::head, -1, 15),
       int_param({"row", "0 to 1023", "mha"}, &Settings::row, 0, 1023),
       int_param({"span",
@@ -222,7 +222,7 @@ const std::vector<Param>& params() {
       // wrong in place
       {{"off",
         "empty, or comma-separated heads as layer.head counting from 0, e.g. 1.2,0.3 (up to 400 bytes)",
-        "train,induction"},
+        "train,induction,lm"},
        [](const Param&, Settings& s, const std::string& v) {
          if (v.size() > kMaxOffBytes || has_control_chars(v)) return false;
          s.off = v;
@@ -241,6 +241,38 @@ const std::vector<Param>& params() {
          return s.model == ModelChoice::File ? s.model_file : word_of(s.model);
        }},
       int_param({"layer", "0 to 3", "mha"}, &Settings::layer, 0, 3),
+      {{"checkpoint", "comma-separated paths on this page's site, e.g. m/stories15M.bin,m/tokenizer.bin",
+        "lm"},
+       [](const Param&, Settings& s, const std::string& v) {
+         return v.empty() || is_checkpoint_paths(v) ? (s.checkpoint = v, true) : false;
+       },
+       [](const Param&, const Settings& s) { return s.checkpoint; }},
+      int_param({"generate", "0 to 256", "lm"}, &Settings::generate, 0, 256),
+      {{"temperature", "0 (greedy) or a number from 0.05 to 2", "lm"},
+       [](const Param&, Settings& s, const std::string& v) {
+         double t = 0;
+         if (!parse_number(v, 0.0, 2.0, t) || (t > 0 && t < 0.05)) return false;
+         return s.temperature = t, true;
+       },
+       [](const Param&, const Settings& s) { return format_number(s.temperature); }},
+      {{"grid", "empty, or the enlarged head as layer.head, e.g. 3.5", "lm"},
+       [](const Param&, Settings& s, const std::string& v) {
+         int l = 0, h = 0;
+         const std::vector<std::string> parts = split_list(v, '.');
+         if (!v.empty() &&
+             !(parts.size() == 2 && parse_int(parts[0], 0, 255, l) && parse_int(parts[1], 0, 255, h)))
+           return false;
+         return s.grid = v, true;
+       },
+       [](const Param&, const Settings& s) { return s.grid; }},
+      {{"find", "all, previous_token, induction or first_token", "lm"},
+       [](const Param&, Settings& s, const std::string& v) {
+         for (const char* r : {"all", "previous_token", "induction", "first_token"}) {
+           if (v == r) return s.find = v, true;
+         }
+         return false;
+       },
+       [](const Param&, const Settings& s) { return s.find; }},
       int_param({"answer", "0 to 100000", "clock"}, &Settings::answer, 0, 100000),
       word_param<Palette, &Settings::colormap>({"colormap", colormap_allowed.c_str(), "*"}),
       bool_param({"embed", "0|1", "*"}, &Settings::embed),

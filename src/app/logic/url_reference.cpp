@@ -25,7 +25,9 @@ const char* meaning(const std::string& name) {
       {"text", "the input sentence"},
       {"positions", "the position scheme"},
       {"causal", "hide keys after each query"},
-      {"seed", "seed of the random weights (train, induction: initial weights and batch order)"},
+      {"seed",
+       "seed of the random weights (train, induction: initial weights and batch order; lm: sampling and the "
+       "roles' segment)"},
       {"head", "the enlarged head (mha) or the head shown per scheme (schemes)"},
       {"row", "the query token whose row every head shows side by side"},
       {"span", "how many tokens a grid shows: a window that zooms in on a long text"},
@@ -41,11 +43,19 @@ const char* meaning(const std::string& name) {
       {"max_steps", "training stops at this step (the router also stops once 99% test accuracy holds)"},
       {"off",
        "heads switched off in the trained model (What each head does): the held-out measures, and the "
-       "router's label for the email, are recomputed without them"},
+       "router's label for the email, are recomputed without them; lm: the pretrained model's next token, "
+       "generation and grids"},
       {"ablate", "with off: a head switched off outputs zeros, or its mean output over the training emails"},
       {"model",
        "random (seeded) weights, the model trained in the train scene, or a model file the page fetches"},
       {"layer", "with model=trained: the layer whose heads are shown"},
+      {"checkpoint",
+       "a pretrained model's files the page fetches from its own site and opens (a llama2.c .bin with its "
+       "tokenizer.bin, or a Hugging Face folder's config.json and model.safetensors)"},
+      {"generate", "tokens the pretrained model writes after the text, one at a time"},
+      {"temperature", "0 picks the most likely next token; above 0 draws it, seeded by seed"},
+      {"grid", "the pretrained model's head shown enlarged, with the text's tokens on its axes"},
+      {"find", "the role whose heads the model view marks: previous-token, induction or first-token"},
       {"answer", "the learner's answer to the scene's exercise"},
       {"colormap", "colours of weight heatmaps (signed tables use a diverging map)"},
       {"embed", "1 hides the menus and the scene list, for iframes"},

@@ -118,6 +118,7 @@ void draw_schemes_scene(SceneContext& ctx);
 void draw_encoder_scene(SceneContext& ctx);
 void draw_train_scene(SceneContext& ctx);
 void draw_induction_scene(SceneContext& ctx);
+void draw_lm_scene(SceneContext& ctx);
 void draw_exercises_scene(SceneContext& ctx);
 
 }  // namespace app

@@ -1,11 +1,12 @@
 // Reads llama2.c checkpoints and tokenizers into the core's language model.
 #include "core/lm/llama2c.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <unordered_map>
+#include <numeric>
 
 #include "core/error.hpp"
 
@@ -118,12 +119,13 @@ void each_layer(Cursor& c, LmModel& m, long long rows, long long cols, const cha
 
 // The layers' tensors in the file's order: (out, in) matrices stored transposed, the core's (in, out).
 void attention_weights(Cursor& c, LmModel& m, long long d, long long kv) {
+  const auto dd = static_cast<Eigen::Index>(d), kk = static_cast<Eigen::Index>(kv);  // checked sizes
   each_layer(c, m, d, d, "wq",
-             [&](LayerWeightsT<float>& w, const Mat& t) { w.w_qkv.leftCols(d) = t.transpose(); });
+             [&](LayerWeightsT<float>& w, const Mat& t) { w.w_qkv.leftCols(dd) = t.transpose(); });
   each_layer(c, m, kv, d, "wk",
-             [&](LayerWeightsT<float>& w, const Mat& t) { w.w_qkv.middleCols(d, kv) = t.transpose(); });
+             [&](LayerWeightsT<float>& w, const Mat& t) { w.w_qkv.middleCols(dd, kk) = t.transpose(); });
   each_layer(c, m, kv, d, "wv",
-             [&](LayerWeightsT<float>& w, const Mat& t) { w.w_qkv.rightCols(kv) = t.transpose(); });
+             [&](LayerWeightsT<float>& w, const Mat& t) { w.w_qkv.rightCols(kk) = t.transpose(); });
   each_layer(c, m, d, d, "wo", [](LayerWeightsT<float>& w, const Mat& t) { w.w_o = t.transpose(); });
 }
 void feed_forward_weights(Cursor& c, LmModel& m, long long d, long long f) {
@@ -230,11 +232,16 @@ Llama2cTokenizer read_llama2c_tokenizer(const std::string& bytes, int vocab) {
 }
 
 std::vector<int> llama2c_encode(const Llama2cTokenizer& tok, const std::string& text, bool bos) {
-  std::unordered_map<std::string, int> id_of;
-  for (size_t i = 0; i < tok.pieces.size(); ++i) id_of.emplace(tok.pieces[i], static_cast<int>(i));
+  // the ids in the order of their pieces (equal pieces by id): a piece's lookup finds its smallest id
+  const auto piece = [&](int id) -> const std::string& { return tok.pieces[static_cast<size_t>(id)]; };
+  std::vector<int> order(tok.pieces.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return piece(a) < piece(b) || (piece(a) == piece(b) && a < b); });
   const auto lookup = [&](const std::string& s) {
-    const auto it = id_of.find(s);
-    return it == id_of.end() ? -1 : it->second;
+    const auto it = std::lower_bound(order.begin(), order.end(), s,
+                                     [&](int id, const std::string& key) { return piece(id) < key; });
+    return it != order.end() && piece(*it) == s ? *it : -1;
   };
   const int byte_base = 3, vocab = static_cast<int>(tok.pieces.size());
   std::vector<int> ids;

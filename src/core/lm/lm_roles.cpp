@@ -1,6 +1,8 @@
 // The role scores of a pretrained model's heads on a repeated random segment (Olsson et al., 2022).
 #include "core/lm/lm_roles.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "core/rng.hpp"
 
@@ -34,6 +36,10 @@ LmRoles lm_head_roles(const LmModel& model, int segment, std::uint64_t seed) {
     }
   }
   return r;
+}
+
+int lm_role_segment(const LmModel& model) {
+  return std::min({32, model.max_len / 2, kMaxTokens / 2});
 }
 
 }  // namespace attn::lm

@@ -23,4 +23,8 @@ struct LmRoles {
 // the model's context.
 LmRoles lm_head_roles(const LmModel& model, int segment, std::uint64_t seed);
 
+// The segment the roles are measured on: up to 32 ids, repeated within the model's context (below 2: the
+// context is too short to measure them).
+int lm_role_segment(const LmModel& model);
+
 }  // namespace attn::lm

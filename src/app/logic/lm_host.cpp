@@ -1,0 +1,138 @@
+// The pretrained language model's holder: open, answer, close.
+#include "app/logic/lm_host.hpp"
+
+#include <new>
+
+#include "app/logic/clock.hpp"
+#include "core/error.hpp"
+#include "core/lm/lm_roles.hpp"
+#include "core/lm/next_token.hpp"
+#include "core/train/head_roles.hpp"
+
+namespace app {
+namespace {
+
+double seconds_since(Clock::time_point t0) {
+  return ms_between(t0, Clock::now()) / 1000.0;
+}
+
+long long count_parameters(const attn::lm::LmModel& m) {
+  long long n = m.embedding.size() + m.position_table.size() + m.final_gain.size() + m.final_bias.size() +
+                m.classifier.size();
+  for (const auto& L : m.layers) {
+    for (const auto* w : {&L.w_qkv, &L.b_qkv, &L.w_o, &L.b_o, &L.ln1_gain, &L.ln1_bias, &L.w1, &L.b1, &L.w3,
+                          &L.w2, &L.b2, &L.ln2_gain, &L.ln2_bias})
+      n += w->size();
+  }
+  return n;
+}
+
+std::string names_of(const std::vector<attn::model_io::NamedFile>& files) {
+  std::string s;
+  for (const auto& f : files) s += (s.empty() ? "" : ", ") + f.name;
+  return s;
+}
+
+}  // namespace
+
+LmInfo describe_checkpoint(const attn::model_io::Checkpoint& c, long long model) {
+  const attn::lm::LmModel& m = c.model;
+  LmInfo i;
+  i.model = model;
+  i.format = m.format;
+  i.d_model = m.config.d_model;
+  i.heads = m.config.heads;
+  i.kv_heads = m.config.kv_groups();
+  i.layers = m.config.layers;
+  i.vocab = m.vocab();
+  i.max_len = m.max_len;
+  i.d_ff = m.config.d_ff;
+  i.tied = m.tied;
+  i.has_tokenizer = c.has_tokenizer;
+  i.learned_positions = m.position_table.size() > 0;
+  i.parameters = count_parameters(m);
+  return i;
+}
+
+std::optional<LmInfo> LmHost::add_file(long long open, int index, int count, attn::model_io::NamedFile file) {
+  if (open != open_ || index == 0) files_.clear(), open_ = open;
+  files_.push_back(std::move(file));
+  if (index + 1 < count) return std::nullopt;
+  std::vector<attn::model_io::NamedFile> files;
+  files.swap(files_);
+  return this->open(open, std::move(files));
+}
+
+LmInfo LmHost::open(long long open, std::vector<attn::model_io::NamedFile> files) {
+  const std::string source = names_of(files);
+  const Clock::time_point t0 = Clock::now();
+  checkpoint_.reset();  // the model it replaces goes first: two never share the memory
+  model_ = 0;
+  LmInfo info;
+  try {
+    checkpoint_ = attn::model_io::open_checkpoint(std::move(files), hf_);
+    model_ = open;
+    info = describe_checkpoint(*checkpoint_, open);
+  } catch (const attn::InputError& e) {
+    info.model = open;
+    info.error = e.what();
+  } catch (const std::bad_alloc&) {
+    info.model = open;
+    info.error = "the model is too large to open here (memory ran out)";
+  }
+  info.source = source;
+  info.seconds = seconds_since(t0);
+  return info;
+}
+
+LmAnswer LmHost::answer(const LmRequest& q) {
+  const Clock::time_point t0 = Clock::now();
+  LmAnswer a;
+  a.serial = q.serial;
+  a.model = q.model;
+  if (q.close) {
+    if (q.model == model_) checkpoint_.reset(), model_ = 0;
+    return a;
+  }
+  try {
+    if (!checkpoint_ || q.model != model_) throw attn::InputError("no model is open");
+    const attn::model_io::Checkpoint& c = *checkpoint_;
+    const attn::TransformerConfig& cfg = c.model.config;
+    a.ids = q.use_text ? c.encode(q.text) : q.ids;
+    a.prompt = static_cast<int>(a.ids.size());
+    const attn::HeadSwitch off = attn::train::parse_heads_off(q.off, cfg.layers, cfg.heads);
+    attn::Rng rng(q.seed);
+    const attn::lm::LmForward f = attn::lm::generate(c.model, a.ids, q.generate, q.temperature, rng, &off);
+    for (size_t i = 0; i < a.ids.size(); ++i) a.pieces.push_back(c.piece(i ? a.ids[i - 1] : -1, a.ids[i]));
+    a.text = c.text(a.ids);
+    for (const attn::lm::Candidate& n :
+         attn::lm::top_next(f.logits, static_cast<int>(f.logits.rows()) - 1, 10))
+      a.next.push_back({n.id, n.p, c.piece(a.ids.back(), n.id)});
+    for (const auto& layer : f.layers) {
+      for (const attn::Mat& w : layer.weights) a.grids.push_back(w);
+    }
+    if (q.roles) {
+      a.segment = attn::lm::lm_role_segment(c.model);
+      if (a.segment >= 2) {
+        const attn::lm::LmRoles roles = attn::lm::lm_head_roles(c.model, a.segment, q.seed);
+        for (const attn::train::HeadRole& h : roles.heads) {
+          LmHeadScores s{h.layer, h.head, 0, 0, 0, h.role};
+          for (const attn::train::RoleScore& sc : h.scores) {
+            if (sc.name == "previous_token") s.previous_token = static_cast<float>(sc.value);
+            if (sc.name == "induction") s.induction = static_cast<float>(sc.value);
+            if (sc.name == "first_token") s.first_token = static_cast<float>(sc.value);
+          }
+          a.roles.push_back(s);
+        }
+      }
+    }
+  } catch (const attn::InputError& e) {
+    a = LmAnswer::failure(q, e.what());
+  } catch (const std::bad_alloc&) {
+    a = LmAnswer::failure(q, "the text is too long for this model here (memory ran out)");
+  }
+  a.seconds = seconds_since(t0);
+  return a;
+}
+
+}  // namespace app

@@ -1,0 +1,39 @@
+// The holder of the page's pretrained language model: opens a checkpoint's files, answers LmRequests
+// (ids, pieces, the next token's top 10, generation, every head's grid, role scores) and lets the model go.
+// It runs in the page's compute worker (src/platform/compute_web.cpp), or in the app's thread on the
+// desktop, in the tests and where no worker runs: the same code either way.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/logic/lm_messages.hpp"
+#include "model_io/checkpoint.hpp"
+
+namespace app {
+
+class LmHost {
+ public:
+  // File `index` of `count` of open number `open` (a file of another open drops the earlier one's files);
+  // the last one opens them all: the model it replaces goes first. Returns the info once opened (or not).
+  std::optional<LmInfo> add_file(long long open, int index, int count, attn::model_io::NamedFile file);
+  // The files, opened as open number `open`.
+  LmInfo open(long long open, std::vector<attn::model_io::NamedFile> files);
+  LmAnswer answer(const LmRequest& q);
+  bool has_model() const { return checkpoint_.has_value(); }
+  // Opens Hugging Face folders with `hf` from now on (the desktop app; the page links no such reader).
+  void read_hf_folders(attn::model_io::HfFolderReader hf) { hf_ = hf; }
+
+ private:
+  std::optional<attn::model_io::Checkpoint> checkpoint_;
+  long long model_ = 0;
+  long long open_ = 0;  // the open whose files are arriving
+  std::vector<attn::model_io::NamedFile> files_;
+  attn::model_io::HfFolderReader hf_ = nullptr;
+};
+
+// What the host says of an open checkpoint.
+LmInfo describe_checkpoint(const attn::model_io::Checkpoint& c, long long model);
+
+}  // namespace app

@@ -1,0 +1,45 @@
+// The app's side of the page's pretrained language model: the model that was opened (in the compute worker
+// when it runs, else in a host here), the open under way, the last answer and the question in flight.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/logic/lm_host.hpp"
+#include "app/logic/lm_messages.hpp"
+
+namespace app {
+
+struct LmStore {
+  LmInfo info;          // the last open's result (info.model 0: none yet)
+  std::string opening;  // the files being opened ("" when none)
+  long long opening_bytes = 0;
+  long long last_open = 0;  // the newest open number given out
+  bool in_worker = false;   // where the model is: the compute worker, or `here`
+  LmHost here;
+  std::optional<LmAnswer> answer;     // the last answer for the open model
+  std::optional<LmRequest> answered;  // the question `answer` answers
+  std::optional<LmRequest> asked;     // the question in the worker now
+  long long serial = 0;
+  std::vector<LmHeadScores> roles;  // the open model's role scores, once measured
+  int segment = 0;
+  long long roles_model = 0;  // the model they were measured on
+};
+
+LmStore& lm_store();
+
+// A new open number; `names` (bytes in all) are being opened from now on (shown until the info arrives).
+long long lm_open_started(const std::string& names, long long bytes, bool in_worker);
+// The result of open number info.model (older ones are dropped); the last answer goes with the old model.
+void deliver_lm_info(const LmInfo& info);
+// An answer from the worker (one for an older question or model is dropped).
+void deliver_lm_answer(const LmAnswer& answer);
+// The answer to `q` (its model and serial are filled here): the last answer when it answers the same
+// question, else `q` is asked (of the worker, which answers later, or of the host here, now) and the last
+// answer stays meanwhile; `waiting` says whether the worker is still answering. nullptr before any answer.
+const LmAnswer* lm_answer_for(LmRequest q, bool& waiting);
+// Lets the open model go (its memory is returned); the scene shows "no model" again.
+void lm_close();
+
+}  // namespace app

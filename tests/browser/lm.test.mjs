@@ -1,0 +1,162 @@
+// The Real model scene end to end: a llama2.c checkpoint and tokenizer (written by write_lm_files.py) picked
+// in the file input open in the compute worker, and everything the scene shows is what attention_cli lm
+// computes on the same files: the text's ids and pieces, the next token's top 10, every head's weights (and
+// the grids' pixels), heads switched off, greedy generation and the heads' role scores; files named by a
+// checkpoint= link open the same way; a Hugging Face folder (the CLI's only, for the page's download budget)
+// and a truncated file are refused in place and the page keeps working.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser, openDemo, setAndWait, withCleanPage, api, cli, assertAllClose,
+  assertStillRuns } from './harness.mjs';
+import { assertHeatmapPixels } from './sampled_pixels.mjs';
+
+let browser, dir;
+before(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'attention-lm-'));
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'write_lm_files.py');
+  const r = spawnSync('/usr/bin/python3', [script, dir], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  browser = await launchBrowser();
+});
+after(async () => {
+  if (browser) await browser.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const TEXT = 'the cat sat on the mat';
+const TOL = { atol: 2e-5, rtol: 1e-4 };  // wasm against native float32
+
+// Frames until the scene shows the answer to the current settings (not one still being computed).
+async function answered(page, timeout = 60000) {
+  await page.waitForFunction(() => {
+    const demo = window.attentionDemo;
+    demo.requestFrames(1);
+    const s = demo.state();
+    return s.shown.model && !s.shown.waiting && (s.shown.ids || s.error) && s.shown.roles?.length;
+  }, null, { timeout, polling: 100 });
+  return api(page, 'state');
+}
+
+function lmCli(extra) {
+  return cli(['lm', '--model', path.join(dir, 'tiny-stories.bin'), '--tokenizer', path.join(dir, 'tokenizer.bin'),
+              ...extra]);
+}
+
+function assertNext(got, want, what) {
+  assert.deepEqual(got.map((n) => n.id), want.map((n) => n.id), `${what}: the top 10's ids`);
+  assert.deepEqual(got.map((n) => n.piece), want.map((n) => n.piece), `${what}: the top 10's pieces`);
+  assertAllClose(got.map((n) => n.p), want.map((n) => n.p), `${what}: the top 10's probabilities`, TOL);
+}
+
+test('lm: picked llama2.c files open in the worker; ids, top 10, every head, heads off, generation and roles are the CLI\'s',
+  async () => {
+    await withCleanPage(browser, { viewport: { width: 1280, height: 2600 } }, async (page) => {
+      await openDemo(page, 'scene=lm&text=' + encodeURIComponent(TEXT));
+      await page.waitForFunction(() => window.Module && window.Module.attentionWorker, null, { timeout: 30000 });
+      await page.setInputFiles('#checkpoint-files', [path.join(dir, 'tiny-stories.bin'), path.join(dir, 'tokenizer.bin')]);
+      let s = await answered(page);
+      assert.equal(s.error, '');
+      const m = s.shown.model;
+      assert.deepEqual([m.format, m.layers, m.heads, m.kv_heads, m.d_model, m.max_len, m.tokenizer, m.in_worker],
+        ['llama2c', 3, 4, 2, 32, 96, true, true]);
+      assert.equal(m.source, 'tiny-stories.bin, tokenizer.bin');
+
+      // 1. the text's ids and pieces, the top 10 and every head's weights
+      const want = lmCli(['--text', TEXT, '--attention', '--roles', '--seed', '1']);
+      assert.deepEqual(s.shown.ids, want.ids);
+      assert.deepEqual(s.shown.pieces, want.pieces);
+      assert.equal(s.shown.text, want.text);
+      assertNext(s.shown.next, want.next, 'the text');
+      const ids = [];
+      for (let l = 0; l < 3; l++) for (let h = 0; h < 4; h++) ids.push(`lm/head${l}.${h}`);
+      assert.deepEqual(s.shown.grids, ids);
+      for (const [k, id] of ids.entries()) {
+        const [g] = await api(page, 'heatmaps', { id });
+        assertAllClose(g.values.flat(), want.attention[Math.floor(k / 4)][k % 4].flat(), id, TOL);
+      }
+      await assertHeatmapPixels(page, ['lm/head0.0', 'lm/head2.3']);
+
+      // 2. role scores on the repeated segment
+      const roles = s.shown.roles.slice().sort((a, b) => a.layer - b.layer || a.head - b.head);
+      assert.equal(roles.length, 12);
+      for (const [i, r] of roles.entries()) {
+        const w = want.roles.heads[i];
+        assert.deepEqual([r.layer, r.head, r.role], [w.layer, w.head, w.role]);
+        const keys = ['previous_token', 'induction', 'first_token'];
+        assertAllClose(keys.map((k) => r.scores[k]), keys.map((k) => w.scores[k]),
+          `head ${r.layer}.${r.head}'s scores`, { atol: 1e-5, rtol: 0 });
+      }
+
+      // 3. an enlarged head, and heads switched off: the CLI's top 10 with the same heads off
+      await setAndWait(page, { grid: '1.2' });
+      s = await answered(page);
+      assert.equal(s.shown.grid.id, 'lm/enlarged');
+      const [big] = await api(page, 'heatmaps', { id: 'lm/enlarged' });
+      assertAllClose(big.values.flat(), want.attention[1][2].flat(), 'the enlarged head', TOL);
+      await setAndWait(page, { off: '0.1,1.3' });
+      s = await answered(page);
+      assert.equal(s.shown.off, '0.1,1.3');
+      assertNext(s.shown.next, lmCli(['--text', TEXT, '--off', '0.1,1.3']).next, 'heads 0.1 and 1.3 off');
+
+      // 4. greedy generation, one token at a time: the CLI's ids
+      await setAndWait(page, { off: '', generate: 5 });
+      s = await answered(page);
+      const gen = lmCli(['--text', TEXT, '--generate', '5']);
+      assert.deepEqual(s.shown.ids, gen.ids);
+      assert.equal(s.shown.prompt_length, gen.prompt_length);
+      assertNext(s.shown.next, gen.next, 'after 5 generated tokens');
+      const [last] = await api(page, 'heatmaps', { id: 'lm/head0.0' });
+      assert.equal(last.rows, gen.ids.length, 'the grids cover the generated tokens');
+
+      // 5. a text longer than the context: said in place, the page keeps working
+      await setAndWait(page, { generate: 0, text: 'the cat '.repeat(60) });
+      await page.waitForFunction(() => {
+        window.attentionDemo.requestFrames(1);
+        return /96/.test(window.attentionDemo.state().error);
+      }, null, { timeout: 30000, polling: 100 });
+      await assertStillRuns(page);
+    });
+  });
+
+test('lm: a checkpoint= link opens its files; a Hugging Face folder and a truncated file are refused in place',
+  async () => {
+    await withCleanPage(browser, { viewport: { width: 1280, height: 1600 } }, async (page) => {
+      await page.route('**/models/**', (route) => {
+        const url = new URL(route.request().url());
+        let body = readFileSync(path.join(dir, url.pathname.split('/models/')[1]));
+        if (url.search === '?cut') body = body.subarray(0, 100);
+        route.fulfill({ status: 200, body });
+      });
+      await openDemo(page, 'scene=lm&generate=2&text=' + encodeURIComponent('a cat') +
+        '&checkpoint=' + encodeURIComponent('models/tiny-stories.bin,models/tokenizer.bin'));
+      let s = await answered(page);
+      assert.equal(s.error, '');
+      assert.equal(s.shown.model.source, 'tiny-stories.bin, tokenizer.bin');
+      const want = lmCli(['--text', 'a cat', '--generate', '2']);
+      assert.deepEqual(s.shown.ids, want.ids);
+      assertNext(s.shown.next, want.next, 'the linked model');
+
+      // a Hugging Face folder: the page says where it opens (attention_cli lm), and keeps working
+      await setAndWait(page, { checkpoint: 'models/gpt2/config.json,models/gpt2/model.safetensors' });
+      await page.waitForFunction(() => {
+        window.attentionDemo.requestFrames(1);
+        return /attention_cli lm/.test(window.attentionDemo.state().shown.open_error);
+      }, null, { timeout: 30000, polling: 100 });
+      s = await api(page, 'state');
+      assert.equal(s.shown.model, null);
+      cli(['lm', '--model', path.join(dir, 'gpt2'), '--ids', '3,7,1']);  // the CLI opens the same folder
+
+      // a truncated checkpoint: its reader's reason in place
+      await setAndWait(page, { checkpoint: 'models/tiny-stories.bin?cut,models/tokenizer.bin' });
+      await page.waitForFunction(() => {
+        window.attentionDemo.requestFrames(1);
+        return /bytes/.test(window.attentionDemo.state().shown.open_error);
+      }, null, { timeout: 30000, polling: 100 });
+      await assertStillRuns(page);
+    });
+  });

@@ -1,0 +1,339 @@
+// The Real model scene's model holder (app/logic/lm_host, lm_store, lm_messages): a llama2.c checkpoint and
+// tokenizer written here, opened by name and answered in this thread or behind a link exactly as the core's
+// own forward answers (ids, pieces, every head's weights bit for bit, the top 10, greedy generation); bad
+// files and questions answered with their reason; messages round-trip and malformed ones are refused.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "app/logic/compute_link.hpp"
+#include "app/logic/lm_host.hpp"
+#include "app/logic/lm_store.hpp"
+#include "core/error.hpp"
+#include "core/lm/next_token.hpp"
+#include "core/rng.hpp"
+#include "model_io/checkpoint.hpp"
+
+namespace {
+
+using attn::model_io::NamedFile;
+
+void put_i32(std::string& out, std::int32_t v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+void put_f32(std::string& out, float v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+void put_random(std::string& out, attn::Rng& rng, long long n, float scale) {
+  for (long long i = 0; i < n; ++i) put_f32(out, scale * rng.normal());
+}
+
+constexpr int kDim = 16, kHidden = 24, kLayers = 2, kHeads = 4, kKvHeads = 2, kSeq = 64;
+
+// A legacy llama2.c checkpoint (run.c's header and weight order) with seeded random weights, a shared
+// output layer, and a vocabulary of the tokenizer's pieces.
+std::string llama2c_checkpoint(int vocab) {
+  attn::Rng rng(3);
+  std::string out;
+  for (int v : {kDim, kHidden, kLayers, kHeads, kKvHeads, vocab, kSeq}) put_i32(out, v);
+  const int kv = kDim / kHeads * kKvHeads, head = kDim / kHeads;
+  put_random(out, rng, static_cast<long long>(vocab) * kDim, 0.5f);
+  for (int i = 0; i < kLayers * kDim; ++i) put_f32(out, 1.0f + 0.1f * rng.normal());  // rms_att
+  put_random(out, rng, kLayers * kDim * kDim, 0.4f);                                  // wq
+  put_random(out, rng, kLayers * kDim * kv, 0.4f);                                    // wk
+  put_random(out, rng, kLayers * kDim * kv, 0.4f);                                    // wv
+  put_random(out, rng, kLayers * kDim * kDim, 0.3f);                                  // wo
+  for (int i = 0; i < kLayers * kDim; ++i) put_f32(out, 1.0f + 0.1f * rng.normal());  // rms_ffn
+  put_random(out, rng, 3LL * kLayers * kDim * kHidden, 0.3f);                         // w1, w2, w3
+  for (int i = 0; i < kDim; ++i) put_f32(out, 1.0f);                                  // rms_final
+  put_random(out, rng, 2LL * kSeq * head / 2, 0.0f);  // run.c's unused freq_cis tables
+  return out;
+}
+
+// tokenizer.bin: the 256 byte pieces' ids 3.., a few words, scores favouring longer pieces.
+std::vector<std::string> pieces() {
+  std::vector<std::string> p = {"<unk>", "<s>", "</s>"};
+  for (int b = 0; b < 256; ++b) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "<0x%02X>", b);
+    p.push_back(hex);
+  }
+  for (const char* w : {" ",    "e",  "t",  "a",    "o",  "n",   "c",  "k",    "r",  "h",    "he", " t",
+                        " the", " c", "ca", " cat", " a", " on", "at", " mat", "ma", " sat", "sa"})
+    p.push_back(w);
+  for (char c = 'a'; c <= 'z'; ++c) p.push_back(std::string(1, c) + "_");
+  return p;
+}
+std::string tokenizer_bin() {
+  std::string out;
+  const std::vector<std::string> p = pieces();
+  put_i32(out, 8);
+  for (size_t i = 0; i < p.size(); ++i) {
+    put_f32(out, static_cast<float>(p[i].size()) - 0.001f * static_cast<float>(i));
+    put_i32(out, static_cast<std::int32_t>(p[i].size()));
+    out += p[i];
+  }
+  return out;
+}
+
+std::vector<NamedFile> files() {
+  const int vocab = static_cast<int>(pieces().size());
+  return {{"stories-test.bin", llama2c_checkpoint(vocab)}, {"tokenizer.bin", tokenizer_bin()}};
+}
+
+app::LmRequest ask(const std::string& text) {
+  app::LmRequest q;
+  q.serial = 1;
+  q.model = 1;
+  q.text = text;
+  return q;
+}
+
+void expect_same(const app::LmAnswer& a, const app::LmAnswer& b) {
+  EXPECT_EQ(a.error, b.error);
+  EXPECT_EQ(a.ids, b.ids);
+  EXPECT_EQ(a.pieces, b.pieces);
+  EXPECT_EQ(a.text, b.text);
+  ASSERT_EQ(a.next.size(), b.next.size());
+  for (size_t i = 0; i < a.next.size(); ++i) {
+    EXPECT_EQ(a.next[i].id, b.next[i].id);
+    EXPECT_EQ(a.next[i].p, b.next[i].p);
+    EXPECT_EQ(a.next[i].piece, b.next[i].piece);
+  }
+  ASSERT_EQ(a.grids.size(), b.grids.size());
+  for (size_t i = 0; i < a.grids.size(); ++i) EXPECT_TRUE(a.grids[i] == b.grids[i]) << "grid " << i;
+  ASSERT_EQ(a.roles.size(), b.roles.size());
+}
+
+TEST(LmHost, AnswersAsTheCoreForwardDoes) {
+  app::LmHost host;
+  const app::LmInfo info = host.open(1, files());
+  ASSERT_TRUE(info.ok()) << info.error;
+  EXPECT_EQ(info.format, "llama2c");
+  EXPECT_EQ(info.layers, kLayers);
+  EXPECT_EQ(info.heads, kHeads);
+  EXPECT_EQ(info.kv_heads, kKvHeads);
+  EXPECT_EQ(info.max_len, kSeq);
+  EXPECT_TRUE(info.has_tokenizer);
+  EXPECT_EQ(info.source, "stories-test.bin, tokenizer.bin");
+  const long long v = static_cast<long long>(pieces().size());
+  const long long per_layer =
+      2LL * kDim + 2LL * kDim * kDim + 2LL * kDim * (kDim / kHeads * kKvHeads) + 3LL * kDim * kHidden;
+  EXPECT_EQ(info.parameters, v * kDim + kLayers * per_layer + kDim);
+
+  const app::LmAnswer a = host.answer(ask("the cat sat on the mat"));
+  ASSERT_EQ(a.error, "");
+  const attn::model_io::Checkpoint c = attn::model_io::open_checkpoint(files(), nullptr);
+  const std::vector<int> ids = c.encode("the cat sat on the mat");
+  EXPECT_EQ(a.ids, ids);
+  EXPECT_EQ(a.prompt, static_cast<int>(ids.size()));
+  EXPECT_EQ(a.text, "the cat sat on the mat");
+  const attn::lm::LmForward f = attn::lm::lm_forward(c.model, ids, nullptr, true);
+  ASSERT_EQ(a.grids.size(), static_cast<size_t>(kLayers * kHeads));
+  for (int l = 0; l < kLayers; ++l) {
+    for (int h = 0; h < kHeads; ++h) {
+      const attn::Mat& g = a.grids[static_cast<size_t>(l * kHeads + h)];
+      EXPECT_TRUE(g == f.layers[static_cast<size_t>(l)].weights[static_cast<size_t>(h)]) << l << "." << h;
+      EXPECT_NEAR(g.row(g.rows() - 1).sum(), 1.0f, 1e-5f);
+    }
+  }
+  const std::vector<attn::lm::Candidate> top = attn::lm::top_next(f.logits, 0, 10);
+  ASSERT_EQ(a.next.size(), top.size());
+  for (size_t i = 0; i < top.size(); ++i) {
+    EXPECT_EQ(a.next[i].id, top[i].id);
+    EXPECT_EQ(a.next[i].p, top[i].p);
+    if (i > 0) {
+      EXPECT_GE(a.next[i - 1].p, a.next[i].p);
+    }
+  }
+  EXPECT_TRUE(a.roles.empty());
+}
+
+TEST(LmHost, GeneratesGreedilyTokenByToken) {
+  app::LmHost host;
+  ASSERT_TRUE(host.open(1, files()).ok());
+  app::LmRequest q = ask("the cat");
+  q.generate = 4;
+  const app::LmAnswer a = host.answer(q);
+  ASSERT_EQ(a.error, "");
+  const attn::model_io::Checkpoint c = attn::model_io::open_checkpoint(files(), nullptr);
+  std::vector<int> ids = c.encode("the cat");
+  ASSERT_EQ(a.ids.size(), ids.size() + 4);
+  for (int g = 0; g < 4; ++g) {  // each new id is the most likely after the ids before it
+    const attn::lm::LmForward f = attn::lm::lm_forward(c.model, ids, nullptr, true);
+    int best = 0;
+    f.logits.row(0).maxCoeff(&best);
+    EXPECT_EQ(a.ids[ids.size()], best) << "token " << g;
+    ids.push_back(best);
+  }
+  EXPECT_EQ(a.grids[0].rows(), static_cast<Eigen::Index>(ids.size()));
+  // sampled: the same seed gives the same tokens, another seed (very likely) others
+  q.temperature = 1.5;
+  const app::LmAnswer s1 = host.answer(q), s1b = host.answer(q);
+  EXPECT_EQ(s1.ids, s1b.ids);
+}
+
+TEST(LmHost, HeadsOffChangeTheNextTokenAndTheLaterLayers) {
+  app::LmHost host;
+  ASSERT_TRUE(host.open(1, files()).ok());
+  app::LmRequest q = ask("the cat sat");
+  const app::LmAnswer on = host.answer(q);
+  q.off = "0.1,0.2";
+  const app::LmAnswer off = host.answer(q);
+  ASSERT_EQ(off.error, "");
+  EXPECT_TRUE(on.grids[1] == off.grids[1]);             // layer 0's weights come before the heads' outputs
+  EXPECT_FALSE(on.grids[kHeads] == off.grids[kHeads]);  // layer 1 reads a changed input
+  EXPECT_NE(on.next[0].p, off.next[0].p);
+  q.off = "2.0";
+  EXPECT_NE(host.answer(q).error.find("layer"), std::string::npos) << host.answer(q).error;
+}
+
+TEST(LmHost, RolesForEveryHead) {
+  app::LmHost host;
+  ASSERT_TRUE(host.open(1, files()).ok());
+  app::LmRequest q = ask("the");
+  q.roles = true;
+  const app::LmAnswer a = host.answer(q);
+  ASSERT_EQ(a.error, "");
+  EXPECT_EQ(a.segment, 32);
+  ASSERT_EQ(a.roles.size(), static_cast<size_t>(kLayers * kHeads));
+  for (const app::LmHeadScores& h : a.roles) {
+    for (float v : {h.previous_token, h.induction, h.first_token}) {
+      EXPECT_GE(v, 0.0f);
+      EXPECT_LE(v, 1.0f);
+    }
+  }
+}
+
+TEST(LmHost, BadFilesAndQuestionsSayWhy) {
+  app::LmHost host;
+  EXPECT_NE(host.open(1, {{"notes.txt", "hello"}}).error.find("'notes.txt' is not a checkpoint's file"),
+            std::string::npos);
+  EXPECT_NE(host.open(2, {{"tokenizer.bin", tokenizer_bin()}}).error.find("tokenizer.bin alone"),
+            std::string::npos);
+  EXPECT_NE(host.open(3, {{"config.json", "{}"}}).error.find("model.safetensors is missing"),
+            std::string::npos);
+  std::vector<NamedFile> two = files();
+  two.push_back({"other.bin", "x"});
+  EXPECT_NE(host.open(4, two).error.find("two files are"), std::string::npos);
+  std::vector<NamedFile> cut = files();
+  cut[0].bytes.resize(cut[0].bytes.size() / 2);
+  const app::LmInfo truncated = host.open(5, cut);
+  EXPECT_FALSE(truncated.ok());
+  EXPECT_FALSE(truncated.error.empty());
+  EXPECT_FALSE(host.has_model());
+  EXPECT_NE(host.answer(ask("the")).error.find("no model is open"), std::string::npos);
+
+  ASSERT_TRUE(host.open(6, files()).ok());
+  app::LmRequest q = ask("");
+  q.model = 6;
+  q.use_text = false;
+  q.ids = {1, 100000};
+  EXPECT_FALSE(host.answer(q).error.empty());
+  q.ids.assign(kSeq + 1, 5);
+  EXPECT_FALSE(host.answer(q).error.empty());
+  q.close = true;
+  host.answer(q);
+  EXPECT_FALSE(host.has_model());
+}
+
+TEST(LmHost, FilesArriveOneAtATime) {
+  app::LmHost host;
+  std::vector<NamedFile> f = files();
+  EXPECT_FALSE(host.add_file(7, 0, 2, f[0]).has_value());
+  const auto info = host.add_file(7, 1, 2, f[1]);
+  ASSERT_TRUE(info.has_value());
+  EXPECT_TRUE(info->ok()) << info->error;
+  EXPECT_EQ(info->model, 7);
+}
+
+TEST(LmMessages, RoundTripAndRefuseMalformed) {
+  app::LmHost host;
+  const app::LmInfo info = host.open(1, files());
+  const app::LmInfo back = app::decode_lm_info(app::encode(info));
+  EXPECT_EQ(back.model, info.model);
+  EXPECT_EQ(back.source, info.source);
+  EXPECT_EQ(back.parameters, info.parameters);
+  EXPECT_EQ(back.kv_heads, info.kv_heads);
+  app::LmRequest q = ask("the cat");
+  q.off = "1.3";
+  q.generate = 2;
+  q.temperature = 0.7;
+  q.seed = 9;
+  q.roles = true;
+  const app::LmRequest qb = app::decode_lm_request(app::encode(q));
+  EXPECT_TRUE(qb.same_question(q));
+  EXPECT_EQ(qb.serial, q.serial);
+  const app::LmAnswer a = host.answer(q);
+  expect_same(app::decode_lm_answer(app::encode(a)), a);
+  app::Bytes bytes = app::encode(a);
+  bytes.pop_back();
+  EXPECT_THROW(app::decode_lm_answer(bytes), attn::InputError);
+  bytes = app::encode(q);
+  bytes[0] ^= 1;
+  EXPECT_THROW(app::decode_lm_request(bytes), attn::InputError);
+}
+
+// A link that keeps what the app posts.
+class Outbox : public app::ComputeLink {
+ public:
+  void post(const std::vector<std::uint8_t>& message) override { sent.push_back(message); }
+  std::vector<app::Bytes> sent;
+};
+
+TEST(LmStore, AnswersHereOrBehindALinkAlike) {
+  app::lm_close();
+  // here: the answer at once, asked again only when the question changes
+  const long long here = app::lm_open_started("test files", 1, false);
+  app::deliver_lm_info(app::lm_store().here.open(here, files()));
+  ASSERT_TRUE(app::lm_store().info.ok());
+  app::LmRequest q = ask("the cat sat");
+  q.roles = true;
+  bool waiting = true;
+  const app::LmAnswer* a = app::lm_answer_for(q, waiting);
+  ASSERT_NE(a, nullptr);
+  EXPECT_FALSE(waiting);
+  const app::LmAnswer first = *a;
+  EXPECT_EQ(app::lm_store().roles.size(), static_cast<size_t>(kLayers * kHeads));
+  EXPECT_EQ(app::lm_answer_for(q, waiting)->serial, first.serial);
+  q.roles = false;
+  EXPECT_NE(app::lm_answer_for(q, waiting)->serial, first.serial);
+  EXPECT_EQ(app::lm_store().roles.size(), static_cast<size_t>(kLayers * kHeads));  // kept
+
+  // behind a link: the worker's host answers the posted question; the same answer arrives
+  Outbox link;
+  app::use_compute_link(&link);
+  app::LmHost worker;
+  const long long there = app::lm_open_started("test files", 1, true);
+  app::deliver_lm_info(app::decode_lm_info(app::encode(worker.open(there, files()))));
+  q.roles = true;
+  const app::LmAnswer* none = app::lm_answer_for(q, waiting);
+  EXPECT_EQ(none, nullptr);
+  EXPECT_TRUE(waiting);
+  ASSERT_EQ(link.sent.size(), 1u);
+  app::LmRequest other = q;
+  other.text = "the mat";
+  app::lm_answer_for(other, waiting);  // one question at a time: nothing more is sent yet
+  EXPECT_EQ(link.sent.size(), 1u);
+  const app::LmAnswer answered = worker.answer(app::decode_lm_request(link.sent[0]));
+  app::deliver_lm_answer(app::decode_lm_answer(app::encode(answered)));
+  const app::LmAnswer* got = app::lm_answer_for(q, waiting);
+  ASSERT_NE(got, nullptr);
+  EXPECT_FALSE(waiting);
+  app::LmAnswer local = first;
+  expect_same(*got, local);
+  // an answer for an older model is dropped
+  app::LmAnswer stale = answered;
+  stale.model = there - 1;
+  app::deliver_lm_answer(stale);
+  EXPECT_EQ(app::lm_answer_for(q, waiting)->model, there);
+  app::lm_close();
+  ASSERT_EQ(link.sent.size(), 2u);
+  EXPECT_TRUE(app::decode_lm_request(link.sent[1]).close);
+  EXPECT_FALSE(app::lm_store().info.ok());
+  app::use_compute_link(nullptr);
+}
+
+}  // namespace

@@ -1,0 +1,94 @@
+// A pretrained model's files into the app (the Real model scene): the picker (several files at once), files
+// dropped on the page, paths a link names (fetched from this page's own site) and
+// attentionDemo.openCheckpoint(files). The files go to the compute worker, which opens them together
+// (src/platform/checkpoint_web.cpp).
+(function () {
+  "use strict";
+  var demo = window.attentionDemo;
+  var input = document.getElementById("checkpoint-files");
+  if (!demo || !demo.ready || !input) return;
+  var running = false;
+  demo.ready.then(function () { running = true; }, function () {});
+
+  // Calls the export `name` with numbers and strings (copied into the module's heap for the call).
+  function app(name, args) {
+    if (!running || typeof Module["_" + name] !== "function") return null;
+    var owned = [];
+    try {
+      return Module["_" + name].apply(null, args.map(function (a) {
+        if (typeof a === "number") return a;
+        var n = Module.lengthBytesUTF8(a) + 1, p = Module._malloc(n);
+        owned.push(p);
+        Module.stringToUTF8(a, p, n);
+        return p;
+      }));
+    } catch (stopped) {
+      return null;  // web/shell.js shows why
+    } finally {
+      owned.forEach(function (p) { Module._free(p); });
+    }
+  }
+
+  function baseName(path) { return String(path).split('?')[0].split(/[\\/]/).pop(); }
+
+  // files: File or Blob objects with names, or {name, bytes} (bytes an ArrayBuffer or a typed array). The
+  // compute worker opens them (it reads a picked file itself); one still starting is waited for.
+  function open(files, waited) {
+    files = Array.prototype.slice.call(files || []);
+    if (!files.length || !running) return false;
+    var worker = Module.attentionWorker;
+    if (!worker && (waited || 0) < 100) {
+      setTimeout(function () { open(files, (waited || 0) + 1); }, 100);
+      return true;
+    }
+    var names = files.map(function (f) { return baseName(f.name); });
+    // a File or Blob (the worker reads it itself: Blob.bytes is a method there), or {name, bytes}
+    var blob = function (f) { return typeof Blob === "function" && f instanceof Blob; };
+    var total = files.reduce(function (sum, f) { return sum + (blob(f) ? f.size : f.bytes.byteLength); }, 0);
+    var number = app("attn_checkpoint_opening", [names.join(", "), total, worker ? 1 : 0]);
+    if (number === null || !worker) return false;
+    var parts = files.map(function (f) {
+      return blob(f) ? f : f.bytes instanceof ArrayBuffer ? f.bytes : f.bytes.slice().buffer;
+    });
+    worker.postMessage({ checkpoint: parts, names: names, open: number },
+                       parts.filter(function (p) { return p instanceof ArrayBuffer; }));
+    return true;
+  }
+  demo.openCheckpoint = open;
+
+  input.addEventListener("change", function () {
+    if (input.files && input.files.length) open(input.files);
+  });
+  Module.attentionPickCheckpoint = function () { input.value = ""; input.click(); };
+
+  // Paths on this page's site, comma-separated: fetched, then opened together (a failure opens nothing and
+  // says why).
+  Module.attentionFetchCheckpoint = function (paths) {
+    var list = String(paths).split(",");
+    Promise.all(list.map(function (path) {
+      var url = new URL(path, location.href);
+      if (url.origin !== location.origin) throw new Error(path + " is not on this page's site");
+      return fetch(url.href, { credentials: "same-origin" }).then(function (r) {
+        if (!r.ok) throw new Error(path + ": HTTP " + r.status);
+        return r.arrayBuffer();
+      }).then(function (b) { return { name: baseName(path), bytes: b }; });
+    })).then(open, function (e) {
+      open([{ name: "could not fetch " + String(e && e.message || e), bytes: new ArrayBuffer(0) }]);
+    });
+  };
+
+  // Files dropped anywhere on the page: a checkpoint's files open here.
+  function isCheckpointFile(name) { return /\.(bin|safetensors)$|(^|\/)config\.json$/i.test(name); }
+  window.addEventListener("dragover", function (e) {
+    if (e.dataTransfer && Array.prototype.indexOf.call(e.dataTransfer.types || [], "Files") >= 0) e.preventDefault();
+  });
+  window.addEventListener("drop", function (e) {
+    var files = e.dataTransfer && e.dataTransfer.files;
+    if (!files || !files.length) return;
+    e.preventDefault();
+    if (Array.prototype.some.call(files, function (f) { return isCheckpointFile(f.name); })) {
+      open(files);
+      demo.set({ scene: "lm" });
+    }
+  });
+})();
