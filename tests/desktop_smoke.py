@@ -56,7 +56,7 @@ def run_app(query, tmp):
 
 class DesktopSmoke(unittest.TestCase):
     def test_every_scene_renders(self):
-        for scene in ("clock", "positions", "word", "mha", "order", "schemes", "encoder", "train", "exercises"):
+        for scene in ("clock", "positions", "word", "mha", "order", "schemes", "encoder", "train", "lm", "exercises"):
             with self.subTest(scene=scene), tempfile.TemporaryDirectory() as tmp:
                 shot, state = run_app(f"?scene={scene}", tmp)
                 self.assertEqual(state["scene"], scene)
@@ -65,6 +65,25 @@ class DesktopSmoke(unittest.TestCase):
                 self.assertGreaterEqual((w, h), (640, 400))
                 colours = {rows[y][x * ch:x * ch + 3] for y in range(0, h, 7) for x in range(0, w, 7)}
                 self.assertGreater(len(colours), 20, "the screenshot looks blank")
+
+    def test_real_model_opens_llama2c_and_hugging_face_checkpoints(self):
+        """checkpoint= on the desktop: a llama2.c .bin with its tokenizer.bin, and a Hugging Face GPT-2 folder
+        (which the page refuses), answered in the app's thread as attention_cli lm answers."""
+        cli = os.path.join(os.path.dirname(APP), "attention_cli")
+        with tempfile.TemporaryDirectory() as tmp:
+            writer = os.path.join(os.path.dirname(os.path.abspath(__file__)), "browser", "write_lm_files.py")
+            subprocess.run(["/usr/bin/python3", writer, tmp], check=True)
+            model, tok, gpt2 = (os.path.join(tmp, n) for n in ("tiny-stories.bin", "tokenizer.bin", "gpt2"))
+            _, state = run_app(f"?scene=lm&text=the%20cat&generate=2&checkpoint={model},{tok}", tmp)
+            want = json.loads(subprocess.run([cli, "lm", "--model", model, "--tokenizer", tok, "--text", "the cat",
+                                              "--generate", "2"], capture_output=True, check=True).stdout)
+            self.assertEqual(state["error"], "")
+            self.assertEqual(state["shown"]["ids"], want["ids"])
+            self.assertEqual([n["id"] for n in state["shown"]["next"]], [n["id"] for n in want["next"]])
+            self.assertEqual(len(state["shown"]["roles"]), 12)
+            _, state = run_app(f"?scene=lm&checkpoint={gpt2}/config.json,{gpt2}/model.safetensors", tmp)
+            self.assertEqual(state["shown"]["model"]["format"], "gpt2")
+            self.assertEqual(state["shown"]["open_error"], "")
 
     def test_clock_shows_the_lesson_readings(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -55,7 +55,7 @@ for (const encoding of ['br', 'gzip']) {
       assert.ok(Math.abs(state.shown.readings[0] - Math.sin(44)) < 1e-6, 'hand 0 at position 44 reads sin(44)');
       assert.deepEqual(errors, []);
       for (const f of ['index.html', 'attention_demo.js', 'attention_demo.wasm', 'shell.js', 'stream_wasm.js', 'a11y.js', 'embedded.js',
-                       'font_atlas.js', 'keyboard.js']) {
+                       'font_atlas.js', 'keyboard.js', 'checkpoint.js']) {
         const s = sent.find((x) => x.name === f);
         assert.ok(s, `${f} was sent pre-compressed (sent: ${sent.map((x) => x.name).join(', ')})`);
         assert.ok(s.bytes < s.plain, `${f}: ${s.bytes} bytes on the wire for ${s.plain}`);

@@ -16,6 +16,15 @@ std::string heads_off_text(const attn::HeadSwitch& off) {
   return out;
 }
 
+attn::HeadSwitch heads_off_setting(const std::string& off, int layers, int heads, std::string& error) {
+  try {
+    return attn::train::parse_heads_off(off, layers, heads);
+  } catch (const attn::InputError& e) {
+    error = "off=" + off + ": " + e.what();
+    return attn::train::parse_heads_off("", layers, heads);
+  }
+}
+
 HeadMeasure::HeadMeasure(int layers, int heads) : tally_(layers, heads, train_ui::refund_data().items) {}
 
 namespace {

@@ -53,5 +53,8 @@ std::string role_text(const attn::train::HeadRole& r);
 
 // The heads of `off` as the URL writes them: "0.1,1.2" ("" for none).
 std::string heads_off_text(const attn::HeadSwitch& off);
+// The off= setting's heads in a model of layers x heads; when it names a head the model does not have (or
+// is malformed), no head, and `error` says why ("off=2.0: ...").
+attn::HeadSwitch heads_off_setting(const std::string& off, int layers, int heads, std::string& error);
 
 }  // namespace app

@@ -82,6 +82,9 @@ LmInfo LmHost::open(long long open, std::vector<attn::model_io::NamedFile> files
   }
   info.source = source;
   info.seconds = seconds_since(t0);
+#ifdef __wasm__
+  info.memory = static_cast<long long>(__builtin_wasm_memory_size(0)) * 65536;
+#endif
   return info;
 }
 

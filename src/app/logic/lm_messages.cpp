@@ -39,6 +39,7 @@ Bytes encode(const LmInfo& i) {
   for (bool b : {i.tied, i.has_tokenizer, i.learned_positions}) w.put<std::uint8_t>(b ? 1 : 0);
   w.put(i.parameters);
   w.put(i.seconds);
+  w.put(i.memory);
   return std::move(w.out);
 }
 
@@ -55,6 +56,7 @@ LmInfo decode_lm_info(const Bytes& bytes) {
   for (bool* b : {&i.tied, &i.has_tokenizer, &i.learned_positions}) *b = r.get<std::uint8_t>() != 0;
   i.parameters = r.get<long long>();
   i.seconds = r.get<double>();
+  i.memory = r.get<long long>();
   r.end();
   return i;
 }

@@ -25,7 +25,8 @@ struct LmInfo {
   int d_model = 0, heads = 0, kv_heads = 0, layers = 0, vocab = 0, max_len = 0, d_ff = 0;
   bool tied = false, has_tokenizer = false, learned_positions = false;
   long long parameters = 0;
-  double seconds = 0;  // to read and build it
+  double seconds = 0;    // to read and build it
+  long long memory = 0;  // the holder's wasm memory once it is open, bytes (0 outside wasm)
   bool ok() const { return error.empty() && model > 0; }
 };
 

@@ -2,11 +2,16 @@
 // webkit; run.sh runs the file once per engine). One browser launch and six page loads: the demo (start-up,
 // the clock, set(), idle, the canvas's mouse and keys, heatmap pixels, typed text, context loss), a course
 // page on another origin that embeds it, the example course page's three demos on one compiled module, the
-// demo under a strict CSP with Trusted Types, a large recompute shared by the workers, the Train scene, and the
-// Induction scene.
+// demo under a strict CSP with Trusted Types, a large recompute shared by the workers, the Train scene, the
+// Induction scene, and a llama2.c checkpoint opened in the Real model scene.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { launch, engineFromEnv } from './driver.mjs';
 import { baseUrl, waitFrames, setAndWait, api, assertAllClose, cli, cliAttend, heatmapById } from '../harness.mjs';
 import { openDemo, trainUntilStopped, TRAIN_QUERY } from './demo_runs.mjs';
@@ -352,4 +357,41 @@ test(`${engine}: the induction task's model trains in the compute worker as atte
   const tol = { atol: 1e-3, rtol: 2e-3 };  // wasm against native training (tests/browser/induction.test.mjs)
   assertAllClose(ev.loss_first_half, want.curve.map((c) => c.loss_first_half), 'first half', tol);
   assertAllClose(ev.loss_second_half, want.curve.map((c) => c.loss_second_half), 'repeat', tol);
+});
+
+test(`${engine}: a llama2.c checkpoint opens in the compute worker and answers as attention_cli lm does`, async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'attention-lm-'));
+  try {
+    const script = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'write_lm_files.py');
+    const w = spawnSync('/usr/bin/python3', [script, dir], { encoding: 'utf8' });
+    assert.equal(w.status, 0, w.stderr);
+    const text = 'the cat sat';
+    await openDemo(page, 'scene=lm&generate=2&off=1.1&text=' + encodeURIComponent(text));
+    const files = ['tiny-stories.bin', 'tokenizer.bin'].map((name) =>
+      ({ name, b64: readFileSync(path.join(dir, name)).toString('base64') }));
+    await page.evaluate(async (list) => {
+      for (let i = 0; i < 200 && !window.Module.attentionWorker; i++) await new Promise((r) => setTimeout(r, 50));
+      const decoded = list.map((f) => ({ name: f.name, bytes: Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0)) }));
+      return window.attentionDemo.openCheckpoint(decoded);
+    }, files);
+    let s;
+    for (let i = 0; i < 300; i++) {  // the answer arrives from the worker
+      await page.evaluate(() => window.attentionDemo.requestFrames(2));
+      s = await state();
+      if (s.shown.model && s.shown.ids && !s.shown.waiting) break;
+      await sleep(100);
+    }
+    assert.equal(s.error, '');
+    assert.equal(s.shown.model.in_worker, true);
+    const want = cli(['lm', '--model', path.join(dir, 'tiny-stories.bin'), '--tokenizer', path.join(dir, 'tokenizer.bin'),
+                      '--text', text, '--generate', '2', '--off', '1.1', '--attention']);
+    assert.deepEqual(s.shown.ids, want.ids, 'the prompt and the 2 generated ids');
+    assert.deepEqual(s.shown.next.map((n) => n.id), want.next.map((n) => n.id), 'the top 10 with head 1.1 off');
+    assertAllClose(s.shown.next.map((n) => n.p), want.next.map((n) => n.p), 'their probabilities',
+                   { atol: 2e-5, rtol: 1e-4 });
+    const [g] = await api(page, 'heatmaps', { id: 'lm/head2.3' });
+    assertAllClose(g.values.flat(), want.attention[2][3].flat(), 'head 2.3', { atol: 2e-5, rtol: 1e-4 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -121,13 +121,7 @@ void report(nlohmann::json& j, const Settings& s, const InductionState& st, int 
 }  // namespace
 
 attn::HeadSwitch heads_off(const Settings& s, const attn::train::Model& model, std::string& error) {
-  const int layers = model.config.layers, heads = model.config.heads;
-  try {
-    return attn::train::parse_heads_off(s.off, layers, heads);
-  } catch (const attn::InputError& e) {
-    error = "off=" + s.off + ": " + e.what();
-    return attn::train::parse_heads_off("", layers, heads);
-  }
+  return heads_off_setting(s.off, model.config.layers, model.config.heads, error);
 }
 
 }  // namespace app::induction

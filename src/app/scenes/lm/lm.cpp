@@ -62,12 +62,13 @@ void draw_open(Settings& s, LmSceneState& st, nlohmann::json& shown) {
   m["format"] = info.format;
   m["source"] = info.source;
   const std::pair<const char*, long long> sizes[] = {
-      {"layers", info.layers},   {"heads", info.heads},          {"kv_heads", info.kv_heads},
-      {"d_model", info.d_model}, {"vocab", info.vocab},          {"max_len", info.max_len},
-      {"d_ff", info.d_ff},       {"parameters", info.parameters}};
+      {"layers", info.layers},   {"heads", info.heads},           {"kv_heads", info.kv_heads},
+      {"d_model", info.d_model}, {"vocab", info.vocab},           {"max_len", info.max_len},
+      {"d_ff", info.d_ff},       {"parameters", info.parameters}, {"memory", info.memory}};
   for (const auto& [name, value] : sizes) m[name] = value;
   m["tokenizer"] = info.has_tokenizer;
   m["in_worker"] = store.in_worker;
+  m["seconds"] = info.seconds;
 }
 
 // The question the settings ask.
@@ -128,6 +129,12 @@ void draw_tokens(const LmAnswer& a, nlohmann::json& shown) {
 
 void draw_next(const LmAnswer& a, nlohmann::json& shown) {
   nlohmann::json& next = shown["next"] = nlohmann::json::array();
+  for (const LmNext& n : a.next) {  // reported whether or not the table is on screen
+    nlohmann::json& e = next.emplace_back();
+    e["id"] = n.id;
+    e["p"] = n.p;
+    e["piece"] = n.piece;
+  }
   if (!begin_table("lm/next", {{"next token"}, {"id"}, {"probability", 160}})) return;
   for (const LmNext& n : a.next) {
     table_row();
@@ -135,10 +142,6 @@ void draw_next(const LmAnswer& a, nlohmann::json& shown) {
     table_text(std::to_string(n.id));
     table_cell();
     ImGui::ProgressBar(static_cast<float>(n.p), ImVec2(150, 0), format("%.1f%%", 100.0 * n.p).c_str());
-    nlohmann::json& e = next.emplace_back();
-    e["id"] = n.id;
-    e["p"] = n.p;
-    e["piece"] = n.piece;
   }
   end_table();
 }
@@ -177,12 +180,7 @@ void draw_lm_scene(SceneContext& ctx) {
 
   if (section("Your text, and what the model writes", "controls", s.hide)) draw_prompt(s);
   std::string off_error;
-  attn::HeadSwitch off = attn::train::parse_heads_off("", info.layers, info.heads);
-  try {
-    off = attn::train::parse_heads_off(s.off, info.layers, info.heads);
-  } catch (const attn::InputError& e) {
-    off_error = "off=" + s.off + ": " + e.what();
-  }
+  attn::HeadSwitch off = heads_off_setting(s.off, info.layers, info.heads, off_error);
   bool waiting = false;
   const LmAnswer* a = nullptr;
   if (info.has_tokenizer) {

@@ -151,6 +151,15 @@ void draw_roles(Settings& s, const LmInfo& info, attn::HeadSwitch& off, nlohmann
                  store.roles[static_cast<size_t>(best)].layer, store.roles[static_cast<size_t>(best)].head,
                  score(store.roles[static_cast<size_t>(best)], s.find));
   }
+  for (const LmHeadScores& r : store.roles) {  // reported whether or not the table is on screen
+    nlohmann::json& e = heads.emplace_back();
+    e["layer"] = r.layer;
+    e["head"] = r.head;
+    e["role"] = r.role;
+    e["scores"]["previous_token"] = r.previous_token;
+    e["scores"]["induction"] = r.induction;
+    e["scores"]["first_token"] = r.first_token;
+  }
   if (!begin_table("lm/roles", {{"head"}, {"previous token"}, {"induction"}, {"first token"}, {"role"}}, 12))
     return;
   for (size_t i = 0; i < store.roles.size(); ++i) {
@@ -171,13 +180,6 @@ void draw_roles(Settings& s, const LmInfo& info, attn::HeadSwitch& off, nlohmann
       ImGui::Text("%.2f", v);
     }
     table_text(role_words(r.role));
-    nlohmann::json& e = heads.emplace_back();
-    e["layer"] = r.layer;
-    e["head"] = r.head;
-    e["role"] = r.role;
-    e["scores"]["previous_token"] = r.previous_token;
-    e["scores"]["induction"] = r.induction;
-    e["scores"]["first_token"] = r.first_token;
   }
   end_table();
   text_wrapped("%d of %zu heads have one clear job by this rule.", named, store.roles.size());

@@ -38,13 +38,8 @@ void draw_heads(PanelState& ps, Settings& s, const TrainedModel& m, bool trainin
     return;
   }
   // s.off read against this model's heads: a list that does not fit it is said in place, every head on
-  attn::HeadSwitch off = attn::train::parse_heads_off("", c.layers, c.heads);
   std::string off_error;
-  try {
-    off = attn::train::parse_heads_off(s.off, c.layers, c.heads);
-  } catch (const attn::InputError& e) {
-    off_error = "off=" + s.off + ": " + e.what();
-  }
+  attn::HeadSwitch off = heads_off_setting(s.off, c.layers, c.heads, off_error);
   const bool mean = s.ablate == Ablation::Mean;
   if (!ps.heads || ps.heads_version != m.version) {
     ps.heads = std::make_unique<HeadMeasure>(c.layers, c.heads);

@@ -1,0 +1,98 @@
+// A pretrained model of GPT-2 small's shape in the page against attention_cli lm, side by side: a random
+// llama2.c checkpoint with 12 layers of 12 heads, d_model 768, feed-forward 2,048, vocabulary 32,000 (about
+// 440 MB, written by tests/lm_reference.py) and a tokenizer.bin, picked in the Real model scene's file input.
+// Measured in headless Chromium: the time until the compute worker has opened it and its wasm memory then,
+// the longest main-thread task meanwhile; every head's grids on a 128-token text; each generated token (the
+// time for 8 more, over 8); and the same commands' wall times in the CLI.
+// Usage (dist/ served): ATTENTION_DEMO_URL=... node bench/lm_page_bench.mjs
+// ATTN_BENCH_QUICK=1: a 2-layer model of width 128 (the plumbing).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser, openDemo, api } from '../tests/browser/harness.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const quick = process.env.ATTN_BENCH_QUICK === '1';
+const shape = quick ? { dim: 128, hidden: 256, layers: 2, heads: 4, vocab: 4000 }
+  : { dim: 768, hidden: 2048, layers: 12, heads: 12, vocab: 32000 };
+const cli = path.join(root, process.env.ATTN_NATIVE_BUILD_DIR || 'build/native', 'attention_cli');
+if (!existsSync(cli)) throw new Error(`${cli} is missing: build it with cmake --build --preset native`);
+const dir = mkdtempSync(path.join(tmpdir(), 'attention-lm-bench-'));
+const model = path.join(dir, 'model.bin'), tokenizer = path.join(dir, 'tokenizer.bin');
+
+// the checkpoint and a tokenizer whose letters are single pieces: 127 letters are 128 ids with BOS
+const writer = `
+import sys, numpy as np, lm_reference as ref
+d, hid, L, H, V = ${shape.dim}, ${shape.hidden}, ${shape.layers}, ${shape.heads}, ${shape.vocab}
+m = ref.random_model(np.random.default_rng(1), dim=d, hidden=hid, layers=L, heads=H, kv_heads=H, vocab=V,
+                     seq_len=1024, shared=True)
+open(sys.argv[1], "wb").write(ref.write_legacy(m))
+pieces = [b"<unk>", b"<s>", b"</s>"] + [b"<0x%02X>" % i for i in range(256)] + [b" "]
+pieces += [bytes([c]) for c in range(97, 123)] + [b" " + bytes([c]) for c in range(97, 123)]
+pieces += [b"<t%d>" % i for i in range(V - len(pieces))]
+open(sys.argv[2], "wb").write(ref.write_tokenizer(pieces, [0.0] * 259 + [1.0] * (V - 259)))
+`;
+let r = spawnSync('/usr/bin/python3', ['-c', writer, model, tokenizer], { cwd: path.join(root, 'tests'), encoding: 'utf8' });
+if (r.status !== 0) throw new Error(r.stderr);
+const mb = statSync(model).size / 1e6;
+const text = Array.from({ length: 127 }, (_, i) => String.fromCharCode(97 + (i * 7) % 26)).join('');
+
+function cliSeconds(extra) {
+  const t0 = performance.now();
+  const out = spawnSync(cli, ['lm', '--model', model, '--tokenizer', tokenizer, '--text', text, ...extra],
+                        { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (out.status !== 0) throw new Error(out.stderr);
+  return { seconds: (performance.now() - t0) / 1000, ids: JSON.parse(out.stdout).ids.length };
+}
+
+async function answer(page, timeout = 600000) {
+  await page.waitForFunction(() => {
+    window.attentionDemo.requestFrames(1);
+    const s = window.attentionDemo.state().shown;
+    return s.model && s.ids && !s.waiting;
+  }, null, { timeout, polling: 200 });
+  return api(page, 'state');
+}
+
+const browser = await launchBrowser();
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+try {
+  await openDemo(page, 'scene=lm&hide=grids,enlarged,heads&text=' + text);
+  await page.waitForFunction(() => window.Module.attentionWorker, null, { timeout: 30000 });
+  await page.evaluate(() => {
+    window.benchLong = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.benchLong.push(e.duration); })
+      .observe({ type: 'longtask' });
+  });
+  const t0 = Date.now();
+  await page.setInputFiles('#checkpoint-files', [model, tokenizer]);
+  let s = await answer(page);
+  const firstAnswer = (Date.now() - t0) / 1000;
+  const opened = s.shown.model;
+  const grids = s.shown.seconds;  // the worker's time for the 128-token forward with every head's grid
+  const longest = await page.evaluate(() => Math.max(0, ...window.benchLong));
+  await page.evaluate(() => window.attentionDemo.set({ generate: 8 }));
+  await page.waitForFunction(() => window.attentionDemo.state().shown.ids?.length > 128 &&
+    !window.attentionDemo.state().shown.waiting, null, { timeout: 600000, polling: 200 });
+  s = await api(page, 'state');
+  const perToken = (s.shown.seconds - grids) / 8;
+
+  const c0 = cliSeconds(['--attention']), c8 = cliSeconds(['--generate', '8']), c00 = cliSeconds([]);
+  console.log(`a random llama2.c checkpoint: ${shape.layers} layers x ${shape.heads} heads, d_model ${shape.dim}, ` +
+              `feed-forward ${shape.hidden}, vocabulary ${shape.vocab}: ${mb.toFixed(0)} MB, ` +
+              `${(opened.parameters / 1e6).toFixed(1)}M parameters`);
+  console.log(`page (compute worker, headless Chromium)`);
+  console.log(`  opened in ${opened.seconds.toFixed(2)} s in the worker (${firstAnswer.toFixed(2)} s from the pick ` +
+              `to the first answer); wasm memory then ${(opened.memory / 1e6).toFixed(0)} MB = ` +
+              `${(opened.memory / (mb * 1e6)).toFixed(2)}x the file; longest main-thread task ${longest.toFixed(0)} ms`);
+  console.log(`  ${s.shown.prompt_length} tokens, every head's grid: ${(grids * 1000).toFixed(0)} ms; ` +
+              `each generated token: ${(perToken * 1000).toFixed(0)} ms (no key/value cache: the whole prefix again)`);
+  console.log(`attention_cli lm (native, wall, reading the file included)`);
+  console.log(`  ${c0.ids} tokens with --attention: ${c0.seconds.toFixed(2)} s; without: ${c00.seconds.toFixed(2)} s; ` +
+              `each generated token: ${((c8.seconds - c00.seconds) / 8 * 1000).toFixed(0)} ms`);
+} finally {
+  await browser.close();
+  rmSync(dir, { recursive: true, force: true });
+}
