@@ -123,6 +123,8 @@ part "the multi-head scene's large recomputes: the compute worker alone against 
   scripts/with_dist_server.sh --dir "$DIST" node bench/shared_recompute_bench.mjs
 part "a 66 MB model file: the page's loadModel() against attention_cli (bench/model_load_bench.mjs, headless Chromium)" \
   scripts/with_dist_server.sh --dir "$DIST" node bench/model_load_bench.mjs
+part "a pretrained model of GPT-2 small's shape (440 MB llama2.c file) opened in the page against attention_cli lm (bench/lm_page_bench.mjs, headless Chromium)" \
+  scripts/with_dist_server.sh --dir "$DIST" node bench/lm_page_bench.mjs
 part "three embeds on one course page: first frames cold and warm, the compile shared or not, memory per embed (bench/embeds_bench.mjs, headless Chromium)" \
   scripts/with_dist_server.sh --dir "$DIST" node bench/embeds_bench.mjs
 part "Lighthouse 12, mobile, the page served compressed (bench/lighthouse_bench.mjs, headless Chromium)" \
