@@ -4,6 +4,7 @@
 // files and questions answered with their reason; messages round-trip and malformed ones are refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -239,14 +240,34 @@ TEST(LmHost, BadFilesAndQuestionsSayWhy) {
   EXPECT_FALSE(host.has_model());
 }
 
-TEST(LmHost, FilesArriveOneAtATime) {
-  app::LmHost host;
+TEST(LmHost, FilesArriveOneAtATimeTheCheckpointReadInRanges) {
+  // the page's worker: the tokenizer whole, then the checkpoint last, read a range at a time as it opens
+  app::LmHost host, whole;
   std::vector<NamedFile> f = files();
-  EXPECT_FALSE(host.add_file(7, 0, 2, f[0]).has_value());
-  const auto info = host.add_file(7, 1, 2, f[1]);
+  const std::string bytes = f[0].bytes;
+  size_t reads = 0, largest = 0;
+  NamedFile ranged;
+  ranged.name = f[0].name;
+  ranged.range = {bytes.size(), [&](void* dst, size_t at, size_t n) {
+                    ASSERT_LE(at + n, bytes.size());
+                    std::memcpy(dst, bytes.data() + at, n);
+                    ++reads, largest = std::max(largest, n);
+                  }};
+  EXPECT_FALSE(host.add_file(7, 0, 2, f[1]).has_value());
+  const auto info = host.add_file(7, 1, 2, ranged);
   ASSERT_TRUE(info.has_value());
   EXPECT_TRUE(info->ok()) << info->error;
   EXPECT_EQ(info->model, 7);
+  EXPECT_GT(reads, 10u);
+  // one tensor at a time: the largest read is the token embedding, never the whole file
+  EXPECT_EQ(largest, pieces().size() * kDim * sizeof(float));
+  ASSERT_TRUE(whole.open(7, files()).ok());
+  app::LmRequest q = ask("the cat");
+  q.model = 7;
+  expect_same(host.answer(q), whole.answer(q));
+  // a truncated ranged checkpoint is refused as the whole one is
+  ranged.range.size = bytes.size() - 4;
+  EXPECT_NE(host.open(8, {f[1], ranged}).error.find("bytes"), std::string::npos);
 }
 
 TEST(LmMessages, RoundTripAndRefuseMalformed) {

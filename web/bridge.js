@@ -238,7 +238,12 @@ mergeInto(LibraryManager.library, {
   },
   // Copies n bytes from `at` of the message that arrived (Module.attentionInbox, an ArrayBuffer) to dst.
   attn_js_inbox_copy: function (dst, at, n) {
-    HEAPU8.set(new Uint8Array(Module.attentionInbox, at, n), dst);
+    var inbox = Module.attentionInbox;
+    if (typeof Blob === 'function' && inbox instanceof Blob) {  // a picked file, in the worker: one slice
+      inbox = new FileReaderSync().readAsArrayBuffer(inbox.slice(at, at + n));
+      at = 0;
+    }
+    HEAPU8.set(new Uint8Array(inbox, at, n), dst);
   },
 
   // [SECTION] the font atlas, drawn by web/font_atlas.js (font_web.cpp)

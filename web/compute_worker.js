@@ -94,22 +94,28 @@
     Module.attentionInbox = null;
   }
 
-  // A pretrained model's files (web/checkpoint.js): each read (a picked file here, off the page's thread)
-  // and handed over in turn; the last one opens them all (src/platform/checkpoint_web.cpp).
+  // A pretrained model's files (web/checkpoint.js), handed over in turn, the checkpoint last: the others
+  // are read whole (a picked file here, off the page's thread), the checkpoint a slice at a time as the
+  // last call opens them all (src/platform/checkpoint_web.cpp).
   function isCheckpoint(d) { return Array.isArray(d.checkpoint); }
   function checkpoint(d) {
-    var name = 0;
+    var name = 0, n = d.checkpoint.length;
+    var order = d.checkpoint.map(function (_, i) { return i; });
+    var weights = function (i) { return /\.bin$/i.test(d.names[i]) && !/(^|\/)tokenizer\.bin$/i.test(d.names[i]); };
+    order.sort(function (a, b) { return (weights(a) ? 1 : 0) - (weights(b) ? 1 : 0) || a - b; });
     try {
-      d.checkpoint.forEach(function (part, i) {
-        var file = part instanceof ArrayBuffer ? part : new FileReaderSync().readAsArrayBuffer(part);
-        d.checkpoint[i] = null;  // the bytes go into the module's heap; this copy can go
-        var text = String(d.names[i]), n = Module.lengthBytesUTF8(text) + 1;
-        name = Module._malloc(n);
-        Module.stringToUTF8(text, name, n);
+      order.forEach(function (at, i) {
+        var part = d.checkpoint[at];
+        var file = part instanceof ArrayBuffer || i === n - 1 ? part : new FileReaderSync().readAsArrayBuffer(part);
+        var text = String(d.names[at]), size = file.byteLength !== undefined ? file.byteLength : file.size;
+        var bytes = Module.lengthBytesUTF8(text) + 1;
+        name = Module._malloc(bytes);
+        Module.stringToUTF8(text, name, bytes);
         Module.attentionInbox = file;
-        Module._attn_worker_checkpoint_file(file.byteLength, i, d.checkpoint.length, d.open, name);
+        Module._attn_worker_checkpoint_file(size, i, n, d.open, name);
         Module._free(name);
         name = 0;
+        d.checkpoint[at] = null;  // its bytes are in the module's heap now
       });
     } catch (e) {
       if (name) Module._free(name);

@@ -52,6 +52,11 @@ Checkpoint open_checkpoint(std::vector<NamedFile> files, HfFolderReader hf) {
   std::array<NamedFile*, kParts> part{};
   for (NamedFile& f : files) {
     const CheckpointPart p = checkpoint_part(f.name);
+    if (f.range.copy && p != CheckpointPart::Llama2c) {  // only a llama2.c checkpoint is read in ranges
+      f.bytes.resize(f.range.size);
+      if (f.range.size > 0) f.range.copy(f.bytes.data(), 0, f.range.size);
+      f.range = {};
+    }
     if (p == CheckpointPart::Unknown) {
       throw InputError("'" + one_line(base_name(f.name)) +
                        "' is not a checkpoint's file: open a llama2.c .bin (and its tokenizer.bin), or a "
@@ -73,13 +78,11 @@ Checkpoint open_checkpoint(std::vector<NamedFile> files, HfFolderReader hf) {
   if (bin && (config || weights))
     throw InputError("a llama2.c .bin and a Hugging Face folder's files: open one model at a time");
   if (bin) {
-    c.model = lm::read_llama2c(bin->bytes);
+    c.model = bin->range.copy ? lm::read_llama2c(bin->range) : lm::read_llama2c(bin->bytes);
     std::string().swap(bin->bytes);  // the weights are in the model now
   } else if (config && weights) {
     if (!hf) {
-      throw InputError(
-          "this page opens llama2.c checkpoints (.bin with tokenizer.bin); a Hugging Face folder opens in "
-          "attention_cli lm for now");
+      throw InputError("a Hugging Face folder opens in attention_cli lm, not in this page (yet)");
     }
     c.model = hf(config->bytes, weights->bytes);
     std::string().swap(weights->bytes);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/lm/llama2c.hpp"
@@ -12,8 +13,13 @@
 namespace attn::model_io {
 
 struct NamedFile {
-  std::string name;   // the file's name (a path's folders are ignored)
-  std::string bytes;  // its contents
+  NamedFile() = default;
+  NamedFile(std::string file_name, std::string contents)
+      : name(std::move(file_name)), bytes(std::move(contents)) {}
+  std::string name;     // the file's name (a path's folders are ignored)
+  std::string bytes;    // its contents, or:
+  lm::FileRange range;  // when it has a copy function: the contents read a range at a time (a llama2.c
+                        // checkpoint is read tensor by tensor; another file whole)
 };
 
 struct Checkpoint {

@@ -43,12 +43,22 @@ EMSCRIPTEN_KEEPALIVE double attn_checkpoint_opening(const char* names, double by
   return static_cast<double>(app::lm_open_started(names ? names : "", static_cast<long long>(bytes), worker));
 }
 
-// Worker: file `index` of `count` of open `open` (Module.attentionInbox, n bytes) named `name`; the last
-// one opens them in the worker's holder, and what it opened goes to the page.
+// Worker: file `index` of `count` of open `open` (Module.attentionInbox, n bytes: an ArrayBuffer, or a picked
+// file read a slice at a time) named `name`; the last one (web/compute_worker.js sends the checkpoint last)
+// is read as it opens them all in the worker's holder, and what it opened goes to the page.
 EMSCRIPTEN_KEEPALIVE void attn_worker_checkpoint_file(int n, int index, int count, double open,
                                                       const char* name) {
+  attn::model_io::NamedFile file;
+  if (index + 1 < count) {
+    file = inbox_file(n, name);
+  } else {
+    file.name = name ? name : "";
+    file.range = {static_cast<std::size_t>(n > 0 ? n : 0), [](void* dst, std::size_t at, std::size_t size) {
+                    attn_js_inbox_copy(dst, static_cast<double>(at), static_cast<double>(size));
+                  }};
+  }
   auto info =
-      platform::worker_lm_host().add_file(static_cast<long long>(open), index, count, inbox_file(n, name));
+      platform::worker_lm_host().add_file(static_cast<long long>(open), index, count, std::move(file));
   if (!info) return;
   const app::Bytes bytes = app::encode(*info);
   attn_js_post(bytes.data(), static_cast<int>(bytes.size()));

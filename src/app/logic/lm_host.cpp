@@ -118,14 +118,9 @@ LmAnswer LmHost::answer(const LmRequest& q) {
       a.segment = attn::lm::lm_role_segment(c.model);
       if (a.segment >= 2) {
         const attn::lm::LmRoles roles = attn::lm::lm_head_roles(c.model, a.segment, q.seed);
-        for (const attn::train::HeadRole& h : roles.heads) {
-          LmHeadScores s{h.layer, h.head, 0, 0, 0, h.role};
-          for (const attn::train::RoleScore& sc : h.scores) {
-            if (sc.name == "previous_token") s.previous_token = static_cast<float>(sc.value);
-            if (sc.name == "induction") s.induction = static_cast<float>(sc.value);
-            if (sc.name == "first_token") s.first_token = static_cast<float>(sc.value);
-          }
-          a.roles.push_back(s);
+        for (const attn::train::HeadRole& h : roles.heads) {  // scores: previous token, induction, first
+          const auto score = [&h](size_t k) { return static_cast<float>(h.scores[k].value); };
+          a.roles.push_back({h.layer, h.head, score(0), score(1), score(2), h.role});
         }
       }
     }

@@ -248,14 +248,14 @@ const std::vector<Param>& params() {
        },
        [](const Param&, const Settings& s) { return s.checkpoint; }},
       int_param({"generate", "0 to 256", "lm"}, &Settings::generate, 0, 256),
-      {{"temperature", "0 (greedy) or a number from 0.05 to 2", "lm"},
+      {{"temperature", "0 (greedy), or 0.05 to 2", "lm"},
        [](const Param&, Settings& s, const std::string& v) {
          double t = 0;
          if (!parse_number(v, 0.0, 2.0, t) || (t > 0 && t < 0.05)) return false;
          return s.temperature = t, true;
        },
        [](const Param&, const Settings& s) { return format_number(s.temperature); }},
-      {{"grid", "empty, or the enlarged head as layer.head, e.g. 3.5", "lm"},
+      {{"grid", "empty, or layer.head, e.g. 3.5", "lm"},
        [](const Param&, Settings& s, const std::string& v) {
          int l = 0, h = 0;
          const std::vector<std::string> parts = split_list(v, '.');

@@ -21,7 +21,7 @@ constexpr int kMaxDim = 16384, kMaxVocab = 1 << 20, kMaxLayers = 256, kMaxHidden
 // Reads the file front to back, refusing to read past its end.
 class Cursor {
  public:
-  explicit Cursor(const std::string& b) : bytes_(b) {}
+  explicit Cursor(const FileRange& f) : file_(f) {}
   std::int32_t i32(const char* what) {
     std::int32_t v = 0;
     copy(&v, sizeof v, what);
@@ -49,7 +49,7 @@ class Cursor {
     at_ += static_cast<size_t>(n);
   }
   void seek(size_t at) { at_ = at; }
-  size_t left() const { return bytes_.size() - at_; }
+  size_t left() const { return file_.size - at_; }
 
  private:
   void need(long long n, const char* what) const {
@@ -60,10 +60,10 @@ class Cursor {
   }
   void copy(void* out, size_t n, const char* what) {
     need(static_cast<long long>(n), what);
-    std::memcpy(out, bytes_.data() + at_, n);
+    if (n > 0) file_.copy(out, at_, n);
     at_ += n;
   }
-  const std::string& bytes_;
+  const FileRange& file_;
   size_t at_ = 0;
 };
 
@@ -143,12 +143,21 @@ void feed_forward_norms(Cursor& c, LmModel& m, long long d) {
 
 }  // namespace
 
+FileRange range_of(const std::string& bytes) {
+  return {bytes.size(), [&bytes](void* dst, size_t at, size_t n) { std::memcpy(dst, bytes.data() + at, n); }};
+}
+
 LmModel read_llama2c(const std::string& bytes) {
-  Cursor c(bytes);
+  return read_llama2c(range_of(bytes));
+}
+
+LmModel read_llama2c(const FileRange& file) {
+  Cursor c(file);
   Header h;
-  const bool versioned = bytes.size() >= 4 && [&] {
+  const size_t size = file.size;
+  const bool versioned = size >= 4 && [&] {
     std::uint32_t magic = 0;
-    std::memcpy(&magic, bytes.data(), 4);
+    file.copy(&magic, 0, 4);
     return magic == kMagic;
   }();
   if (versioned) {
@@ -165,7 +174,7 @@ LmModel read_llama2c(const std::string& bytes) {
   if (versioned) {
     h.shared = c.u8("header") != 0;
     c.seek(kVersionedHeader);
-    if (bytes.size() < static_cast<size_t>(kVersionedHeader))
+    if (size < static_cast<size_t>(kVersionedHeader))
       throw InputError("the checkpoint ends inside its header");
   } else {
     h.shared = h.vocab > 0;
@@ -178,12 +187,11 @@ LmModel read_llama2c(const std::string& bytes) {
                            h.layers * (2 * d + 2 * d * d + 2 * kv * d + 3 * d * f) + d +
                            (versioned ? 0 : 2LL * h.seq_len * (head / 2));
   const long long want = (versioned ? kVersionedHeader : 28) + 4 * floats;
-  if (want != static_cast<long long>(bytes.size())) {
-    throw_input_error({"the checkpoint is ", bytes.size(), " bytes but its header describes ", want, " (",
-                       want > static_cast<long long>(bytes.size())
-                           ? "the file ends before its last weight: it is "
-                             "truncated or its header is wrong"
-                           : "bytes after its last weight",
+  if (want != static_cast<long long>(size)) {
+    throw_input_error({"the checkpoint is ", size, " bytes but its header describes ", want, " (",
+                       want > static_cast<long long>(size) ? "the file ends before its last weight: it is "
+                                                             "truncated or its header is wrong"
+                                                           : "bytes after its last weight",
                        ")"});
   }
   LmModel m = new_model(h);
@@ -215,7 +223,8 @@ LmModel read_llama2c(const std::string& bytes) {
 
 Llama2cTokenizer read_llama2c_tokenizer(const std::string& bytes, int vocab) {
   require_range(vocab, 1, kMaxVocab, "the vocabulary size");
-  Cursor c(bytes);
+  const FileRange file = range_of(bytes);
+  Cursor c(file);
   Llama2cTokenizer t;
   t.max_piece_length = c.i32("tokenizer header");
   require_range(t.max_piece_length, 1, 1 << 16, "the tokenizer's longest piece");

@@ -4,6 +4,8 @@
 // fallback).
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,10 +13,21 @@
 
 namespace attn::lm {
 
+// A file read a range at a time: its size, and copy(dst, at, n), which fills dst with its n bytes from
+// offset `at` (the page's worker reads slices of a picked file: the whole file is never in memory).
+struct FileRange {
+  std::size_t size = 0;
+  std::function<void(void* dst, std::size_t at, std::size_t n)> copy;
+};
+// The range over bytes in memory (they must outlive it).
+FileRange range_of(const std::string& bytes);
+
 // The checkpoint's bytes -> the model (RMSNorm, SwiGLU, RoPE on pairs (2i, 2i + 1) of each head, shared
 // key/value heads). Throws InputError in words for a wrong, truncated or hostile file (bad header, sizes
 // past the file or absurd, a NaN or infinite weight, a quantized export).
 LmModel read_llama2c(const std::string& bytes);
+// The same, reading each tensor from `file` as it is needed (peak memory: the model and one tensor).
+LmModel read_llama2c(const FileRange& file);
 
 struct Llama2cTokenizer {
   std::vector<std::string> pieces;  // (V,) each id's bytes

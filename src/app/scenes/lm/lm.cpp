@@ -19,8 +19,8 @@ namespace app::lm_scene {
 namespace {
 
 constexpr const char* kIntro =
-    "Open a real pretrained model: a llama2.c checkpoint (.bin) with its tokenizer.bin. The files stay on "
-    "your computer. Every head of every layer then reads your text at once, like the lesson's tasting panel.";
+    "Open a pretrained llama2.c checkpoint (.bin) with its tokenizer.bin (they stay on your computer): every "
+    "head of every layer reads your text at once.";
 
 std::string millions(long long n) {
   return n >= 1000000 ? format("%.1fM", static_cast<double>(n) / 1e6) : format("%lld", n);
@@ -188,7 +188,7 @@ void draw_lm_scene(SceneContext& ctx) {
     if (!off_error.empty()) q.off.clear();
     a = lm_answer_for(q, waiting);
   } else {
-    ctx.fail("this checkpoint came without its tokenizer: open tokenizer.bin with it to type a text");
+    ctx.fail("open its tokenizer.bin with the checkpoint to type a text");
   }
   shown["waiting"] = waiting;
   shown["off"] = heads_off_text(off);

@@ -29,13 +29,6 @@ const LmHeadScores* scores_of(int layer, int head) {
   return nullptr;
 }
 
-float score(const LmHeadScores& h, const std::string& role) {
-  if (role == "previous_token") return h.previous_token;
-  if (role == "induction") return h.induction;
-  if (role == "first_token") return h.first_token;
-  return 0.0f;
-}
-
 void toggle(Settings& s, attn::HeadSwitch& off, int layer, int head) {
   const auto l = static_cast<size_t>(layer), h = static_cast<size_t>(head);
   off.off[l][h] = !off.off[l][h];
@@ -121,9 +114,9 @@ void draw_roles(Settings& s, const LmInfo& info, attn::HeadSwitch& off, nlohmann
     return;
   }
   text_wrapped(
-      "Measured on %d random ids repeated once (seed %d): mean weight on the previous token; in the repeat, "
-      "on the token after the earlier copy (induction, Olsson et al., 2022); on the first token. A score of "
-      "0.5 or more and twice the next names the head. Click a head to switch it off or on.",
+      "On %d random ids repeated once (seed %d), each head's mean weight on the previous token; in the "
+      "repeat, on the token after the earlier copy (induction); on the first token. A score of 0.5 and twice "
+      "the next names the head. Click a head to switch it off or on.",
       store.segment, s.seed);
   {
     const LockScope lock(&s.find);
@@ -137,20 +130,13 @@ void draw_roles(Settings& s, const LmInfo& info, attn::HeadSwitch& off, nlohmann
       ImGui::EndCombo();
     }
   }
-  // with a role chosen: only its heads, or the one that scores highest on it when none has it
-  int named = 0, best = -1;
-  for (size_t i = 0; i < store.roles.size(); ++i) {
-    named += store.roles[i].role != "mixed";
-    if (best < 0 || score(store.roles[i], s.find) > score(store.roles[static_cast<size_t>(best)], s.find))
-      best = static_cast<int>(i);
+  // with a role chosen: only its heads
+  int named = 0, shown_rows = 0;
+  for (const LmHeadScores& r : store.roles) {
+    named += r.role != "mixed";
+    shown_rows += s.find == "all" || r.role == s.find;
   }
-  const bool any = std::any_of(store.roles.begin(), store.roles.end(),
-                               [&](const LmHeadScores& r) { return r.role == s.find; });
-  if (s.find != "all" && !any && best >= 0) {
-    text_wrapped("No head is named %s here; the highest score is head %d.%d's, %.2f.", role_words(s.find),
-                 store.roles[static_cast<size_t>(best)].layer, store.roles[static_cast<size_t>(best)].head,
-                 score(store.roles[static_cast<size_t>(best)], s.find));
-  }
+  if (shown_rows == 0) text_wrapped("No head is named %s.", role_words(s.find));
   for (const LmHeadScores& r : store.roles) {  // reported whether or not the table is on screen
     nlohmann::json& e = heads.emplace_back();
     e["layer"] = r.layer;
@@ -162,9 +148,8 @@ void draw_roles(Settings& s, const LmInfo& info, attn::HeadSwitch& off, nlohmann
   }
   if (!begin_table("lm/roles", {{"head"}, {"previous token"}, {"induction"}, {"first token"}, {"role"}}, 12))
     return;
-  for (size_t i = 0; i < store.roles.size(); ++i) {
-    const LmHeadScores& r = store.roles[i];
-    if (s.find != "all" && (any ? r.role != s.find : static_cast<int>(i) != best)) continue;
+  for (const LmHeadScores& r : store.roles) {
+    if (s.find != "all" && r.role != s.find) continue;
     table_row();
     table_cell();
     const bool is_off = off.is_off(r.layer, r.head);
