@@ -287,6 +287,34 @@ class HfGpt2(unittest.TestCase, cli_test.CloseMixin):
                 self.assertEqual(got["config"]["max_len"], config["n_positions"])
                 check_against(self, f"gpt2 {name}", got, logits, weights)
 
+    def test_text_through_the_folders_byte_level_bpe(self):
+        """A folder with GPT-2's vocab.json and merges.txt takes --text: the ids are `tokenize`'s, the forward
+        is the --ids one's, and the pieces and text come back through the byte-level alphabet."""
+        folder, config, stored = self.models["f32"]
+        # 40 ids: the letters of the text, "Ġ" (a space, in GPT-2's byte alphabet) and the merges' joins
+        letters = ["h", "e", "l", "o", "w", "r", "d", "\u0120", "c", "a", "t"]
+        joins = [("h", "e"), ("l", "l"), ("he", "ll"), ("\u0120", "w"), ("o", "r"), ("\u0120w", "or"), ("c", "a")]
+        vocab = letters + [a + b for a, b in joins]
+        vocab += [f"x{i}" for i in range(config["vocab_size"] - len(vocab))]
+        with open(os.path.join(folder, "vocab.json"), "w") as f:
+            json.dump({t: i for i, t in enumerate(vocab)}, f)
+        with open(os.path.join(folder, "merges.txt"), "w") as f:
+            f.write("#version: 0.2\n" + "".join(f"{a} {b}\n" for a, b in joins))
+        try:
+            text = "hello world cat"
+            got = run_lm("--model", folder, "--text", text, "--attention")
+            want_ids = json.loads(subprocess.run([cli_test.CLI, "tokenize", "--tokenizer", folder, "--text", text],
+                                                 capture_output=True, check=True).stdout)["ids"]
+            self.assertEqual(got["ids"], want_ids)
+            self.assertEqual(got["ids"][:2], [vocab.index("hell"), vocab.index("o")])
+            self.assertEqual(got["text"], text)
+            self.assertEqual("".join(got["pieces"]), text)
+            logits, weights = ref.gpt2_forward(config, stored, np.asarray(want_ids))
+            check_against(self, "gpt2 with text", got, logits, weights)
+        finally:
+            os.remove(os.path.join(folder, "vocab.json"))
+            os.remove(os.path.join(folder, "merges.txt"))
+
     def test_no_vector_past_the_last_slot(self):
         folder, config, _ = self.models["f16"]
         slots = config["n_positions"]

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
@@ -14,6 +15,7 @@
 #include "core/train/head_roles.hpp"
 #include "model_io/checkpoint.hpp"
 #include "model_io/hf_gpt2.hpp"
+#include "tokenize_command.hpp"
 
 namespace attn::cli {
 namespace {
@@ -48,7 +50,6 @@ json run_lm(const LmOptions& o) {
     throw InputError(
         "--tokenizer is a llama2.c tokenizer.bin; a Hugging Face folder's tokenizer is not read yet");
   }
-  if (folder && o.text_given) throw InputError("a Hugging Face folder takes its prompt as --ids for now");
   std::vector<model_io::NamedFile> files;
   if (folder) {
     for (const char* name : {"config.json", "model.safetensors"})
@@ -62,9 +63,21 @@ json run_lm(const LmOptions& o) {
   const model_io::Checkpoint checkpoint =
       model_io::open_checkpoint(std::move(files), &model_io::read_hf_folder);
   const lm::LmModel& model = checkpoint.model;
-  if (o.text_given && !checkpoint.has_tokenizer)
-    throw InputError("--text needs the model's --tokenizer (tokenizer.bin)");
-  std::vector<int> ids = o.text_given ? checkpoint.encode(o.text) : o.ids;
+  // a Hugging Face folder's byte-level BPE (tokenizer.json, or vocab.json and merges.txt), when it has one
+  std::optional<lm::ByteBpe> bpe;
+  if (folder && (std::filesystem::exists(o.model + "/tokenizer.json", ec) ||
+                 std::filesystem::exists(o.model + "/vocab.json", ec)))
+    bpe = read_tokenizer_folder(o.model);
+  const bool has_tokenizer = checkpoint.has_tokenizer || bpe;
+  if (o.text_given && !has_tokenizer) {
+    throw InputError(folder ? "--text needs the folder's tokenizer.json (or vocab.json and merges.txt)"
+                            : "--text needs the model's --tokenizer (tokenizer.bin)");
+  }
+  // what id `id` after `prev` shows, and the ids' text
+  const auto piece = [&](int prev, int id) {
+    return bpe ? lm::decode_piece(*bpe, id) : checkpoint.piece(prev, id);
+  };
+  std::vector<int> ids = !o.text_given ? o.ids : bpe ? lm::encode(*bpe, o.text) : checkpoint.encode(o.text);
   const TransformerConfig& c = model.config;
   const HeadSwitch off = train::parse_heads_off(o.off, c.layers, c.heads);
   const int prompt = static_cast<int>(ids.size());
@@ -79,17 +92,17 @@ json run_lm(const LmOptions& o) {
                    {"d_ff", c.d_ff},       {"tied", model.tied}};
   out["ids"] = ids;
   out["prompt_length"] = prompt;
-  if (checkpoint.has_tokenizer) {
+  if (has_tokenizer) {
     json pieces = json::array();
-    for (size_t i = 0; i < ids.size(); ++i) pieces.push_back(checkpoint.piece(i ? ids[i - 1] : -1, ids[i]));
+    for (size_t i = 0; i < ids.size(); ++i) pieces.push_back(piece(i ? ids[i - 1] : -1, ids[i]));
     out["pieces"] = pieces;
-    out["text"] = checkpoint.text(ids);
+    out["text"] = bpe ? lm::decode(*bpe, ids) : checkpoint.text(ids);
   }
   // the last position's 10 most likely next tokens
   json next = json::array();
   for (const lm::Candidate& cand : lm::top_next(f.logits, static_cast<int>(f.logits.rows()) - 1, 10)) {
     json e = {{"id", cand.id}, {"p", cand.p}};
-    if (checkpoint.has_tokenizer) e["piece"] = checkpoint.piece(ids.back(), cand.id);
+    if (has_tokenizer) e["piece"] = piece(ids.back(), cand.id);
     next.push_back(e);
   }
   out["next"] = next;

@@ -152,7 +152,9 @@ int main(int argc, char** argv) {
           "(config.json, model.safetensors)")
       ->required();
   lm_cmd->add_option("--tokenizer", lm.tokenizer, "its tokenizer.bin (for --text and for pieces)");
-  auto* lm_text = lm_cmd->add_option("--text", lm.text, "the prompt as text (needs --tokenizer)");
+  auto* lm_text = lm_cmd->add_option(
+      "--text", lm.text,
+      "the prompt as text (needs --tokenizer, or the folder's tokenizer.json or vocab.json + merges.txt)");
   auto* lm_ids = whole(lm_cmd, "--ids", lm.ids, "the prompt as token ids, e.g. 1,450,2501")->delimiter(',');
   whole(lm_cmd, "--generate", lm.generate, "tokens to generate after the prompt")->capture_default_str();
   auto* lm_temp =
