@@ -176,6 +176,47 @@ TEST(LmHost, GeneratesGreedilyTokenByToken) {
   EXPECT_EQ(s1.ids, s1b.ids);
 }
 
+TEST(LmHost, MoreTokensContinueTheLastAnswer) {
+  // "Next token" asks for one more: the host continues its kept forward (a key/value cache) and answers
+  // as a fresh host that generates them all at once, and its grids are a forward over all the ids
+  const attn::model_io::Checkpoint c = attn::model_io::open_checkpoint(files(), nullptr);
+  app::LmHost host;
+  ASSERT_TRUE(host.open(1, files()).ok());
+  for (const double temperature : {0.0, 1.5}) {
+    SCOPED_TRACE("temperature " + std::to_string(temperature));
+    app::LmRequest q = ask("the cat");
+    q.temperature = temperature;
+    q.seed = 7;
+    for (const int n : {2, 3, 6}) {
+      q.generate = n;
+      const app::LmAnswer more = host.answer(q);
+      app::LmHost fresh;
+      ASSERT_TRUE(fresh.open(1, files()).ok());
+      const app::LmAnswer all = fresh.answer(q);
+      ASSERT_EQ(more.error, "");
+      expect_same(more, all);
+      EXPECT_EQ(more.prompt, static_cast<int>(c.encode("the cat").size()));
+      const attn::lm::LmForward f = attn::lm::lm_forward(c.model, more.ids, nullptr, true);
+      for (size_t g = 0; g < more.grids.size(); ++g) {
+        const attn::Mat& w = f.layers[g / kHeads].weights[g % kHeads];
+        EXPECT_TRUE(more.grids[g] == w) << "grid " << g << " of " << n << ": largest difference "
+                                        << (more.grids[g] - w).cwiseAbs().maxCoeff();
+      }
+    }
+  }
+  // fewer tokens, other heads off or another text start again from the prompt
+  app::LmRequest q = ask("the cat");
+  q.generate = 6;
+  const app::LmAnswer six = host.answer(q);
+  q.generate = 3;
+  const app::LmAnswer three = host.answer(q);
+  EXPECT_EQ(three.ids, std::vector<int>(six.ids.begin(), six.ids.end() - 3));
+  q.off = "1.0";
+  app::LmHost fresh;
+  ASSERT_TRUE(fresh.open(1, files()).ok());
+  expect_same(host.answer(q), fresh.answer(q));
+}
+
 TEST(LmHost, HeadsOffChangeTheNextTokenAndTheLaterLayers) {
   app::LmHost host;
   ASSERT_TRUE(host.open(1, files()).ok());

@@ -274,3 +274,67 @@ TEST(Transformer, KeyValueHeadsMustDivideTheHeadsAndFitTheWeights) {
   config.kv_heads = 2;  // needs 8 + 2 * 2 * 2 = 16 columns
   EXPECT_TRUE(fx::throws_input_error_saying([&] { attn::layer_forward(config, w, x, out); }, "need 16"));
 }
+
+TEST(Transformer, AKeyValueCacheContinuesTheForwardToTheBit) {
+  // every layer fed the first P tokens, then the rest in two more calls, against one forward over all T
+  struct Case {
+    attn::Norm norm;
+    attn::Activation activation;
+    attn::Scheme scheme;
+    int kv_heads;
+    bool biases;
+  };
+  const int d = 12, heads = 4, d_ff = 10, layers = 2, tokens = 9, d_k = d / heads;
+  for (const Case& c :
+       {Case{attn::Norm::PreRMSNorm, attn::Activation::SwiGLU, attn::Scheme::Rope, 2, false},
+        Case{attn::Norm::PreLayerNorm, attn::Activation::Gelu, attn::Scheme::None, 0, true},
+        Case{attn::Norm::PreLayerNorm, attn::Activation::Relu, attn::Scheme::Alibi, 0, false},
+        Case{attn::Norm::PostLayerNorm, attn::Activation::Relu, attn::Scheme::Relative, 1, true}}) {
+    SCOPED_TRACE(attn::scheme_name(c.scheme) + ", " + std::to_string(c.kv_heads) + " key/value heads");
+    attn::TransformerConfig config;
+    config.d_model = d, config.heads = heads, config.kv_heads = c.kv_heads, config.layers = layers;
+    config.d_ff = d_ff, config.norm = c.norm, config.activation = c.activation, config.positions = c.scheme;
+    config.causal = true;
+    const int qkv = d + 2 * config.kv_groups() * d_k;
+    std::vector<attn::LayerWeightsT<float>> w(layers);
+    std::uint64_t seed = 50;
+    const auto random = [&seed](int r, int k, double scale) {
+      return ref::to_float(ref::random_matrix(r, k, ++seed, scale));
+    };
+    for (auto& L : w) {
+      L.w_qkv = random(d, qkv, 0.5), L.w_o = random(d, d, 0.5);
+      L.ln1_gain = random(1, d, 0.2).array() + 1.0f, L.ln2_gain = random(1, d, 0.2).array() + 1.0f;
+      if (c.norm != attn::Norm::PreRMSNorm) L.ln1_bias = random(1, d, 0.1), L.ln2_bias = random(1, d, 0.1);
+      L.w1 = random(d, d_ff, 0.5), L.w2 = random(d_ff, d, 0.5);
+      if (c.activation == attn::Activation::SwiGLU) L.w3 = random(d, d_ff, 0.5);
+      if (c.biases) L.b_qkv = random(1, qkv, 0.1), L.b_o = random(1, d, 0.1), L.b1 = random(1, d_ff, 0.1);
+    }
+    const attn::Mat x = random(tokens, d, 1.0);
+    std::vector<attn::LayerCapture> whole, cached;
+    attn::transformer_forward(config, w, x, whole);
+    int done = 0;
+    for (const int n : {4, 1, 4}) {  // positions 0-3, then 4, then 5-8
+      attn::transformer_forward(config, w, attn::Mat(x.middleRows(done, n)), cached, nullptr, nullptr,
+                                done > 0);
+      for (size_t l = 0; l < whole.size(); ++l) {
+        EXPECT_EQ(cached[l].qkv.rows(), done + n) << "the cache grows by the new rows";
+        EXPECT_TRUE(cached[l].output == whole[l].output.middleRows(done, n))
+            << "layer " << l << " from " << done;
+        for (size_t h = 0; h < static_cast<size_t>(heads); ++h) {
+          const attn::Mat expected = whole[l].weights[h].block(done, 0, n, done + n);
+          EXPECT_TRUE(cached[l].weights[h] == expected)
+              << "layer " << l << " head " << h << " from " << done << ": largest difference "
+              << (cached[l].weights[h] - expected).cwiseAbs().maxCoeff();
+        }
+      }
+      done += n;
+    }
+    EXPECT_TRUE(cached[0].qkv == whole[0].qkv);
+    // a cache from another width of W_qkv is refused
+    attn::LayerCaptureT<float> other;
+    other.qkv = attn::Mat::Zero(2, qkv + 1);
+    EXPECT_TRUE(fx::throws_input_error_saying(
+        [&] { attn::layer_forward(config, w[0], x, other, nullptr, nullptr, nullptr, nullptr, true); },
+        "key/value cache"));
+  }
+}

@@ -216,11 +216,11 @@ RopeTable RopeTable::for_positions(int w, const std::vector<int>& positions, dou
 }
 
 template <class S>
-void rope_rotate(MatT<S>& m, int col, int width, const RopeTable& table, bool inverse) {
+void rope_rotate(MatT<S>& m, int col, int width, const RopeTable& table, bool inverse, int first_row) {
   // m (T, *): columns col .. col+width-1 hold one head's (T, d) queries or keys; pair i is (2i, 2i+1).
   const int half = width / 2;
   const double sign = inverse ? -1.0 : 1.0;
-  for (Eigen::Index t = 0; t < m.rows(); ++t) {
+  for (Eigen::Index t = first_row; t < m.rows(); ++t) {
     const size_t row = static_cast<size_t>(t) * static_cast<size_t>(table.width / 2);
     for (int i = 0; i < half; ++i) {
       const double c = table.cos[row + i], s = sign * table.sin[row + i];
@@ -235,6 +235,7 @@ namespace {
 
 // Steps 2-3 of a head on rows r0 .. r1-1 of scores (T, T'): the scheme's bias (ALiBi's -slope * |p_i - p_j|,
 // the mask's slope in S, or its bias per clipped distance p_j - p_i), then -inf for keys j > i when causal.
+// Query row i is token first_query + i.
 template <class S>
 void mask_rows(MatT<S>& scores, const HeadMask& mask, S slope, Eigen::Index r0, Eigen::Index r1) {
   const std::vector<int>& positions = mask.positions;
@@ -242,20 +243,21 @@ void mask_rows(MatT<S>& scores, const HeadMask& mask, S slope, Eigen::Index r0, 
     return positions.empty() ? static_cast<int>(i) : positions[static_cast<size_t>(i)];
   };
   const int reach = static_cast<int>(mask.distance_bias.size() / 2);  // M
-  for (Eigen::Index i = r0; i < r1; ++i) {
+  for (Eigen::Index r = r0; r < r1; ++r) {
+    const Eigen::Index i = r + mask.first_query;
     if (slope != S(0)) {
       for (Eigen::Index j = 0; j < scores.cols(); ++j) {
-        scores(i, j) += -slope * static_cast<S>(std::abs(at(i) - at(j)));
+        scores(r, j) += -slope * static_cast<S>(std::abs(at(i) - at(j)));
       }
     }
     if (!mask.distance_bias.empty()) {
       for (Eigen::Index j = 0; j < scores.cols(); ++j) {
         const int distance = std::clamp(at(j) - at(i), -reach, reach);
-        scores(i, j) += static_cast<S>(mask.distance_bias[static_cast<size_t>(distance + reach)]);
+        scores(r, j) += static_cast<S>(mask.distance_bias[static_cast<size_t>(distance + reach)]);
       }
     }
     if (mask.causal) {
-      for (Eigen::Index j = i + 1; j < scores.cols(); ++j) scores(i, j) = -std::numeric_limits<S>::infinity();
+      for (Eigen::Index j = i + 1; j < scores.cols(); ++j) scores(r, j) = -std::numeric_limits<S>::infinity();
     }
   }
 }
@@ -406,7 +408,7 @@ MatT<S> mean_pool(const MatT<S>& x) {
                                        MatT<S>&, MatT<S>&, MatT<S>&);                                       \
   template void softmax_forward<S>(const MatT<S>&, MatT<S>&);                                               \
   template void softmax_backward<S>(const MatT<S>&, const MatT<S>&, MatT<S>&);                              \
-  template void rope_rotate<S>(MatT<S>&, int, int, const RopeTable&, bool);                                 \
+  template void rope_rotate<S>(MatT<S>&, int, int, const RopeTable&, bool, int);                            \
   template void add_alibi_bias<S>(MatT<S>&, const std::vector<int>&, S);                                    \
   template void attention_scores<S>(const ConstBlock<S>&, const ConstBlock<S>&, const HeadMask&, MatT<S>&); \
   template void attention_forward<S>(const ConstBlock<S>&, const ConstBlock<S>&, const ConstBlock<S>&,      \

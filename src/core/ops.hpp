@@ -61,9 +61,10 @@ struct RopeTable {
   static RopeTable for_positions(int width, const std::vector<int>& positions, double base);
 };
 // Rotates the (T, d) block starting at column `col` of m in place, row r by the angles of table row r
-// (T <= table.rows, d == table.width). inverse: by the opposite angles, which is the backward pass.
+// (T <= table.rows, d == table.width), rows first_row .. T-1 only. inverse: by the opposite angles, which
+// is the backward pass.
 template <class S>
-void rope_rotate(MatT<S>& m, int col, int width, const RopeTable& table, bool inverse);
+void rope_rotate(MatT<S>& m, int col, int width, const RopeTable& table, bool inverse, int first_row = 0);
 
 // ---- ALiBi: adds -slope * |p_i - p_j| to score (i, j). scores (T, T); positions (T) or empty for 0 .. T-1.
 template <class S>
@@ -76,6 +77,7 @@ void add_alibi_bias(MatT<S>& scores, const std::vector<int>& positions, S slope)
 // double). q, k, v may be a head's columns of the fused (T, 3D) matrix: no copy.
 struct HeadMask {
   bool causal = false;         // mask keys after the query (j > i)
+  int first_query = 0;         // query row i is token first_query + i of the keys (a key/value cache's step)
   float alibi_slope = 0.0f;    // 0: no ALiBi bias
   std::vector<int> positions;  // token positions for the distances; empty means 0 .. T-1
   // Empty, or 2M + 1 values added to score (i, j) at distance p_j - p_i clipped to -M .. M (entry M +

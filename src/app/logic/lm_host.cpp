@@ -33,8 +33,7 @@ std::string names_of(const std::vector<attn::model_io::NamedFile>& files) {
   return s;
 }
 
-}  // namespace
-
+// What the host says of an open checkpoint.
 LmInfo describe_checkpoint(const attn::model_io::Checkpoint& c, long long model) {
   const attn::lm::LmModel& m = c.model;
   LmInfo i;
@@ -54,6 +53,8 @@ LmInfo describe_checkpoint(const attn::model_io::Checkpoint& c, long long model)
   return i;
 }
 
+}  // namespace
+
 std::optional<LmInfo> LmHost::add_file(long long open, int index, int count, attn::model_io::NamedFile file) {
   if (open != open_ || index == 0) files_.clear(), open_ = open;
   files_.push_back(std::move(file));
@@ -67,6 +68,7 @@ LmInfo LmHost::open(long long open, std::vector<attn::model_io::NamedFile> files
   const std::string source = names_of(files);
   const Clock::time_point t0 = Clock::now();
   checkpoint_.reset();  // the model it replaces goes first: two never share the memory
+  kept_.reset();
   model_ = 0;
   LmInfo info;
   try {
@@ -94,18 +96,30 @@ LmAnswer LmHost::answer(const LmRequest& q) {
   a.serial = q.serial;
   a.model = q.model;
   if (q.close) {
-    if (q.model == model_) checkpoint_.reset(), model_ = 0;
+    if (q.model == model_) checkpoint_.reset(), kept_.reset(), model_ = 0;
     return a;
   }
   try {
     if (!checkpoint_ || q.model != model_) throw attn::InputError("no model is open");
     const attn::model_io::Checkpoint& c = *checkpoint_;
     const attn::TransformerConfig& cfg = c.model.config;
-    a.ids = q.use_text ? c.encode(q.text) : q.ids;
-    a.prompt = static_cast<int>(a.ids.size());
     const attn::HeadSwitch off = attn::train::parse_heads_off(q.off, cfg.layers, cfg.heads);
-    attn::Rng rng(q.seed);
-    const attn::lm::LmForward f = attn::lm::generate(c.model, a.ids, q.generate, q.temperature, rng, &off);
+    LmRequest asked = q;  // q with the kept question's count of ids to generate (and roles)
+    if (kept_) asked.generate = kept_->q.generate, asked.roles = kept_->q.roles;
+    if (!kept_ || !asked.same_question(kept_->q) || q.generate < kept_->q.generate) {
+      kept_.reset();  // its memory goes before the new forward's comes
+      Kept k{q, q.use_text ? c.encode(q.text) : q.ids, {}, attn::Rng(q.seed)};
+      k.q.generate = 0;
+      k.f = attn::lm::lm_forward(c.model, k.ids, &off, true);
+      kept_ = std::move(k);
+    }
+    Kept& k = *kept_;
+    a.prompt = static_cast<int>(k.ids.size()) - k.q.generate;
+    attn::lm::generate_more(c.model, k.ids, q.generate - k.q.generate, q.temperature, k.rng, &off, k.f);
+    k.q = q;
+    for (auto& layer : k.f.layers) layer.scores.clear();  // not asked for: their memory is returned
+    a.ids = k.ids;
+    const attn::lm::LmForward& f = k.f;
     for (size_t i = 0; i < a.ids.size(); ++i) a.pieces.push_back(c.piece(i ? a.ids[i - 1] : -1, a.ids[i]));
     a.text = c.text(a.ids);
     for (const attn::lm::Candidate& n :
@@ -125,8 +139,10 @@ LmAnswer LmHost::answer(const LmRequest& q) {
       }
     }
   } catch (const attn::InputError& e) {
+    kept_.reset();
     a = LmAnswer::failure(q, e.what());
   } catch (const std::bad_alloc&) {
+    kept_.reset();
     a = LmAnswer::failure(q, "the text is too long for this model here (memory ran out)");
   }
   a.seconds = seconds_since(t0);

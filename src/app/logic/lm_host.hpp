@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "app/logic/lm_messages.hpp"
+#include "core/lm/lm_model.hpp"
+#include "core/rng.hpp"
 #include "model_io/checkpoint.hpp"
 
 namespace app {
@@ -26,14 +28,20 @@ class LmHost {
   void read_hf_folders(attn::model_io::HfFolderReader hf) { hf_ = hf; }
 
  private:
+  // The last answer's question and forward (its key/value cache): a question that asks only for more
+  // generated ids continues it, one step per new id.
+  struct Kept {
+    LmRequest q;
+    std::vector<int> ids;
+    attn::lm::LmForward f;
+    attn::Rng rng{1};
+  };
   std::optional<attn::model_io::Checkpoint> checkpoint_;
+  std::optional<Kept> kept_;
   long long model_ = 0;
   long long open_ = 0;  // the open whose files are arriving
   std::vector<attn::model_io::NamedFile> files_;
   attn::model_io::HfFolderReader hf_ = nullptr;
 };
-
-// What the host says of an open checkpoint.
-LmInfo describe_checkpoint(const attn::model_io::Checkpoint& c, long long model);
 
 }  // namespace app

@@ -39,4 +39,14 @@ struct LmForward {
 LmForward lm_forward(const LmModel& model, const std::vector<int>& ids, const HeadSwitch* off = nullptr,
                      bool last_only = false);
 
+// The next ids after the P that `f` has read (a forward over them, whose layers' qkv rows are the key/value
+// cache): ids (T) at positions P .. P+T-1 -> f.logits (1, V) of the last one, each layer's weights
+// (T, P + T) and its qkv (P + T rows). The same errors as lm_forward, counting P + T tokens; on an error f
+// is left unusable (start again from lm_forward).
+void lm_extend(const LmModel& model, const std::vector<int>& ids, LmForward& f,
+               const HeadSwitch* off = nullptr);
+
+// The tokens a forward has read: its layers' qkv rows.
+int lm_length(const LmForward& f);
+
 }  // namespace attn::lm

@@ -53,11 +53,32 @@ int choose_next(const Mat& logits, int row, double temperature, Rng& rng) {
 LmForward generate(const LmModel& model, std::vector<int>& ids, int n, double temperature, Rng& rng,
                    const HeadSwitch* off) {
   LmForward f = lm_forward(model, ids, off, true);
-  for (int g = 0; g < n; ++g) {
-    ids.push_back(choose_next(f.logits, static_cast<int>(f.logits.rows()) - 1, temperature, rng));
-    f = lm_forward(model, ids, off, true);
-  }
+  generate_more(model, ids, n, temperature, rng, off, f);
   return f;
+}
+
+void generate_more(const LmModel& model, std::vector<int>& ids, int n, double temperature, Rng& rng,
+                   const HeadSwitch* off, LmForward& f) {
+  if (n <= 0) return;
+  // every head's weights over all positions: (T + n, T + n), the steps' rows added as they come
+  const auto t = static_cast<Eigen::Index>(ids.size()), end = t + n;
+  std::vector<std::vector<Mat>> all(f.layers.size());
+  // row i of grid `to` (end, end) = the i + 1 entries of `row` (row-major)
+  const auto put_row = [](const float* row, Eigen::Index i, Mat& to) { std::copy_n(row, i + 1, &to(i, 0)); };
+  for (size_t l = 0; l < f.layers.size(); ++l) {
+    for (const Mat& w : f.layers[l].weights) {
+      all[l].push_back(Mat::Zero(end, end));
+      for (Eigen::Index i = 0; i < t; ++i) put_row(&w(i, 0), i, all[l].back());
+    }
+  }
+  for (Eigen::Index i = t; i < end; ++i) {
+    ids.push_back(choose_next(f.logits, static_cast<int>(f.logits.rows()) - 1, temperature, rng));
+    lm_extend(model, {ids.back()}, f, off);
+    for (size_t l = 0; l < f.layers.size(); ++l) {
+      for (size_t h = 0; h < all[l].size(); ++h) put_row(f.layers[l].weights[h].data(), i, all[l][h]);
+    }
+  }
+  for (size_t l = 0; l < f.layers.size(); ++l) f.layers[l].weights = std::move(all[l]);
 }
 
 }  // namespace attn::lm

@@ -24,9 +24,16 @@ std::vector<Candidate> top_next(const Mat& logits, int row, int k);
 // drawn from next_distribution with one uniform number of `rng`.
 int choose_next(const Mat& logits, int row, double temperature, Rng& rng);
 
-// Appends n ids to `ids`, each chosen from the last position's logits of a forward over all ids so far,
-// with the heads of `off` switched off; returns the forward over the final ids (last position's logits).
+// Appends n ids to `ids`, each chosen from the last position's logits, with the heads of `off` switched
+// off; returns the forward over the final ids: the last position's logits, and each layer's weights of
+// every position, (T + n, T + n) as one forward over all of them gives them. The prompt is read once, then
+// each new id alone against the key/value cache (lm_extend); the other capture fields are the last step's.
 LmForward generate(const LmModel& model, std::vector<int>& ids, int n, double temperature, Rng& rng,
                    const HeadSwitch* off = nullptr);
+
+// The same, continuing f: a forward over `ids` with the same heads off (lm_forward with last_only, or
+// generate), its weights (T, T).
+void generate_more(const LmModel& model, std::vector<int>& ids, int n, double temperature, Rng& rng,
+                   const HeadSwitch* off, LmForward& f);
 
 }  // namespace attn::lm

@@ -36,16 +36,16 @@ void add_to(const MatT<S>& a, const MatT<S>& b, MatT<S>& out) {
   for (Eigen::Index i = 0; i < a.size(); ++i) out.data()[i] = a.data()[i] + b.data()[i];
 }
 
-// rows [first, first + n) of out (T, N) = x (T, K) w (K, N)
+// rows [at + first, at + first + n) of out (at + T, N) = rows [first, first + n) of x (T, K) w (K, N)
 template <class S>
-void project_rows(const MatT<S>& x, const MatT<S>& w, int first, int n, MatT<S>& out) {
-  if (first == 0 && n == x.rows()) {  // all rows: straight into out
+void project_rows(const MatT<S>& x, const MatT<S>& w, int first, int n, MatT<S>& out, int at = 0) {
+  if (at == 0 && first == 0 && n == x.rows() && n == out.rows()) {  // all rows: straight into out
     ops::matmul_rows<S>(x, w, out);
     return;
   }
   MatT<S> part;  // (n, N)
   ops::matmul_rows<S>(x.middleRows(first, n), w, part);
-  put_block(part, first, 0, out);
+  put_block(part, at + first, 0, out);
 }
 
 // rows [first, first + n) of out (T, N) += bias (1, N); an empty bias adds nothing
@@ -77,7 +77,7 @@ template <class S>
 LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w, const MatT<S>& x,
                           LayerCaptureT<S>& out, const std::vector<int>* positions,
                           const ops::RopeTable* turn, const std::vector<char>* heads_off, int step_rows,
-                          HeadSpan span, const std::vector<std::vector<double>>* heads_mean)
+                          HeadSpan span, const std::vector<std::vector<double>>* heads_mean, bool extend)
     : c_(c), w_(w), x_(x), in_(&x), out_(out), turn_(turn), mean_(heads_mean) {
   // x (T, D); w_qkv (D, D + 2 G d_k); w_o (D, D)
   const auto t = static_cast<int>(x.rows());
@@ -105,15 +105,22 @@ LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w,
       (w.b_o.size() > 0 && w.b_o.cols() != w.w_o.cols())) {
     throw InputError("a projection's bias does not match its weight's width");
   }
+  if (extend) {
+    if (positions || part_ || (out.qkv.rows() > 0 && out.qkv.cols() != w.w_qkv.cols())) {
+      throw InputError("a key/value cache continues whole layers at the next positions only");
+    }
+    past_ = static_cast<int>(out.qkv.rows());
+  }
   rows_ = step_rows > 0 ? std::min(step_rows, std::max(t, 1)) : t;
   blocks_ = rows_ > 0 ? (t + rows_ - 1) / rows_ : 0;
   total_ = part_ ? blocks_ + (last_ - first_) : 2 * blocks_ + c.heads + (c.norm == Norm::None ? 0 : 1);
   mask_.causal = c.causal;
+  mask_.first_query = past_;
   if (positions) mask_.positions = *positions;
-  span_ = position_span(mask_.positions, t);
+  span_ = position_span(mask_.positions, past_ + t);
   const SchemeDef& scheme = scheme_def(c.positions);
   if (scheme.rotation && !turn_) {
-    own_turn_ = scheme.rotation(dk_, positions ? *positions : range_positions(t), c.base);
+    own_turn_ = scheme.rotation(dk_, positions ? *positions : range_positions(past_ + t), c.base);
     turn_ = &own_turn_;
   }
   if (!scheme.rotation) turn_ = nullptr;
@@ -121,7 +128,9 @@ LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w,
     normalise(x, w.ln1_gain, w.ln1_bias, out_.norm1, out_.xhat1, out_.rstd1);
     in_ = &out_.norm1;
   }
-  out_.qkv.resize(t, w.w_qkv.cols());
+  MatT<S> qkv(past_ + t, w.w_qkv.cols());  // the cache's rows, then the new ones'
+  std::copy_n(out_.qkv.data(), past_ * qkv.cols(), qkv.data());
+  out_.qkv.swap(qkv);
   out_.scores.resize(static_cast<size_t>(c.heads));
   out_.weights.resize(static_cast<size_t>(c.heads));
   out_.off.assign(static_cast<size_t>(c.heads), 0);
@@ -146,8 +155,8 @@ void LayerSteps<S>::step() {
   if (k < blocks_) {  // 1. all heads' queries, keys and values: (T, 3D), a block of rows
     const int first = k * rows_, n = std::min(rows_, t - k * rows_);
     if (!part_) {
-      project_rows(*in_, w_.w_qkv, first, n, out_.qkv);
-      add_bias_rows(w_.b_qkv, first, n, out_.qkv);
+      project_rows(*in_, w_.w_qkv, first, n, out_.qkv, past_);
+      add_bias_rows(w_.b_qkv, past_ + first, n, out_.qkv);
       return;
     }
     // the span's queries, and the keys and values of their groups
@@ -165,11 +174,11 @@ void LayerSteps<S>::step() {
     last_head_ = h;
     const int g = h / group_, k_col = d_ + g * dk_, v_col = d_ + (c_.heads / group_ + g) * dk_;
     if (turn_) {  // the scheme turns this head's queries, and its group's keys once, by their positions
-      ops::rope_rotate(out_.qkv, h * dk_, dk_, *turn_, false);
-      if (h % group_ == 0 || h == first_) ops::rope_rotate(out_.qkv, k_col, dk_, *turn_, false);
+      ops::rope_rotate(out_.qkv, h * dk_, dk_, *turn_, false, past_);
+      if (h % group_ == 0 || h == first_) ops::rope_rotate(out_.qkv, k_col, dk_, *turn_, false, past_);
     }
     set_head_bias(scheme_def(c_.positions), mask_, h, c_.heads, &w_.distance_bias, span_);
-    ops::attention_forward<S>(out_.qkv.middleCols(h * dk_, dk_), out_.qkv.middleCols(k_col, dk_),
+    ops::attention_forward<S>(out_.qkv.block(past_, h * dk_, t, dk_), out_.qkv.middleCols(k_col, dk_),
                               out_.qkv.middleCols(v_col, dk_), mask_, out_.scores[hs], out_.weights[hs],
                               head_out_);
     // 3. glue the heads back together side by side: (T, D); a switched-off head adds nothing, or its mean
@@ -257,15 +266,16 @@ void LayerSteps<S>::feed_forward(const MatT<S>& in, LayerCaptureT<S>& L) const {
 template <class S>
 void layer_forward(const TransformerConfig& c, const LayerWeightsT<S>& w, const MatT<S>& x,
                    LayerCaptureT<S>& out, const std::vector<int>* positions, const ops::RopeTable* turn,
-                   const std::vector<char>* heads_off, const std::vector<std::vector<double>>* heads_mean) {
-  LayerSteps<S> steps(c, w, x, out, positions, turn, heads_off, 0, {}, heads_mean);
+                   const std::vector<char>* heads_off, const std::vector<std::vector<double>>* heads_mean,
+                   bool extend) {
+  LayerSteps<S> steps(c, w, x, out, positions, turn, heads_off, 0, {}, heads_mean, extend);
   while (!steps.done()) steps.step();
 }
 
 template <class S>
 void transformer_forward(const TransformerConfig& c, const std::vector<LayerWeightsT<S>>& layers,
                          const MatT<S>& x, std::vector<LayerCaptureT<S>>& capture, const HeadSwitch* off,
-                         const ops::RopeTable* turn) {
+                         const ops::RopeTable* turn, bool extend) {
   capture.resize(layers.size());
   for (size_t l = 0; l < layers.size(); ++l) {
     LayerCaptureT<S>& L = capture[l];
@@ -273,7 +283,7 @@ void transformer_forward(const TransformerConfig& c, const std::vector<LayerWeig
     const std::vector<char>* layer_off = off && l < off->off.size() ? &off->off[l] : nullptr;
     const std::vector<std::vector<double>>* layer_mean =
         off && l < off->mean.size() ? &off->mean[l] : nullptr;
-    layer_forward(c, layers[l], L.input, L, nullptr, turn, layer_off, layer_mean);
+    layer_forward(c, layers[l], L.input, L, nullptr, turn, layer_off, layer_mean, extend);
   }
 }
 
@@ -281,12 +291,12 @@ template class LayerSteps<float>;
 template class LayerSteps<double>;
 template void layer_forward(const TransformerConfig&, const LayerWeightsT<float>&, const MatT<float>&,
                             LayerCaptureT<float>&, const std::vector<int>*, const ops::RopeTable*,
-                            const std::vector<char>*, const std::vector<std::vector<double>>*);
+                            const std::vector<char>*, const std::vector<std::vector<double>>*, bool);
 template void transformer_forward(const TransformerConfig&, const std::vector<LayerWeightsT<float>>&,
                                   const MatT<float>&, std::vector<LayerCaptureT<float>>&, const HeadSwitch*,
-                                  const ops::RopeTable*);
+                                  const ops::RopeTable*, bool);
 template void transformer_forward(const TransformerConfig&, const std::vector<LayerWeightsT<double>>&,
                                   const MatT<double>&, std::vector<LayerCaptureT<double>>&, const HeadSwitch*,
-                                  const ops::RopeTable*);
+                                  const ops::RopeTable*, bool);
 
 }  // namespace attn

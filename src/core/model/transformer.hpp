@@ -115,6 +115,10 @@ struct HeadSpan {
 // With a span of some of the heads (the bare attention layer only, Norm::None), only their columns of qkv
 // are projected (every column is its own sum over k: the same bits), only they attend, their slices of
 // concat are filled (the rest 0), and W_o is left out: the caller joins the spans' heads and runs it.
+// With extend (a key/value cache), out.qkv already holds the rows of P earlier tokens at positions
+// 0 .. P-1 (turned): x holds the next T at P .. P+T-1, out.qkv gains their T rows, and their queries attend
+// to all P + T keys (scores and weights (T, P + T)); every other field of out is the T new rows'. The
+// turn table, when given, covers P + T rows; positions must be null.
 template <class S>
 class LayerSteps {
  public:
@@ -122,7 +126,7 @@ class LayerSteps {
   LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w, const MatT<S>& x, LayerCaptureT<S>& out,
              const std::vector<int>* positions = nullptr, const ops::RopeTable* turn = nullptr,
              const std::vector<char>* heads_off = nullptr, int step_rows = 0, HeadSpan span = {},
-             const std::vector<std::vector<double>>* heads_mean = nullptr);
+             const std::vector<std::vector<double>>* heads_mean = nullptr, bool extend = false);
   LayerSteps(const LayerSteps&) = delete;
   LayerSteps& operator=(const LayerSteps&) = delete;
   bool done() const { return next_ == total_; }
@@ -150,6 +154,7 @@ class LayerSteps {
   ops::HeadMask mask_;
   MatT<S> head_out_;  // (T, d_k)
   int d_ = 0, dk_ = 0, rows_ = 0, blocks_ = 0, next_ = 0, total_ = 0, last_head_ = -1;
+  int past_ = 0;              // rows of earlier tokens in out.qkv (extend)
   int span_ = 0;              // the largest distance between two of the tokens' positions
   int group_ = 1;             // query heads per key/value head
   int first_ = 0, last_ = 0;  // the span's heads: first_ .. last_ - 1
@@ -161,13 +166,16 @@ template <class S>
 void layer_forward(const TransformerConfig& c, const LayerWeightsT<S>& w, const MatT<S>& x,
                    LayerCaptureT<S>& out, const std::vector<int>* positions = nullptr,
                    const ops::RopeTable* turn = nullptr, const std::vector<char>* heads_off = nullptr,
-                   const std::vector<std::vector<double>>* heads_mean = nullptr);
+                   const std::vector<std::vector<double>>* heads_mean = nullptr, bool extend = false);
 
 // Every layer: x (T, D) -> capture (c.layers entries, reusing their storage); the last one's output is the
 // stack's. turn: the scheme's rotation table for positions 0 .. T-1 at width d_k (null: made per layer).
+// With extend, capture holds a forward over P earlier tokens and x the next T: each layer's qkv is its
+// key/value cache (LayerSteps), the other fields become the new rows'.
 template <class S>
 void transformer_forward(const TransformerConfig& c, const std::vector<LayerWeightsT<S>>& layers,
                          const MatT<S>& x, std::vector<LayerCaptureT<S>>& capture,
-                         const HeadSwitch* off = nullptr, const ops::RopeTable* turn = nullptr);
+                         const HeadSwitch* off = nullptr, const ops::RopeTable* turn = nullptr,
+                         bool extend = false);
 
 }  // namespace attn
