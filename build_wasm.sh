@@ -86,6 +86,7 @@ wasm-opt --mvp-features --enable-mutable-globals --enable-sign-ext --enable-nont
   --enable-simd --enable-exception-handling -Oz --ignore-implicit-traps --converge \
   "$OUT/attention_demo.wasm" -o "$DIST.tmp/attention_demo.wasm"
 scripts/minify_web.sh "$DIST.tmp"
+python3 scripts/bundle_page.py "$DIST.tmp"  # index.html's scripts joined into page.js, in their order
 rm -rf "$DIST"
 mv "$DIST.tmp" "$DIST"
 

@@ -10,6 +10,7 @@
 #                      locals mangled, globals kept
 #   style.css  clean-css level 2 (comments, whitespace, merged rules)
 #   index.html its comments (the page has no inline script or style, so none is inside one)
+# build_wasm.sh then joins index.html's scripts into one page.js (scripts/bundle_page.py).
 # embed.js's commented source, with its usage, is web/embed.js (and README.md). Each output must parse
 # (terser and clean-css fail otherwise) and must not be larger than its input.
 set -euo pipefail

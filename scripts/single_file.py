@@ -59,12 +59,15 @@ def build(dist):
                         lambda m: f"<style>{style}</style>", "style sheet link")
     html = replace_once(html, r'<link rel="preload" href="attention_demo\.wasm"[^>]*>\n?', "", "preload of the wasm")
     html = replace_once(html, r'<link rel="preload" href="attention_demo\.js"[^>]*>\n?', "", "preload of the glue")
-    html = replace_once(html, r'<script src="stream_wasm\.js"></script>',
+    # page.js: the page's scripts joined (scripts/bundle_page.py), stream_wasm.js first
+    html = replace_once(html, r'<script src="page\.js"></script>',
                         lambda m: f'<script>window.attentionWasmBase64="{wasm}";</script>\n'
-                                  '<script src="stream_wasm.js"></script>', "stream_wasm.js")
+                                  '<script src="page.js"></script>', "page.js")
     scripts = re.findall(r'<script src="([A-Za-z0-9_.-]+\.js)"></script>', html)
-    if scripts[:2] != ["stream_wasm.js", "shell.js"]:
-        fail(f"index.html's scripts are {scripts}; stream_wasm.js and shell.js must come first")
+    if scripts != ["page.js"]:
+        fail(f"index.html's scripts are {scripts}; expected page.js alone")
+    if not read(dist, "page.js").startswith("// page.js: stream_wasm.js, shell.js,"):
+        fail("page.js does not begin with stream_wasm.js and shell.js")
     for name in scripts:
         html = html.replace(f'<script src="{name}"></script>', inline_script(read(dist, name), name), 1)
     glue = inline_script(read(dist, "attention_demo.js"), "attention_demo.js")

@@ -261,7 +261,7 @@ test('course page: messages from a foreign window change nothing, in either dire
   // a popup on the demo's own origin (for the course page: the demo's origin, but not its iframe)
   const [popup] = await Promise.all([
     page.waitForEvent('popup'),
-    page.evaluate((url) => { window.open(url, 'foreign'); }, baseUrl() + 'stream_wasm.js'),
+    page.evaluate((url) => { window.open(url, 'foreign'); }, baseUrl() + 'page.js'),
   ]);
   await popup.waitForLoadState('load');
   await popup.evaluate(postForged, { channel, index, demoOrigin: DEMO_ORIGIN, pageOrigin, viaOpener: true });

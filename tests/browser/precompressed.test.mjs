@@ -54,8 +54,7 @@ for (const encoding of ['br', 'gzip']) {
       assert.equal(state.shown.readings.length, 4, 'the clock at d_model 4 drew its readings');
       assert.ok(Math.abs(state.shown.readings[0] - Math.sin(44)) < 1e-6, 'hand 0 at position 44 reads sin(44)');
       assert.deepEqual(errors, []);
-      for (const f of ['index.html', 'attention_demo.js', 'attention_demo.wasm', 'shell.js', 'stream_wasm.js', 'a11y.js', 'embedded.js',
-                       'font_atlas.js', 'keyboard.js', 'checkpoint.js']) {
+      for (const f of ['index.html', 'attention_demo.js', 'attention_demo.wasm', 'page.js']) {
         const s = sent.find((x) => x.name === f);
         assert.ok(s, `${f} was sent pre-compressed (sent: ${sent.map((x) => x.name).join(', ')})`);
         assert.ok(s.bytes < s.plain, `${f}: ${s.bytes} bytes on the wire for ${s.plain}`);
