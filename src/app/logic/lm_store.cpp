@@ -14,6 +14,15 @@ void keep_roles(LmStore& st, const LmAnswer& a) {
   }
 }
 
+// The answers, the question in flight and the roles go: they were for a model that is gone.
+void forget_answers(LmStore& st) {
+  st.answer.reset();
+  st.answered.reset();
+  st.asked.reset();
+  st.roles.clear();
+  st.roles_model = 0;
+}
+
 }  // namespace
 
 LmStore& lm_store() {
@@ -34,11 +43,7 @@ void deliver_lm_info(const LmInfo& info) {
   if (info.model != st.last_open) return;
   st.opening.clear();
   st.info = info;
-  st.answer.reset();
-  st.answered.reset();
-  st.asked.reset();
-  st.roles.clear();
-  st.roles_model = 0;
+  forget_answers(st);
 }
 
 void deliver_lm_answer(const LmAnswer& answer) {
@@ -93,11 +98,7 @@ void lm_close() {
     }
   }
   st.info = LmInfo{};
-  st.answer.reset();
-  st.answered.reset();
-  st.asked.reset();
-  st.roles.clear();
-  st.roles_model = 0;
+  forget_answers(st);
 }
 
 }  // namespace app

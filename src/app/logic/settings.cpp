@@ -103,18 +103,29 @@ const std::vector<SceneInfo>& scene_table() {
   return scenes;
 }
 
-bool is_checkpoint_paths(const std::string& v) {
-  if (v.size() > 2000) return false;
-  for (const std::string& path : split_list(v, ',')) {
-    if (path.empty()) return false;
-    for (const char c : path) {
-      const auto u = static_cast<unsigned char>(c);
-      if (u < 0x20 || u == 0x7f || c == '\\' || c == '<' || c == '>' || c == '"') return false;
-    }
-    const size_t colon = path.find(':'), slash = path.find('/');
-    if (colon != std::string::npos && (slash == std::string::npos || colon < slash)) return false;
+namespace {
+
+// A path a link may name: no control or HTML characters, relative (or, with web, http(s)): a colon before
+// the first slash names a scheme.
+bool is_safe_path(const std::string& v, bool web) {
+  for (const char c : v) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f || c == '\\' || c == '<' || c == '>' || c == '"') return false;
   }
-  return !v.empty();
+  const size_t colon = v.find(':'), slash = v.find('/');
+  if (colon == std::string::npos || (slash != std::string::npos && slash < colon)) return true;
+  const std::string scheme = v.substr(0, colon);
+  return web && (scheme == "http" || scheme == "https");
+}
+
+}  // namespace
+
+bool is_checkpoint_paths(const std::string& v) {
+  if (v.empty() || v.size() > 2000) return false;
+  for (const std::string& path : split_list(v, ',')) {
+    if (path.empty() || !is_safe_path(path, false)) return false;
+  }
+  return true;
 }
 
 bool is_model_path(const std::string& v) {
@@ -123,15 +134,7 @@ bool is_model_path(const std::string& v) {
   for (size_t i = 0; i < ext.size(); ++i) {
     if (std::tolower(static_cast<unsigned char>(v[v.size() - ext.size() + i])) != ext[i]) return false;
   }
-  for (const char c : v) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f || c == '\\' || c == '<' || c == '>' || c == '"') return false;
-  }
-  // relative, or http(s): no other scheme (a colon before the first slash names one)
-  const size_t colon = v.find(':'), slash = v.find('/');
-  if (colon == std::string::npos || (slash != std::string::npos && slash < colon)) return true;
-  const std::string scheme = v.substr(0, colon);
-  return scheme == "http" || scheme == "https";
+  return is_safe_path(v, true);
 }
 
 bool figure_view(const Settings& s) {
