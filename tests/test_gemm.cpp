@@ -358,3 +358,26 @@ TEST(GemmFinite, FindsOneBadEntryAtAnyPlaceOfAnyLength) {
     }
   }
 }
+
+TEST(Gemm, OneToThreeRowsGetTheBitsTheyGetAmongMany) {
+  // a generation step multiplies one token's vector, unpacked (fewer rows than a tile): each row must be
+  // what the same row gives in a product of many rows, packed, across k blocks and b's column blocks
+  const int m = 9, k = 300, n = 2060;
+  const Mat a = random(m, k, 21), b = random(k, n, 22), bt = random(n, k, 23);
+  Mat all(m, n), all_t(m, n);
+  gemm::multiply(gemm::in(a), gemm::in(b), gemm::out(all), 0.3f);
+  gemm::multiply_bt(gemm::in(a), gemm::in(bt), gemm::out(all_t), 0.3f);
+  for (int rows = 1; rows <= 3; ++rows) {
+    for (int r0 : {0, 5}) {
+      Mat part(rows, n), part_t(rows, n);
+      gemm::multiply(gemm::in(a.middleRows(r0, rows)), gemm::in(b), gemm::out(part), 0.3f);
+      gemm::multiply_bt(gemm::in(a.middleRows(r0, rows)), gemm::in(bt), gemm::out(part_t), 0.3f);
+      EXPECT_TRUE(part == all.middleRows(r0, rows))
+          << rows << " rows from " << r0 << ": largest difference "
+          << (part - all.middleRows(r0, rows)).cwiseAbs().maxCoeff();
+      EXPECT_TRUE(part_t == all_t.middleRows(r0, rows))
+          << "B^T, " << rows << " rows from " << r0 << ": largest difference "
+          << (part_t - all_t.middleRows(r0, rows)).cwiseAbs().maxCoeff();
+    }
+  }
+}

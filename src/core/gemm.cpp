@@ -176,6 +176,49 @@ bool trivial(Out c, int k) {
   return c.rows == 0 || c.cols == 0 || k == 0;
 }
 
+// c (M, N) = (s * a (M, K)) b for M < kMR rows (one token's vector, as in a generation step), without
+// packing: each entry the tile's sum, (0 + x_0 b_0) + x_1 b_1 + ..., k ascending, x_k = a_k * s, one
+// multiply then one add per step, so the same bits as a product with more rows. b's entry (k, j) at
+// b[k * rs + j * cs]: rows of b read straight along j (cs == 1), or 16 columns of b at a time (a transposed
+// b, as in logits = x embedding^T).
+void few_rows(In a, const float* b, int rs, int cs, int n, Out c, float s) {
+  constexpr int kCols = 16;  // columns of a transposed b per pass: 4 vectors of sums
+  for (int i = 0; i < a.rows; ++i) {
+    const float* x = a.data + static_cast<std::ptrdiff_t>(i) * a.stride;
+    float* ci = c.data + static_cast<std::ptrdiff_t>(i) * c.stride;
+    std::fill_n(ci, n, 0.0f);
+    if (cs == 1) {
+      for (int k = 0; k < a.cols; ++k) {
+        const float xk = x[k] * s;
+        const v4f xv = splat4(xk);
+        const float* bk = b + static_cast<std::ptrdiff_t>(k) * rs;
+        int j = 0;
+        for (; j + 4 <= n; j += 4) store4(ci + j, load4(ci + j) + xv * load4(bk + j));
+        for (; j < n; ++j) ci[j] = ci[j] + xk * bk[j];
+      }
+      continue;
+    }
+    for (int j0 = 0; j0 < n; j0 += kCols) {
+      const int w = std::min(kCols, n - j0);
+      const float* col[kCols];  // column j0 + jj of b, entry k at col[jj][k * rs]
+      for (int jj = 0; jj < kCols; ++jj)
+        col[jj] = b + static_cast<std::ptrdiff_t>(j0 + std::min(jj, w - 1)) * cs;
+      v4f acc[kCols / 4] = {};
+      for (int k = 0; k < a.cols; ++k) {
+        const v4f xv = splat4(x[k] * s);
+        const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(k) * rs;
+        for (int v = 0; v < kCols / 4; ++v) {
+          const v4f bv{col[4 * v][at], col[4 * v + 1][at], col[4 * v + 2][at], col[4 * v + 3][at]};
+          acc[v] = acc[v] + xv * bv;
+        }
+      }
+      float sums[kCols];
+      for (int v = 0; v < kCols / 4; ++v) store4(sums + 4 * v, acc[v]);
+      std::copy_n(sums, w, ci + j0);
+    }
+  }
+}
+
 float* a_room(int m, int kk) {
   return room(1,
               static_cast<size_t>(std::min(kKC, kk)) * static_cast<size_t>(round_up(std::min(kMC, m), kMR)));
@@ -186,6 +229,10 @@ float* a_room(int m, int kk) {
 void run(In a, const float* b, int rs, int cs, int n, Out c, float s, const int* order) {
   const int kk = a.cols;
   if (trivial(c, kk)) return;
+  if (a.rows < kMR && !order) {
+    few_rows(a, b, rs, cs, n, c, s);
+    return;
+  }
   float* bbuf =
       room(0, static_cast<size_t>(std::min(kKC, kk)) * static_cast<size_t>(round_up(std::min(kNC, n), kNR)));
   float* abuf = a_room(a.rows, kk);

@@ -133,7 +133,7 @@ LmAnswer LmHost::answer(const LmRequest& q) {
       if (a.segment >= 2) {
         const attn::lm::LmRoles roles = attn::lm::lm_head_roles(c.model, a.segment, q.seed);
         for (const attn::train::HeadRole& h : roles.heads) {  // scores: previous token, induction, first
-          const auto score = [&h](size_t k) { return static_cast<float>(h.scores[k].value); };
+          const auto score = [&h](size_t i) { return static_cast<float>(h.scores[i].value); };
           a.roles.push_back({h.layer, h.head, score(0), score(1), score(2), h.role});
         }
       }
