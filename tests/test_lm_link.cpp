@@ -106,6 +106,8 @@ void expect_same(const app::LmAnswer& a, const app::LmAnswer& b) {
   ASSERT_EQ(a.grids.size(), b.grids.size());
   for (size_t i = 0; i < a.grids.size(); ++i) EXPECT_TRUE(a.grids[i] == b.grids[i]) << "grid " << i;
   ASSERT_EQ(a.roles.size(), b.roles.size());
+  EXPECT_TRUE(a.gap_scores == b.gap_scores);
+  EXPECT_EQ(a.gap_key, b.gap_key);
 }
 
 TEST(LmHost, AnswersAsTheCoreForwardDoes) {
@@ -217,6 +219,38 @@ TEST(LmHost, MoreTokensContinueTheLastAnswer) {
   expect_same(host.answer(q), fresh.answer(q));
 }
 
+TEST(LmHost, TheEnlargedHeadsRopeScoresByGap) {
+  // the last token's query and its favourite key, turned back and scored at every gap: at their own gap
+  // the score is the one the model computed
+  const attn::model_io::Checkpoint c = attn::model_io::open_checkpoint(files(), nullptr);
+  app::LmHost host;
+  ASSERT_TRUE(host.open(1, files()).ok());
+  app::LmRequest q = ask("the cat sat on the mat");
+  EXPECT_EQ(host.answer(q).gap_scores.size(), 0) << "no head enlarged, no scores";
+  for (const int grid : {0, kHeads + 3}) {  // layer 0 head 0 (group 0), layer 1 head 3 (group 1)
+    q.grid = grid;
+    const app::LmAnswer a = host.answer(q);
+    ASSERT_EQ(a.error, "");
+    ASSERT_EQ(a.gap_scores.cols(), 2 * app::kLmGaps + 1);
+    const int last = static_cast<int>(a.ids.size()) - 1;
+    int favourite = 0;
+    a.grids[static_cast<size_t>(grid)].row(last).maxCoeff(&favourite);
+    EXPECT_EQ(a.gap_key, favourite);
+    const attn::lm::LmForward f = attn::lm::lm_forward(c.model, a.ids);
+    const float model =
+                    f.layers[static_cast<size_t>(grid / kHeads)].scores[static_cast<size_t>(grid % kHeads)](
+                        last, favourite),
+                ours = a.gap_scores(0, app::kLmGaps + last - favourite);
+    EXPECT_NEAR(ours, model, 1e-5 + 1e-5 * std::abs(model)) << "grid " << grid;
+  }
+  q.generate = 2;  // more tokens: the same head continued from the cache, still the model's own score
+  const app::LmAnswer a = host.answer(q);
+  const attn::lm::LmForward f = attn::lm::lm_forward(c.model, a.ids);
+  const int last = static_cast<int>(a.ids.size()) - 1;
+  const float model = f.layers[1].scores[3](last, a.gap_key);
+  EXPECT_NEAR(a.gap_scores(0, app::kLmGaps + last - a.gap_key), model, 1e-5 + 1e-5 * std::abs(model));
+}
+
 TEST(LmHost, HeadsOffChangeTheNextTokenAndTheLaterLayers) {
   app::LmHost host;
   ASSERT_TRUE(host.open(1, files()).ok());
@@ -325,6 +359,7 @@ TEST(LmMessages, RoundTripAndRefuseMalformed) {
   q.temperature = 0.7;
   q.seed = 9;
   q.roles = true;
+  q.grid = 5;
   const app::LmRequest qb = app::decode_lm_request(app::encode(q));
   EXPECT_TRUE(qb.same_question(q));
   EXPECT_EQ(qb.serial, q.serial);

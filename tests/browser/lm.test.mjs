@@ -98,6 +98,12 @@ test('lm: picked llama2.c files open in the worker; ids, top 10, every head, hea
       assert.equal(s.shown.grid.id, 'lm/enlarged');
       const [big] = await api(page, 'heatmaps', { id: 'lm/enlarged' });
       assertAllClose(big.values.flat(), want.attention[1][2].flat(), 'the enlarged head', TOL);
+      // RoPE in that head: the last query and the key the CLI's weights favour, scored at gaps -64 .. 64
+      const row = want.attention[1][2].at(-1);
+      assert.equal(s.shown.grid.rope_key, row.indexOf(Math.max(...row)), 'the key the last query weights most');
+      assert.equal(s.shown.grid.rope_scores.length, 129);
+      assert.ok(s.shown.grid.rope_scores.every(Number.isFinite) &&
+        new Set(s.shown.grid.rope_scores).size > 10, 'a score at every gap, changing with the gap');
       await setAndWait(page, { off: '0.1,1.3' });
       s = await answered(page);
       assert.equal(s.shown.off, '0.1,1.3');

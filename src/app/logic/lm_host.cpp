@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/lm/lm_roles.hpp"
 #include "core/lm/next_token.hpp"
+#include "core/schemes/rope.hpp"
 #include "core/train/head_roles.hpp"
 
 namespace app {
@@ -51,6 +52,28 @@ LmInfo describe_checkpoint(const attn::model_io::Checkpoint& c, long long model)
   i.learned_positions = m.position_table.size() > 0;
   i.parameters = count_parameters(m);
   return i;
+}
+
+// The RoPE scores by gap of head `grid` (layer * heads + head) into a: the last token's query and the key
+// its weights favour, each turned back from its position (qkv holds them turned), then scored at every gap
+// as RoPE would turn them (rope_score).
+void rope_gaps(const attn::lm::LmModel& m, const attn::lm::LmForward& f, int grid, LmAnswer& a) {
+  const attn::TransformerConfig& c = m.config;
+  const int l = grid / c.heads, h = grid % c.heads, dk = c.d_model / c.heads;
+  const attn::Mat& qkv = f.layers[static_cast<size_t>(l)].qkv;  // (T, D + 2 G d_k)
+  const int i = static_cast<int>(qkv.rows()) - 1;
+  a.grids[static_cast<size_t>(grid)].row(i).maxCoeff(&a.gap_key);
+  // its q and its group's k: (1, d_k) each, at positions i and gap_key
+  const auto unturned = [&](int row, int col) {
+    attn::Mat v = qkv.block(row, col, 1, dk);
+    attn::ops::rope_rotate(v, 0, dk, attn::ops::RopeTable::for_positions(dk, {row}, c.base), true);
+    return attn::RowVec(v);
+  };
+  const attn::RowVec q = unturned(i, h * dk),
+                     k = unturned(a.gap_key, c.d_model + h / (c.heads / c.kv_groups()) * dk);
+  a.gap_scores.resize(1, 2 * kLmGaps + 1);
+  for (int g = -kLmGaps; g <= kLmGaps; ++g)
+    a.gap_scores(0, g + kLmGaps) = attn::rope_score(q, k, std::max(g, 0), std::max(-g, 0), c.base);
 }
 
 }  // namespace
@@ -105,7 +128,7 @@ LmAnswer LmHost::answer(const LmRequest& q) {
     const attn::TransformerConfig& cfg = c.model.config;
     const attn::HeadSwitch off = attn::train::parse_heads_off(q.off, cfg.layers, cfg.heads);
     LmRequest asked = q;  // q with the kept question's count of ids to generate (and roles)
-    if (kept_) asked.generate = kept_->q.generate, asked.roles = kept_->q.roles;
+    if (kept_) asked.generate = kept_->q.generate, asked.roles = kept_->q.roles, asked.grid = kept_->q.grid;
     if (!kept_ || !asked.same_question(kept_->q) || q.generate < kept_->q.generate) {
       kept_.reset();  // its memory goes before the new forward's comes
       Kept k{q, q.use_text ? c.encode(q.text) : q.ids, {}, attn::Rng(q.seed)};
@@ -128,6 +151,8 @@ LmAnswer LmHost::answer(const LmRequest& q) {
     for (const auto& layer : f.layers) {
       for (const attn::Mat& w : layer.weights) a.grids.push_back(w);
     }
+    if (q.grid >= 0 && q.grid < cfg.layers * cfg.heads && cfg.positions == attn::Scheme::Rope)
+      rope_gaps(c.model, f, q.grid, a);
     if (q.roles) {
       a.segment = attn::lm::lm_role_segment(c.model);
       if (a.segment >= 2) {

@@ -25,7 +25,7 @@ void expect(Reader& r, std::uint32_t tag) {
 bool LmRequest::same_question(const LmRequest& o) const {
   return model == o.model && use_text == o.use_text && (use_text ? text == o.text : ids == o.ids) &&
          off == o.off && generate == o.generate && temperature == o.temperature && seed == o.seed &&
-         roles == o.roles && close == o.close;
+         roles == o.roles && grid == o.grid && close == o.close;
 }
 
 Bytes encode(const LmInfo& i) {
@@ -74,6 +74,7 @@ Bytes encode(const LmRequest& q) {
   w.put(q.temperature);
   w.put(q.seed);
   w.put<std::uint8_t>(q.roles ? 1 : 0);
+  w.put(q.grid);
   w.put<std::uint8_t>(q.close ? 1 : 0);
   return std::move(w.out);
 }
@@ -92,6 +93,7 @@ LmRequest decode_lm_request(const Bytes& bytes) {
   q.temperature = r.get<double>();
   q.seed = r.get<std::uint64_t>();
   q.roles = r.get<std::uint8_t>() != 0;
+  q.grid = r.get<int>();
   q.close = r.get<std::uint8_t>() != 0;
   r.end();
   return q;
@@ -123,6 +125,8 @@ Bytes encode(const LmAnswer& a) {
     w.text(h.role);
   }
   w.put(a.segment);
+  w.mat(a.gap_scores);
+  w.put(a.gap_key);
   w.put(a.seconds);
   return std::move(w.out);
 }
@@ -163,6 +167,8 @@ LmAnswer decode_lm_answer(const Bytes& bytes) {
     h.role = r.text();
   }
   a.segment = r.get<int>();
+  a.gap_scores = r.mat();
+  a.gap_key = r.get<int>();
   a.seconds = r.get<double>();
   r.end();
   return a;

@@ -15,6 +15,7 @@ namespace app {
 inline constexpr std::uint32_t kLmRequestTag = 0x51524d4c;  // "LMRQ"
 inline constexpr std::uint32_t kLmAnswerTag = 0x4e414d4c;   // "LMAN"
 inline constexpr std::uint32_t kLmInfoTag = 0x464e4d4c;     // "LMNF"
+inline constexpr int kLmGaps = 64;                          // the gaps of LmAnswer::gap_scores: -64 .. 64
 
 // The model that was opened (or why it was not): its format and sizes.
 struct LmInfo {
@@ -43,6 +44,7 @@ struct LmRequest {
   double temperature = 0;  // 0: greedy
   std::uint64_t seed = 1;
   bool roles = false;
+  int grid = -1;       // layer * heads + head of the enlarged head: its RoPE scores by gap (-1: none)
   bool close = false;  // let the model go instead (its memory is returned)
   // Whether `o` asks the same question (serials aside).
   bool same_question(const LmRequest& o) const;
@@ -71,7 +73,12 @@ struct LmAnswer {
   std::vector<attn::Mat> grids;     // (layers * heads) each (T, T): layer-major attention weights
   std::vector<LmHeadScores> roles;  // when asked: every head, layer-major
   int segment = 0;                  // the roles' repeated segment length
-  double seconds = 0;               // to compute it
+  // A RoPE model's enlarged head (LmRequest::grid): the last token's query and the key it weights most
+  // (gap_key), taken before RoPE turns them, scored at every gap -kLmGaps .. kLmGaps (query position - key
+  // position): (1, 2 kLmGaps + 1), or empty
+  attn::Mat gap_scores;
+  int gap_key = -1;
+  double seconds = 0;  // to compute it
 
   // An answer that says only why the question `q` could not be answered.
   static LmAnswer failure(const LmRequest& q, std::string why) {

@@ -80,6 +80,8 @@ LmRequest question(const Settings& s, const LmInfo& info) {
   q.temperature = s.temperature;
   q.seed = static_cast<std::uint64_t>(s.seed);
   q.roles = lm_store().roles_model != info.model;
+  int l = 0, h = 0;
+  if (parse_grid(s.grid, info, l, h)) q.grid = l * info.heads + h;
   return q;
 }
 
