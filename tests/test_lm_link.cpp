@@ -106,7 +106,7 @@ void expect_same(const app::LmAnswer& a, const app::LmAnswer& b) {
   ASSERT_EQ(a.grids.size(), b.grids.size());
   for (size_t i = 0; i < a.grids.size(); ++i) EXPECT_TRUE(a.grids[i] == b.grids[i]) << "grid " << i;
   ASSERT_EQ(a.roles.size(), b.roles.size());
-  EXPECT_TRUE(a.gap_scores == b.gap_scores);
+  EXPECT_EQ(a.gap_scores, b.gap_scores);
   EXPECT_EQ(a.gap_key, b.gap_key);
 }
 
@@ -226,12 +226,12 @@ TEST(LmHost, TheEnlargedHeadsRopeScoresByGap) {
   app::LmHost host;
   ASSERT_TRUE(host.open(1, files()).ok());
   app::LmRequest q = ask("the cat sat on the mat");
-  EXPECT_EQ(host.answer(q).gap_scores.size(), 0) << "no head enlarged, no scores";
+  EXPECT_TRUE(host.answer(q).gap_scores.empty()) << "no head enlarged, no scores";
   for (const int grid : {0, kHeads + 3}) {  // layer 0 head 0 (group 0), layer 1 head 3 (group 1)
     q.grid = grid;
     const app::LmAnswer a = host.answer(q);
     ASSERT_EQ(a.error, "");
-    ASSERT_EQ(a.gap_scores.cols(), 2 * app::kLmGaps + 1);
+    ASSERT_EQ(a.gap_scores.size(), static_cast<size_t>(2 * app::kLmGaps + 1));
     const int last = static_cast<int>(a.ids.size()) - 1;
     int favourite = 0;
     a.grids[static_cast<size_t>(grid)].row(last).maxCoeff(&favourite);
@@ -240,7 +240,7 @@ TEST(LmHost, TheEnlargedHeadsRopeScoresByGap) {
     const float model =
                     f.layers[static_cast<size_t>(grid / kHeads)].scores[static_cast<size_t>(grid % kHeads)](
                         last, favourite),
-                ours = a.gap_scores(0, app::kLmGaps + last - favourite);
+                ours = a.gap_scores[static_cast<size_t>(app::kLmGaps + last - favourite)];
     EXPECT_NEAR(ours, model, 1e-5 + 1e-5 * std::abs(model)) << "grid " << grid;
   }
   q.generate = 2;  // more tokens: the same head continued from the cache, still the model's own score
@@ -248,7 +248,8 @@ TEST(LmHost, TheEnlargedHeadsRopeScoresByGap) {
   const attn::lm::LmForward f = attn::lm::lm_forward(c.model, a.ids);
   const int last = static_cast<int>(a.ids.size()) - 1;
   const float model = f.layers[1].scores[3](last, a.gap_key);
-  EXPECT_NEAR(a.gap_scores(0, app::kLmGaps + last - a.gap_key), model, 1e-5 + 1e-5 * std::abs(model));
+  EXPECT_NEAR(a.gap_scores[static_cast<size_t>(app::kLmGaps + last - a.gap_key)], model,
+              1e-5 + 1e-5 * std::abs(model));
 }
 
 TEST(LmHost, HeadsOffChangeTheNextTokenAndTheLaterLayers) {

@@ -71,9 +71,8 @@ void rope_gaps(const attn::lm::LmModel& m, const attn::lm::LmForward& f, int gri
   };
   const attn::RowVec q = unturned(i, h * dk),
                      k = unturned(a.gap_key, c.d_model + h / (c.heads / c.kv_groups()) * dk);
-  a.gap_scores.resize(1, 2 * kLmGaps + 1);
   for (int g = -kLmGaps; g <= kLmGaps; ++g)
-    a.gap_scores(0, g + kLmGaps) = attn::rope_score(q, k, std::max(g, 0), std::max(-g, 0), c.base);
+    a.gap_scores.push_back(attn::rope_score(q, k, std::max(g, 0), std::max(-g, 0), c.base));
 }
 
 }  // namespace

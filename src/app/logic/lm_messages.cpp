@@ -125,7 +125,8 @@ Bytes encode(const LmAnswer& a) {
     w.text(h.role);
   }
   w.put(a.segment);
-  w.mat(a.gap_scores);
+  w.put(static_cast<std::uint32_t>(a.gap_scores.size()));
+  for (float v : a.gap_scores) w.put(v);
   w.put(a.gap_key);
   w.put(a.seconds);
   return std::move(w.out);
@@ -167,7 +168,9 @@ LmAnswer decode_lm_answer(const Bytes& bytes) {
     h.role = r.text();
   }
   a.segment = r.get<int>();
-  a.gap_scores = r.mat();
+  const auto gaps = r.get<std::uint32_t>();
+  if (gaps > r.left() / 4) r.fail();
+  for (std::uint32_t i = 0; i < gaps; ++i) a.gap_scores.push_back(r.get<float>());
   a.gap_key = r.get<int>();
   a.seconds = r.get<double>();
   r.end();

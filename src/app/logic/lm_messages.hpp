@@ -75,8 +75,8 @@ struct LmAnswer {
   int segment = 0;                  // the roles' repeated segment length
   // A RoPE model's enlarged head (LmRequest::grid): the last token's query and the key it weights most
   // (gap_key), taken before RoPE turns them, scored at every gap -kLmGaps .. kLmGaps (query position - key
-  // position): (1, 2 kLmGaps + 1), or empty
-  attn::Mat gap_scores;
+  // position): 2 kLmGaps + 1 of them, or none (a vector: an empty Eigen matrix's copy traps in the page)
+  std::vector<float> gap_scores;
   int gap_key = -1;
   double seconds = 0;  // to compute it
 

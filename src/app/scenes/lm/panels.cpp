@@ -105,7 +105,7 @@ void draw_enlarged(Settings& s, const LmInfo& info, const LmAnswer& a, attn::Hea
   g["layer"] = l;
   g["head"] = h;
   g["id"] = spec.id;
-  if (a.gap_scores.cols() != 2 * kLmGaps + 1 || a.gap_key < 0 ||
+  if (a.gap_scores.size() != static_cast<size_t>(2 * kLmGaps + 1) || a.gap_key < 0 ||
       a.gap_key >= static_cast<int>(a.pieces.size()))
     return;
   // RoPE with this head's own query and key: the score depends on the gap alone
@@ -114,20 +114,20 @@ void draw_enlarged(Settings& s, const LmInfo& info, const LmAnswer& a, attn::Hea
       "RoPE in this head: the last token's query and the key it weights most ('%s', %d back), taken before "
       "RoPE turns them, scored as if they stood any gap apart%s:",
       a.pieces[static_cast<size_t>(a.gap_key)].c_str(), gap,
-      gap <= kLmGaps
-          ? format(" (at %d: %.3f)", gap, static_cast<double>(a.gap_scores(0, gap + kLmGaps))).c_str()
-          : "");
+      gap <= kLmGaps ? format(" (at %d: %.3f)", gap,
+                              static_cast<double>(a.gap_scores[static_cast<size_t>(gap + kLmGaps)]))
+                           .c_str()
+                     : "");
   PlotOptions opt;
   opt.size = ImVec2(side, 110);
   opt.x_lo = -kLmGaps, opt.x_hi = kLmGaps;
   if (gap <= kLmGaps) opt.x_marks = {static_cast<float>(gap)};
   opt.x_name = "gap";
   line_plot("lm/rope_gap",
-            {{"score", nullptr, a.gap_scores.data(), static_cast<size_t>(a.gap_scores.size()),
-              ink_u32(Ink::Orange), -kLmGaps}},
+            {{"score", nullptr, a.gap_scores.data(), a.gap_scores.size(), ink_u32(Ink::Orange), -kLmGaps}},
             opt);
   g["rope_key"] = a.gap_key;
-  g["rope_scores"] = std::vector<float>(a.gap_scores.data(), a.gap_scores.data() + a.gap_scores.size());
+  g["rope_scores"] = a.gap_scores;
 }
 
 void draw_roles(Settings& s, const LmInfo& info, attn::HeadSwitch& off, nlohmann::json& shown) {
