@@ -111,8 +111,8 @@ void draw_enlarged(Settings& s, const LmInfo& info, const LmAnswer& a, attn::Hea
   // RoPE with this head's own query and key: the score depends on the gap alone
   const int i = static_cast<int>(a.ids.size()) - 1, gap = i - a.gap_key;
   text_wrapped(
-      "RoPE in this head: the last token's query and the key it weights most ('%s', %d back), taken before "
-      "RoPE turns them, scored as if they stood any gap apart%s:",
+      "RoPE in this head: the last query and the key it weights most ('%s', %d back), unturned, scored at "
+      "every gap%s:",
       a.pieces[static_cast<size_t>(a.gap_key)].c_str(), gap,
       gap <= kLmGaps ? format(" (at %d: %.3f)", gap,
                               static_cast<double>(a.gap_scores[static_cast<size_t>(gap + kLmGaps)]))
