@@ -128,9 +128,13 @@ LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w,
     normalise(x, w.ln1_gain, w.ln1_bias, out_.norm1, out_.xhat1, out_.rstd1);
     in_ = &out_.norm1;
   }
-  MatT<S> qkv(past_ + t, w.w_qkv.cols());  // the cache's rows, then the new ones'
-  std::copy_n(out_.qkv.data(), past_ * qkv.cols(), qkv.data());
-  out_.qkv.swap(qkv);
+  if (past_ > 0) {  // the cache's rows, then room for the new ones'
+    MatT<S> qkv(past_ + t, w.w_qkv.cols());
+    std::copy_n(out_.qkv.data(), past_ * qkv.cols(), qkv.data());
+    out_.qkv.swap(qkv);
+  } else {  // a whole forward keeps the capture's storage (training's steps reuse it)
+    out_.qkv.resize(t, w.w_qkv.cols());
+  }
   out_.scores.resize(static_cast<size_t>(c.heads));
   out_.weights.resize(static_cast<size_t>(c.heads));
   out_.off.assign(static_cast<size_t>(c.heads), 0);
