@@ -26,6 +26,7 @@ add_library(attention_model_io STATIC ${CMAKE_SOURCE_DIR}/src/model_io/model_jso
                                       ${CMAKE_SOURCE_DIR}/src/model_io/hf_tokenizer.cpp
                                       ${CMAKE_SOURCE_DIR}/src/model_io/hf_llama.cpp
                                       ${CMAKE_SOURCE_DIR}/src/model_io/hf_gpt2.cpp
+                                      ${CMAKE_SOURCE_DIR}/src/model_io/hf_folder.cpp
                                       ${CMAKE_SOURCE_DIR}/src/model_io/checkpoint.cpp)
 target_include_directories(attention_model_io PUBLIC ${CMAKE_SOURCE_DIR}/src)
 target_link_libraries(attention_model_io PUBLIC attention_core nlohmann_json::nlohmann_json)

@@ -262,6 +262,69 @@ class HfLlama(unittest.TestCase, cli_test.CloseMixin):
                 self.assertIn(message, p.stderr.decode())
 
 
+class HfShards(unittest.TestCase, cli_test.CloseMixin):
+    """A Llama folder whose tensors are split over two shards named by model.safetensors.index.json, beside
+    files the reader passes over (PyTorch weights, generation_config.json, README.md): the same forward as
+    the reference's; a shard the index names that is not there, and a tensor in two shards, are refused."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        rng = np.random.default_rng(17)
+        cls.config, _, stored = ref.hf_llama(rng, 16, 24, 2, 4, 2, 30, False, "F16", 10000.0)
+        names = sorted(stored)
+        cls.parts = {"model-00001-of-00002.safetensors": names[:len(names) // 2],
+                     "model-00002-of-00002.safetensors": names[len(names) // 2:]}
+        cls.stored = {}
+        cls.folder = os.path.join(cls.dir.name, "sharded")
+        os.makedirs(cls.folder)
+        for file, part in cls.parts.items():
+            raw, got = ref.write_safetensors({n: stored[n] for n in part}, {n: "F16" for n in part})
+            cls.stored.update(got)
+            with open(os.path.join(cls.folder, file), "wb") as f:
+                f.write(raw)
+        cls.index = {"metadata": {"total_size": 0},
+                     "weight_map": {n: file for file, part in cls.parts.items() for n in part}}
+        files = {"config.json": json.dumps(cls.config), "model.safetensors.index.json": json.dumps(cls.index),
+                 "generation_config.json": "{}", "README.md": "# a model card", "pytorch_model.bin": "not read"}
+        for name, text in files.items():
+            with open(os.path.join(cls.folder, name), "w") as f:
+                f.write(text)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def test_shards_read_as_one_model(self):
+        ids = [1, 5, 9, 2, 17, 3, 8]
+        got = run_lm("--model", self.folder, "--ids", ",".join(map(str, ids)), "--attention")
+        logits, weights = ref.hf_llama_forward(self.config, self.stored, np.asarray(ids))
+        self.assertEqual(got["format"], "llama")
+        check_against(self, "llama in two shards", got, logits, weights)
+
+    def test_missing_and_doubled_shards_are_refused_in_words(self):
+        first, second = sorted(self.parts)
+        with open(os.path.join(self.folder, first), "rb") as f:
+            raw_first = f.read()
+        cases = {"missing": ({first: raw_first}, self.index, f"'{second}' is missing"),
+                 "doubled": ({first: raw_first, "extra.safetensors": raw_first}, None, "is in two files")}
+        for case, (shards, index, message) in cases.items():
+            bad = os.path.join(self.dir.name, "bad-" + case)
+            os.makedirs(bad)
+            with open(os.path.join(bad, "config.json"), "w") as f:
+                json.dump(self.config, f)
+            if index:
+                with open(os.path.join(bad, "model.safetensors.index.json"), "w") as f:
+                    json.dump(index, f)
+            for name, raw in shards.items():
+                with open(os.path.join(bad, name), "wb") as f:
+                    f.write(raw)
+            p = subprocess.run([cli_test.CLI, "lm", "--model", bad, "--ids", "1,2"], capture_output=True, timeout=60)
+            with self.subTest(case=case):
+                self.assertEqual(p.returncode, 2, p.stderr.decode())
+                self.assertIn(message, p.stderr.decode())
+
+
 class HfGpt2(unittest.TestCase, cli_test.CloseMixin):
     """GPT-2 folders written here (F32 with the "transformer." prefix, F16 without, n_inner given or 4D),
     against GPT2LMHeadModel's forward in numpy; the learned table's last slot is a hard limit."""

@@ -16,6 +16,7 @@
 #include "core/lm/next_token.hpp"
 #include "core/rng.hpp"
 #include "model_io/checkpoint.hpp"
+#include "model_io/hf_folder.hpp"
 
 namespace {
 
@@ -290,7 +291,20 @@ TEST(LmHost, BadFilesAndQuestionsSayWhy) {
             std::string::npos);
   EXPECT_NE(host.open(2, {{"tokenizer.bin", tokenizer_bin()}}).error.find("tokenizer.bin alone"),
             std::string::npos);
-  EXPECT_NE(host.open(3, {{"config.json", "{}"}}).error.find("model.safetensors is missing"),
+  EXPECT_NE(host.open(3, {{"config.json", "{}"}}).error.find("not in this page"), std::string::npos);
+  EXPECT_NE(host.open(3, {{"config.json", "{}"}, {"model.safetensors", "x"}}).error.find("not in this page"),
+            std::string::npos);
+  // with the Hugging Face readers: a folder's other files are passed over, not taken for a llama2.c
+  // checkpoint or refused
+  app::LmHost hf;
+  hf.read_hf_folders(&attn::model_io::read_hf_folder);
+  EXPECT_NE(hf.open(3, {{"config.json", "{}"}, {"pytorch_model.bin", "x"}, {"README.md", "x"}})
+                .error.find("model.safetensors is missing"),
+            std::string::npos);
+  EXPECT_NE(hf.open(3, {{"model-00001-of-00002.safetensors", "x"}}).error.find("config.json is missing"),
+            std::string::npos);
+  EXPECT_NE(hf.open(3, {{"config.json", "{}"}, {"config.json", "{}"}, {"model.safetensors", "x"}})
+                .error.find("two files are config.json"),
             std::string::npos);
   std::vector<NamedFile> two = files();
   two.push_back({"other.bin", "x"});

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <optional>
+#include <memory>
 
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
@@ -14,26 +14,64 @@
 #include "core/rng.hpp"
 #include "core/train/head_roles.hpp"
 #include "model_io/checkpoint.hpp"
-#include "model_io/hf_gpt2.hpp"
-#include "tokenize_command.hpp"
+#include "model_io/hf_folder.hpp"
 
 namespace attn::cli {
 namespace {
 
 constexpr std::streamoff kMaxCheckpointBytes = std::streamoff{2} << 30;
 
-std::string read_binary(const std::string& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw InputError("cannot open " + what + " '" + one_line(path) + "'");
-  const std::streamoff size = in.tellg();
+// The file at `path` opened for reading, its size checked; `what` names it in errors.
+std::shared_ptr<std::ifstream> open_capped(const std::string& path, const std::string& what,
+                                           std::streamoff& size) {
+  auto in = std::make_shared<std::ifstream>(path, std::ios::binary | std::ios::ate);
+  if (!*in) throw InputError("cannot open " + what + " '" + one_line(path) + "'");
+  size = in->tellg();
   if (size < 0) throw InputError("cannot read " + what + " '" + one_line(path) + "'");
   if (size > kMaxCheckpointBytes)
     throw_input_error({what, " is ", size, " bytes; allowed: up to ", kMaxCheckpointBytes});
+  return in;
+}
+
+std::string read_binary(const std::string& path, const std::string& what) {
+  std::streamoff size = 0;
+  const auto in = open_capped(path, what, size);
   std::string bytes(static_cast<size_t>(size), '\0');
-  in.seekg(0);
-  in.read(bytes.data(), size);
-  if (!in) throw InputError("cannot read " + what + " '" + one_line(path) + "'");
+  in->seekg(0);
+  in->read(bytes.data(), size);
+  if (!*in) throw InputError("cannot read " + what + " '" + one_line(path) + "'");
   return bytes;
+}
+
+// A checkpoint's weights on disk, read a tensor at a time as the reader asks (never whole in memory).
+lm::FileRange disk_range(const std::string& path, const std::string& what) {
+  std::streamoff size = 0;
+  auto in = open_capped(path, what, size);
+  return {static_cast<size_t>(size), [in, path, what](void* dst, size_t at, size_t n) {
+            in->seekg(static_cast<std::streamoff>(at));
+            in->read(static_cast<char*>(dst), static_cast<std::streamsize>(n));
+            if (!*in) throw InputError("cannot read " + what + " '" + one_line(path) + "'");
+          }};
+}
+
+// A Hugging Face folder's model and tokenizer files (its other files are not read), in name order.
+std::vector<model_io::NamedFile> folder_files(const std::string& folder) {
+  std::vector<std::filesystem::path> paths;
+  for (const auto& e : std::filesystem::directory_iterator(folder)) {
+    if (e.is_regular_file()) paths.push_back(e.path());
+  }
+  std::sort(paths.begin(), paths.end());
+  std::vector<model_io::NamedFile> files;
+  for (const auto& p : paths) {
+    const std::string name = p.filename().string();
+    const model_io::HfPart part = model_io::hf_part(name);
+    if (part == model_io::HfPart::Weights) {
+      files.emplace_back(name, disk_range(p.string(), name));
+    } else if (part != model_io::HfPart::Other) {
+      files.emplace_back(name, read_binary(p.string(), name));
+    }
+  }
+  return files;
 }
 
 }  // namespace
@@ -48,36 +86,26 @@ json run_lm(const LmOptions& o) {
   const bool folder = std::filesystem::is_directory(o.model, ec);
   if (folder && !o.tokenizer.empty()) {
     throw InputError(
-        "--tokenizer is a llama2.c tokenizer.bin; a Hugging Face folder's tokenizer is not read yet");
+        "--tokenizer is a llama2.c tokenizer.bin; a Hugging Face folder's tokenizer is read from the folder");
   }
   std::vector<model_io::NamedFile> files;
   if (folder) {
-    for (const char* name : {"config.json", "model.safetensors"})
-      files.push_back({name, read_binary(o.model + "/" + name, name)});
+    files = folder_files(o.model);
   } else {
     // the checkpoint is named .bin whatever its path says; the tokenizer is tokenizer.bin
-    files.push_back({"model.bin", read_binary(o.model, "the model file")});
+    files.emplace_back("model.bin", disk_range(o.model, "the model file"));
     if (!o.tokenizer.empty())
-      files.push_back({"tokenizer.bin", read_binary(o.tokenizer, "the tokenizer file")});
+      files.emplace_back("tokenizer.bin", read_binary(o.tokenizer, "the tokenizer file"));
   }
   const model_io::Checkpoint checkpoint =
       model_io::open_checkpoint(std::move(files), &model_io::read_hf_folder);
   const lm::LmModel& model = checkpoint.model;
-  // a Hugging Face folder's byte-level BPE (tokenizer.json, or vocab.json and merges.txt), when it has one
-  std::optional<lm::ByteBpe> bpe;
-  if (folder && (std::filesystem::exists(o.model + "/tokenizer.json", ec) ||
-                 std::filesystem::exists(o.model + "/vocab.json", ec)))
-    bpe = read_tokenizer_folder(o.model);
-  const bool has_tokenizer = checkpoint.has_tokenizer || bpe;
+  const bool has_tokenizer = checkpoint.has_tokenizer();
   if (o.text_given && !has_tokenizer) {
     throw InputError(folder ? "--text needs the folder's tokenizer.json (or vocab.json and merges.txt)"
                             : "--text needs the model's --tokenizer (tokenizer.bin)");
   }
-  // what id `id` after `prev` shows, and the ids' text
-  const auto piece = [&](int prev, int id) {
-    return bpe ? lm::decode_piece(*bpe, id) : checkpoint.piece(prev, id);
-  };
-  std::vector<int> ids = !o.text_given ? o.ids : bpe ? lm::encode(*bpe, o.text) : checkpoint.encode(o.text);
+  std::vector<int> ids = o.text_given ? checkpoint.encode(o.text) : o.ids;
   const TransformerConfig& c = model.config;
   const HeadSwitch off = train::parse_heads_off(o.off, c.layers, c.heads);
   const int prompt = static_cast<int>(ids.size());
@@ -94,15 +122,15 @@ json run_lm(const LmOptions& o) {
   out["prompt_length"] = prompt;
   if (has_tokenizer) {
     json pieces = json::array();
-    for (size_t i = 0; i < ids.size(); ++i) pieces.push_back(piece(i ? ids[i - 1] : -1, ids[i]));
+    for (size_t i = 0; i < ids.size(); ++i) pieces.push_back(checkpoint.piece(i ? ids[i - 1] : -1, ids[i]));
     out["pieces"] = pieces;
-    out["text"] = bpe ? lm::decode(*bpe, ids) : checkpoint.text(ids);
+    out["text"] = checkpoint.text(ids);
   }
   // the last position's 10 most likely next tokens
   json next = json::array();
   for (const lm::Candidate& cand : lm::top_next(f.logits, static_cast<int>(f.logits.rows()) - 1, 10)) {
     json e = {{"id", cand.id}, {"p", cand.p}};
-    if (has_tokenizer) e["piece"] = piece(ids.back(), cand.id);
+    if (has_tokenizer) e["piece"] = checkpoint.piece(ids.back(), cand.id);
     next.push_back(e);
   }
   out["next"] = next;

@@ -1,5 +1,4 @@
-// Reads a Hugging Face GPT-2 checkpoint (its Conv1D weights are already (in, out), the core's layout), and
-// picks the reader of a folder by its model_type.
+// Reads a Hugging Face GPT-2 checkpoint: its Conv1D weights are already (in, out), the core's layout.
 #include "model_io/hf_gpt2.hpp"
 
 #include <nlohmann/json.hpp>
@@ -7,11 +6,10 @@
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
 #include "model_io/hf_config.hpp"
-#include "model_io/hf_llama.hpp"
-#include "model_io/safetensors.hpp"
 
 namespace attn::model_io {
-lm::LmModel read_hf_gpt2(const std::string& config_json, const std::string& safetensors) {
+
+lm::LmModel read_hf_gpt2(const std::string& config_json, const SafeTensors& st) {
   const nlohmann::json c = parse_hf_config(config_json);
   const int d = hf_config_int(c, "n_embd", 1, 16384), layers = hf_config_int(c, "n_layer", 1, 256);
   const int heads = hf_config_int(c, "n_head", 1, d), vocab = hf_config_int(c, "vocab_size", 1, 1 << 20);
@@ -36,7 +34,6 @@ lm::LmModel read_hf_gpt2(const std::string& config_json, const std::string& safe
                    : 1e-5;
   if (!(t.norm_eps > 0 && t.norm_eps < 1))
     throw InputError("config.json's layer_norm_epsilon is out of range");
-  const SafeTensors st(safetensors);
   const std::string pre = st.has("transformer.wte.weight") ? "transformer." : "";
   m.embedding = st.matrix(pre + "wte.weight", vocab, d);
   m.position_table = st.matrix(pre + "wpe.weight", slots, d);
@@ -56,13 +53,6 @@ lm::LmModel read_hf_gpt2(const std::string& config_json, const std::string& safe
   m.tied = !st.has("lm_head.weight");
   if (!m.tied) m.classifier = st.matrix("lm_head.weight", vocab, d).transpose();
   return m;
-}
-
-lm::LmModel read_hf_folder(const std::string& config_json, const std::string& safetensors) {
-  const std::string type = parse_hf_config(config_json).value("model_type", std::string());
-  if (type == "gpt2") return read_hf_gpt2(config_json, safetensors);
-  if (type == "llama") return read_hf_llama(config_json, safetensors);
-  throw_input_error({"config.json's model_type is '", one_line(type, 40), "'; read: gpt2 and llama"});
 }
 
 }  // namespace attn::model_io

@@ -6,7 +6,6 @@
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
 #include "model_io/hf_config.hpp"
-#include "model_io/safetensors.hpp"
 
 namespace attn::model_io {
 namespace {
@@ -27,7 +26,7 @@ Mat pairs_from_halves(const Mat& w, int heads, int dk) {
 
 }  // namespace
 
-lm::LmModel read_hf_llama(const std::string& config_json, const std::string& safetensors) {
+lm::LmModel read_hf_llama(const std::string& config_json, const SafeTensors& st) {
   const nlohmann::json c = parse_hf_config(config_json);
   const std::string type = c.value("model_type", std::string());
   if (type != "llama") {
@@ -65,7 +64,6 @@ lm::LmModel read_hf_llama(const std::string& config_json, const std::string& saf
   if (!(t.base > 1 && t.base < 1e12) || !(t.norm_eps > 0 && t.norm_eps < 1)) {
     throw InputError("config.json's rope_theta or rms_norm_eps is out of range");
   }
-  const SafeTensors st(safetensors);
   m.embedding = st.matrix("model.embed_tokens.weight", vocab, d);
   for (int l = 0; l < layers; ++l) {
     const std::string p = "model.layers." + std::to_string(l) + ".";

@@ -1,6 +1,8 @@
-// Reads safetensors headers and widens F32 / F16 / BF16 tensors to float matrices.
+// Reads safetensors headers (one file or a model's shards) and each tensor from its file, widening F32 /
+// F16 / BF16 to float matrices.
 #include "model_io/safetensors.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -43,62 +45,76 @@ float bf16_to_float(unsigned short h) {
   return v;
 }
 
-SafeTensors::SafeTensors(const std::string& bytes) : bytes_(bytes) {
-  if (bytes.size() < 8) throw InputError("the safetensors file is shorter than its 8-byte header length");
-  std::uint64_t n = 0;
-  std::memcpy(&n, bytes.data(), 8);
-  if (n > kMaxHeader || n > bytes.size() - 8) {
-    throw_input_error({"the safetensors header says it is ", n, " bytes; the file has ", bytes.size() - 8,
-                       " after its length"});
+SafeTensors::SafeTensors(const std::vector<const NamedFile*>& files) {
+  for (const NamedFile* f : files) {
+    files_.push_back(f->as_range());
+    names_.push_back(one_line(f->name, 80));
+    read_header(files_.size() - 1, files.size() > 1 ? "the safetensors file '" + names_.back() + "'"
+                                                    : std::string("the safetensors file"));
   }
-  data_ = 8 + static_cast<size_t>(n);
-  const std::string text = bytes.substr(8, static_cast<size_t>(n));
+}
+
+void SafeTensors::read_header(size_t file, const std::string& where) {
+  const lm::FileRange& f = files_[file];
+  if (f.size < 8) throw InputError(where + " is shorter than its 8-byte header length");
+  std::uint64_t n = 0;
+  f.copy(&n, 0, 8);
+  if (n > kMaxHeader || n > f.size - 8) {
+    throw_input_error(
+        {where, "'s header says it is ", n, " bytes; the file has ", f.size - 8, " after its length"});
+  }
+  const size_t data = 8 + static_cast<size_t>(n);
+  std::string text(static_cast<size_t>(n), '\0');
+  if (n > 0) f.copy(text.data(), 8, text.size());
   require_json_depth(text, "the safetensors header");
   const nlohmann::json header = parse_json(text);
-  if (!header.is_object()) throw InputError("the safetensors header is not a JSON object");
-  const size_t data_size = bytes.size() - data_;
+  if (!header.is_object()) throw InputError(where + "'s header is not a JSON object");
+  const size_t data_size = f.size - data;
   for (const auto& [name, t] : header.items()) {
     if (name == "__metadata__") continue;
+    const std::string tensor = "the tensor '" + one_line(name, 80) + "' in " + where;
     if (!t.is_object() || !t.contains("dtype") || !t.contains("shape") || !t.contains("data_offsets") ||
         !t["dtype"].is_string() || !t["shape"].is_array() || !t["data_offsets"].is_array() ||
         t["data_offsets"].size() != 2) {
-      throw_input_error(
-          {"the safetensors entry '", one_line(name, 80), "' lacks dtype, shape or data_offsets"});
+      throw InputError(tensor + " lacks dtype, shape or data_offsets");
     }
-    SafeTensor s;
+    Tensor s;
+    s.file = file;
     s.dtype = t["dtype"].get<std::string>();
     long long count = 1;
     for (const auto& d : t["shape"]) {
       if (!d.is_number_integer() || d.get<long long>() < 0 || d.get<long long>() > (1LL << 40)) {
-        throw_input_error({"the safetensors tensor '", one_line(name, 80), "' has a bad shape"});
+        throw InputError(tensor + " has a bad shape");
       }
       s.shape.push_back(d.get<long long>());
       count *= std::max(1LL, s.shape.back());
-      if (count > (1LL << 40))
-        throw_input_error({"the safetensors tensor '", one_line(name, 80), "' is too large"});
+      if (count > (1LL << 40)) throw InputError(tensor + " is too large");
     }
     for (const auto& o : t["data_offsets"]) {
-      if (!o.is_number_unsigned())
-        throw_input_error({"the safetensors tensor '", one_line(name, 80), "' has bad offsets"});
+      if (!o.is_number_unsigned()) throw InputError(tensor + " has bad offsets");
     }
-    s.begin = t["data_offsets"][0].get<size_t>(), s.end = t["data_offsets"][1].get<size_t>();
-    if (s.begin > s.end || s.end > data_size) {
-      throw_input_error({"the safetensors tensor '", one_line(name, 80),
-                         "' lies past the end of the file (bytes ", s.begin, " to ", s.end, " of ", data_size,
-                         "): it is truncated"});
+    const size_t begin = t["data_offsets"][0].get<size_t>(), end = t["data_offsets"][1].get<size_t>();
+    if (begin > end || end > data_size) {
+      throw_input_error({tensor, " lies past the end of the file (bytes ", begin, " to ", end, " of ",
+                         data_size, "): it is truncated"});
     }
-    if (static_cast<unsigned long long>(count) * dtype_size(s.dtype) != s.end - s.begin) {
-      throw_input_error({"the safetensors tensor '", one_line(name, 80), "' has ", s.end - s.begin,
-                         " bytes for its shape of ", count, " ", s.dtype, " values"});
+    if (static_cast<unsigned long long>(count) * dtype_size(s.dtype) != end - begin) {
+      throw_input_error(
+          {tensor, " has ", end - begin, " bytes for its shape of ", count, " ", s.dtype, " values"});
     }
-    tensors_[name] = std::move(s);
+    s.begin = data + begin, s.end = data + end;
+    const auto [it, added] = tensors_.emplace(name, std::move(s));
+    if (!added) {
+      throw InputError("the tensor '" + one_line(name, 80) + "' is in two files: '" +
+                       names_[it->second.file] + "' and '" + names_[file] + "'");
+    }
   }
 }
 
 Mat SafeTensors::matrix(const std::string& name, long long rows, long long cols) const {
   const auto it = tensors_.find(name);
   if (it == tensors_.end()) throw_input_error({"the checkpoint has no tensor '", name, "'"});
-  const SafeTensor& s = it->second;
+  const Tensor& s = it->second;
   const bool fits = (s.shape.size() == 2 && s.shape[0] == rows && s.shape[1] == cols) ||
                     (s.shape.size() == 1 && rows == 1 && s.shape[0] == cols);
   if (!fits) {
@@ -108,17 +124,15 @@ Mat SafeTensors::matrix(const std::string& name, long long rows, long long cols)
                        "; the config needs ", rows, " x ", cols});
   }
   Mat m(rows, cols);
-  const char* p = bytes_.data() + data_ + s.begin;
-  const long long n = rows * cols;
+  const lm::FileRange& f = files_[s.file];
+  const size_t n = static_cast<size_t>(rows * cols);
   if (s.dtype == "F32") {
-    std::memcpy(m.data(), p, static_cast<size_t>(n) * 4);
+    f.copy(m.data(), s.begin, n * 4);
   } else {
+    std::vector<unsigned short> h(n);  // (n,) the stored 16-bit values
+    f.copy(h.data(), s.begin, n * 2);
     const bool half = s.dtype == "F16";
-    for (long long i = 0; i < n; ++i) {
-      unsigned short h = 0;
-      std::memcpy(&h, p + 2 * i, 2);
-      m.data()[i] = half ? half_to_float(h) : bf16_to_float(h);
-    }
+    for (size_t i = 0; i < n; ++i) m.data()[i] = half ? half_to_float(h[i]) : bf16_to_float(h[i]);
   }
   if (!m.allFinite()) throw_input_error({"the tensor '", name, "' holds a NaN or infinite value"});
   return m;

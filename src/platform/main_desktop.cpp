@@ -29,7 +29,7 @@
 #include "gfx/heatmap_renderer_state.hpp"
 #include "imgui_host.hpp"
 #include "imgui_impl_sdl2.h"
-#include "model_io/hf_gpt2.hpp"
+#include "model_io/hf_folder.hpp"
 #include "png.hpp"
 
 namespace {

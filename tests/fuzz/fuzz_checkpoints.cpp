@@ -12,7 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/lm/llama2c.hpp"
-#include "model_io/hf_gpt2.hpp"
+#include "model_io/hf_folder.hpp"
 #include "model_io/hf_tokenizer.hpp"
 
 namespace {
@@ -36,7 +36,7 @@ void checkpoint(const std::string& bytes, int kind) {
   attn::lm::LmModel m;
   try {
     m = kind == 0 ? attn::lm::read_llama2c(bytes)
-                  : attn::model_io::read_hf_folder(kind == 2 ? kTinyLlama : kTinyGpt2, bytes);
+                  : attn::model_io::read_hf_model(kind == 2 ? kTinyLlama : kTinyGpt2, bytes);
   } catch (const attn::InputError&) {
     return;
   }

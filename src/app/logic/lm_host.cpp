@@ -48,7 +48,7 @@ LmInfo describe_checkpoint(const attn::model_io::Checkpoint& c, long long model)
   i.max_len = m.max_len;
   i.d_ff = m.config.d_ff;
   i.tied = m.tied;
-  i.has_tokenizer = c.has_tokenizer;
+  i.has_tokenizer = c.has_tokenizer();
   i.learned_positions = m.position_table.size() > 0;
   i.parameters = count_parameters(m);
   return i;
