@@ -69,8 +69,7 @@ void rope_gaps(const attn::lm::LmModel& m, const attn::lm::LmForward& f, int gri
     attn::ops::rope_rotate(v, 0, dk, attn::ops::RopeTable::for_positions(dk, {row}, c.base), true);
     return attn::RowVec(v);
   };
-  const attn::RowVec q = unturned(i, h * dk),
-                     k = unturned(a.gap_key, c.d_model + h / (c.heads / c.kv_groups()) * dk);
+  const attn::RowVec q = unturned(i, h * dk), k = unturned(a.gap_key, c.key_column(c.d_model, h));
   for (int g = -kLmGaps; g <= kLmGaps; ++g)
     a.gap_scores.push_back(attn::rope_score(q, k, std::max(g, 0), std::max(-g, 0), c.base));
 }
@@ -112,6 +111,13 @@ LmInfo LmHost::open(long long open, std::vector<attn::model_io::NamedFile> files
   return info;
 }
 
+bool LmHost::continues_kept(const LmRequest& q) const {
+  if (!kept_ || q.generate < kept_->q.generate) return false;
+  LmRequest same = q;  // q with the kept question's count of ids to generate, roles and enlarged head
+  same.generate = kept_->q.generate, same.roles = kept_->q.roles, same.grid = kept_->q.grid;
+  return same.same_question(kept_->q);
+}
+
 LmAnswer LmHost::answer(const LmRequest& q) {
   const Clock::time_point t0 = Clock::now();
   LmAnswer a;
@@ -126,9 +132,7 @@ LmAnswer LmHost::answer(const LmRequest& q) {
     const attn::model_io::Checkpoint& c = *checkpoint_;
     const attn::TransformerConfig& cfg = c.model.config;
     const attn::HeadSwitch off = attn::train::parse_heads_off(q.off, cfg.layers, cfg.heads);
-    LmRequest asked = q;  // q with the kept question's count of ids to generate (and roles)
-    if (kept_) asked.generate = kept_->q.generate, asked.roles = kept_->q.roles, asked.grid = kept_->q.grid;
-    if (!kept_ || !asked.same_question(kept_->q) || q.generate < kept_->q.generate) {
+    if (!continues_kept(q)) {
       kept_.reset();  // its memory goes before the new forward's comes
       Kept k{q, q.use_text ? c.encode(q.text) : q.ids, {}, attn::Rng(q.seed)};
       k.q.generate = 0;

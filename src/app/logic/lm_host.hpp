@@ -36,6 +36,9 @@ class LmHost {
     attn::lm::LmForward f;
     attn::Rng rng{1};
   };
+  // Whether the kept forward answers q: q asks what it asked but for more generated ids, the roles or
+  // another enlarged head.
+  bool continues_kept(const LmRequest& q) const;
   std::optional<attn::model_io::Checkpoint> checkpoint_;
   std::optional<Kept> kept_;
   long long model_ = 0;

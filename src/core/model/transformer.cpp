@@ -176,7 +176,7 @@ void LayerSteps<S>::step() {
     const int h = first_ + k - blocks_;
     const auto hs = static_cast<size_t>(h);
     last_head_ = h;
-    const int g = h / group_, k_col = d_ + g * dk_, v_col = d_ + (c_.heads / group_ + g) * dk_;
+    const int k_col = c_.key_column(d_, h), v_col = c_.value_column(d_, h);
     if (turn_) {  // the scheme turns this head's queries, and its group's keys once, by their positions
       ops::rope_rotate(out_.qkv, h * dk_, dk_, *turn_, false, past_);
       if (h % group_ == 0 || h == first_) ops::rope_rotate(out_.qkv, k_col, dk_, *turn_, false, past_);

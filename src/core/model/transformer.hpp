@@ -48,6 +48,10 @@ struct TransformerConfig {
 
   // The number of key/value heads G (kv_heads, or heads when it is 0; a negative count is refused).
   int kv_groups() const { return kv_heads != 0 ? kv_heads : heads; }
+  // The first of head h's key (value) columns in a layer's qkv (T, d + 2 G d_k) for d-wide inputs: its
+  // group's d_k-wide slice.
+  int key_column(int d, int h) const { return d + h / (heads / kv_groups()) * (d / heads); }
+  int value_column(int d, int h) const { return d + (kv_groups() + h / (heads / kv_groups())) * (d / heads); }
 };
 
 // One layer's weights; vectors are (1, n) matrices. Empty tensors are the sub-layers a config leaves out.
