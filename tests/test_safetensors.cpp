@@ -1,6 +1,6 @@
 // Safetensors sets: shards read as one set of tensors, each tensor copied from its file alone (never the
-// whole file), 16-bit values widened, and a tensor named in two shards or a header past its file refused
-// with the file named.
+// whole file; a large one a slice of rows at a time), as stored or transposed, 16-bit values widened, and a
+// tensor named in two shards or a header past its file refused with the file named.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -83,6 +83,35 @@ TEST(SafeTensors, ShardsAreOneSetReadATensorAtATime) {
   EXPECT_EQ(largest, a.size() * 4) << "16-bit tensors are as small as their bytes";
   EXPECT_THROW(st.matrix("a", 3, 2), attn::InputError);
   EXPECT_THROW(st.matrix("missing", 1, 1), attn::InputError);
+}
+
+TEST(SafeTensors, ALargeTensorIsReadASliceAtATimeAsStoredOrTransposed) {
+  constexpr int kRows = 300, kCols = 1000;  // 1.2 MB of F32, more than one 1 MB slice
+  std::vector<float> v(static_cast<size_t>(kRows) * kCols);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 9973) - 4000.0f;
+  const std::vector<std::uint16_t> h = {0x3C00, 0x4000, 0x4200, 0xBC00, 0x0000, 0x3800};  // (2, 3) F16
+  const std::string bytes = write_file({{"w", "F32", "300,1000", raw_of(v)}, {"h", "F16", "2,3", raw_of(h)}});
+  size_t largest = 0;
+  const NamedFile f = watched("model.safetensors", bytes, largest);
+  const SafeTensors st({&f});
+  const attn::Mat m = st.matrix("w", kRows, kCols);
+  EXPECT_LE(largest, size_t{1} << 20) << "no copy is larger than a slice";
+  const attn::Mat t = st.transposed("w", kRows, kCols);
+  ASSERT_EQ(t.rows(), kCols);
+  ASSERT_EQ(t.cols(), kRows);
+  int wrong = 0;
+  for (int r = 0; r < kRows; ++r) {
+    for (int c = 0; c < kCols; ++c) {
+      const float want = v[static_cast<size_t>(r) * kCols + static_cast<size_t>(c)];
+      wrong += m(r, c) != want || t(c, r) != want;
+    }
+  }
+  EXPECT_EQ(wrong, 0);
+  const attn::Mat ht = st.transposed("h", 2, 3);  // stored (2, 3): 1 2 3 / -1 0 0.5
+  EXPECT_EQ(ht(0, 0), 1.0f);
+  EXPECT_EQ(ht(2, 0), 3.0f);
+  EXPECT_EQ(ht(0, 1), -1.0f);
+  EXPECT_EQ(ht(2, 1), 0.5f);
 }
 
 TEST(SafeTensors, RefusalsNameTheShard) {

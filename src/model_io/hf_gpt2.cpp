@@ -51,7 +51,7 @@ lm::LmModel read_hf_gpt2(const std::string& config_json, const SafeTensors& st) 
   }
   m.final_gain = st.matrix(pre + "ln_f.weight", 1, d), m.final_bias = st.matrix(pre + "ln_f.bias", 1, d);
   m.tied = !st.has("lm_head.weight");
-  if (!m.tied) m.classifier = st.matrix("lm_head.weight", vocab, d).transpose();
+  if (!m.tied) m.classifier = st.transposed("lm_head.weight", vocab, d);
   return m;
 }
 

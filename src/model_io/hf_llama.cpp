@@ -10,18 +10,17 @@
 namespace attn::model_io {
 namespace {
 
-// (out, in) as stored -> (in, out) with each head's columns reordered from halves to pairs: new column
+// (in, heads * d_k) with each head's columns in the halves layout -> the core's pairs, in place: new column
 // 2p is old p, new 2p + 1 is old p + d_k / 2.
-Mat pairs_from_halves(const Mat& w, int heads, int dk) {
-  const Mat t = w.transpose();  // (in, heads * dk)
-  Mat out(t.rows(), t.cols());
+void pairs_from_halves(Mat& w, int heads, int dk) {
+  Mat head(w.rows(), dk);  // (in, d_k) one head's columns as stored
   for (int h = 0; h < heads; ++h) {
+    head = w.middleCols(h * dk, dk);
     for (int p = 0; p < dk / 2; ++p) {
-      out.col(h * dk + 2 * p) = t.col(h * dk + p);
-      out.col(h * dk + 2 * p + 1) = t.col(h * dk + dk / 2 + p);
+      w.col(h * dk + 2 * p) = head.col(p);
+      w.col(h * dk + 2 * p + 1) = head.col(dk / 2 + p);
     }
   }
-  return out;
 }
 
 }  // namespace
@@ -68,23 +67,26 @@ lm::LmModel read_hf_llama(const std::string& config_json, const SafeTensors& st)
   for (int l = 0; l < layers; ++l) {
     const std::string p = "model.layers." + std::to_string(l) + ".";
     LayerWeightsT<float> w;
-    // each read first: a comma initializer must not be left half done by an error
-    const Mat q = pairs_from_halves(st.matrix(p + "self_attn.q_proj.weight", d, d), heads, dk);
-    const Mat k = pairs_from_halves(st.matrix(p + "self_attn.k_proj.weight", kv, d), kv_heads, dk);
-    const Mat v = st.matrix(p + "self_attn.v_proj.weight", kv, d).transpose();
-    w.w_qkv.resize(d, d + 2 * kv);  // (D, D + 2 G d_k)
-    w.w_qkv << q, k, v;
-    w.w_o = st.matrix(p + "self_attn.o_proj.weight", d, d).transpose();
+    // (out, in) as stored -> the core's (in, out), one tensor at a time beside the model
+    w.w_qkv.resize(d, d + 2 * kv);                                // (D, D + 2 G d_k)
+    Mat qk = st.transposed(p + "self_attn.q_proj.weight", d, d);  // (D, D), then (D, G d_k)
+    pairs_from_halves(qk, heads, dk);
+    w.w_qkv.leftCols(d) = qk;
+    qk = st.transposed(p + "self_attn.k_proj.weight", kv, d);
+    pairs_from_halves(qk, kv_heads, dk);
+    w.w_qkv.middleCols(d, kv) = qk;
+    w.w_qkv.rightCols(kv) = st.transposed(p + "self_attn.v_proj.weight", kv, d);
+    w.w_o = st.transposed(p + "self_attn.o_proj.weight", d, d);
     w.ln1_gain = st.matrix(p + "input_layernorm.weight", 1, d);
     w.ln2_gain = st.matrix(p + "post_attention_layernorm.weight", 1, d);
-    w.w1 = st.matrix(p + "mlp.gate_proj.weight", f, d).transpose();
-    w.w3 = st.matrix(p + "mlp.up_proj.weight", f, d).transpose();
-    w.w2 = st.matrix(p + "mlp.down_proj.weight", d, f).transpose();
+    w.w1 = st.transposed(p + "mlp.gate_proj.weight", f, d);
+    w.w3 = st.transposed(p + "mlp.up_proj.weight", f, d);
+    w.w2 = st.transposed(p + "mlp.down_proj.weight", d, f);
     m.layers.push_back(std::move(w));
   }
   m.final_gain = st.matrix("model.norm.weight", 1, d);
   m.tied = c.value("tie_word_embeddings", false) || !st.has("lm_head.weight");
-  if (!m.tied) m.classifier = st.matrix("lm_head.weight", vocab, d).transpose();
+  if (!m.tied) m.classifier = st.transposed("lm_head.weight", vocab, d);
   return m;
 }
 

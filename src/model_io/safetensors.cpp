@@ -16,6 +16,7 @@ namespace attn::model_io {
 namespace {
 
 constexpr std::uint64_t kMaxHeader = 100u << 20;  // 100 MB of JSON header
+constexpr size_t kSliceBytes = size_t{1} << 20;   // a tensor is read 1 MB of rows at a time
 
 size_t dtype_size(const std::string& dtype) {
   if (dtype == "F32") return 4;
@@ -111,7 +112,7 @@ void SafeTensors::read_header(size_t file, const std::string& where) {
   }
 }
 
-Mat SafeTensors::matrix(const std::string& name, long long rows, long long cols) const {
+const SafeTensors::Tensor& SafeTensors::find(const std::string& name, long long rows, long long cols) const {
   const auto it = tensors_.find(name);
   if (it == tensors_.end()) throw_input_error({"the checkpoint has no tensor '", name, "'"});
   const Tensor& s = it->second;
@@ -123,18 +124,46 @@ Mat SafeTensors::matrix(const std::string& name, long long rows, long long cols)
     throw_input_error({"the tensor '", name, "' is ", shape.empty() ? "a scalar" : shape,
                        "; the config needs ", rows, " x ", cols});
   }
-  Mat m(rows, cols);
+  return s;
+}
+
+template <class Put>
+void SafeTensors::read_rows(const std::string& name, long long rows, long long cols, Put put) const {
+  const Tensor& s = find(name, rows, cols);
   const lm::FileRange& f = files_[s.file];
-  const size_t n = static_cast<size_t>(rows * cols);
-  if (s.dtype == "F32") {
-    f.copy(m.data(), s.begin, n * 4);
-  } else {
-    std::vector<unsigned short> h(n);  // (n,) the stored 16-bit values
-    f.copy(h.data(), s.begin, n * 2);
-    const bool half = s.dtype == "F16";
-    for (size_t i = 0; i < n; ++i) m.data()[i] = half ? half_to_float(h[i]) : bf16_to_float(h[i]);
+  const size_t size = s.dtype == "F32" ? 4 : 2, row_bytes = static_cast<size_t>(cols) * size;
+  const long long step = std::max<long long>(1, static_cast<long long>(kSliceBytes / row_bytes));
+  Mat slice;                           // (n, cols) floats
+  std::vector<unsigned short> stored;  // (n * cols,) the 16-bit values as stored
+  for (long long r = 0; r < rows; r += step) {
+    const long long n = std::min(step, rows - r);
+    slice.resize(n, cols);
+    const size_t at = s.begin + static_cast<size_t>(r) * row_bytes, count = static_cast<size_t>(n * cols);
+    if (size == 4) {
+      f.copy(slice.data(), at, count * 4);
+    } else {
+      stored.resize(count);
+      f.copy(stored.data(), at, count * 2);
+      const bool half = s.dtype == "F16";
+      for (size_t i = 0; i < count; ++i)
+        slice.data()[i] = half ? half_to_float(stored[i]) : bf16_to_float(stored[i]);
+    }
+    if (!slice.allFinite()) throw_input_error({"the tensor '", name, "' holds a NaN or infinite value"});
+    put(static_cast<Eigen::Index>(r), slice);
   }
-  if (!m.allFinite()) throw_input_error({"the tensor '", name, "' holds a NaN or infinite value"});
+}
+
+Mat SafeTensors::matrix(const std::string& name, long long rows, long long cols) const {
+  Mat m(rows, cols);
+  read_rows(name, rows, cols,
+            [&](Eigen::Index r, const Mat& slice) { m.middleRows(r, slice.rows()) = slice; });
+  return m;
+}
+
+Mat SafeTensors::transposed(const std::string& name, long long rows, long long cols) const {
+  Mat m(cols, rows);
+  read_rows(name, rows, cols,
+            [&](Eigen::Index r, const Mat& slice) { m.middleCols(r, slice.rows()) = slice.transpose(); });
   return m;
 }
 

@@ -21,8 +21,11 @@ class SafeTensors {
   explicit SafeTensors(const std::vector<const NamedFile*>& files);
   bool has(const std::string& name) const { return tensors_.count(name) > 0; }
   // The tensor `name` as (rows, cols) floats (a 1-D tensor of n as (1, n)); InputError when it is missing, of
-  // another shape, or holds a NaN or infinite value.
+  // another shape, or holds a NaN or infinite value. Read 1 MB of rows at a time: only that slice is held
+  // beside the result.
   Mat matrix(const std::string& name, long long rows, long long cols) const;
+  // The same tensor as its transpose (cols, rows): a (out, in) weight in the core's (in, out) layout.
+  Mat transposed(const std::string& name, long long rows, long long cols) const;
 
  private:
   struct Tensor {
@@ -32,6 +35,11 @@ class SafeTensors {
     size_t begin = 0, end = 0;     // its bytes in that file
   };
   void read_header(size_t file, const std::string& where);
+  // The tensor `name`, checked to be (rows, cols).
+  const Tensor& find(const std::string& name, long long rows, long long cols) const;
+  // put(first row, (n, cols) floats) for each slice of the tensor's rows, in order.
+  template <class Put>
+  void read_rows(const std::string& name, long long rows, long long cols, Put put) const;
   std::vector<lm::FileRange> files_;
   std::vector<std::string> names_;  // each file's name, for errors
   std::map<std::string, Tensor> tensors_;
