@@ -77,5 +77,6 @@ attn_gtest(train_link_test STRICT LIBS attention_app_logic
                    ${CMAKE_CURRENT_SOURCE_DIR}/test_head_measure.cpp ${CMAKE_CURRENT_SOURCE_DIR}/fixtures.cpp
                    ${CMAKE_CURRENT_SOURCE_DIR}/allclose.cpp ${CMAKE_CURRENT_SOURCE_DIR}/test_induction_session.cpp
                    ${CMAKE_CURRENT_SOURCE_DIR}/test_induction_messages.cpp
-                   ${CMAKE_CURRENT_SOURCE_DIR}/test_induction_view.cpp ${CMAKE_CURRENT_SOURCE_DIR}/test_lm_link.cpp)
+                   ${CMAKE_CURRENT_SOURCE_DIR}/test_induction_view.cpp ${CMAKE_CURRENT_SOURCE_DIR}/test_lm_link.cpp
+                   ${CMAKE_CURRENT_SOURCE_DIR}/test_lm_host.cpp ${CMAKE_CURRENT_SOURCE_DIR}/lm_fixtures.cpp)
 
