@@ -138,7 +138,7 @@ function(attn_wasm_page target)
     "--js-library=${CMAKE_SOURCE_DIR}/web/bridge_fields.js"
     "--js-library=${CMAKE_SOURCE_DIR}/web/bridge_input.js"
     "-sEXPORTED_FUNCTIONS=${exports}"
-    -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8  # what web/shell.js calls
+    -sEXPORTED_RUNTIME_METHODS=UTF8ToString  # what web/shell.js calls (strings go in by Module.attnNewString)
     --emit-symbol-map)                 # attention_demo.js.symbols: function names for scripts/wasm_size.py
   set_target_properties(${target} PROPERTIES SUFFIX ".js" LINK_DEPENDS
     "${CMAKE_SOURCE_DIR}/web/bridge.js;${CMAKE_SOURCE_DIR}/web/bridge_fields.js;${CMAKE_SOURCE_DIR}/web/bridge_input.js")

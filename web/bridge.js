@@ -6,7 +6,9 @@
 mergeInto(LibraryManager.library, {
   // [SECTION] helpers
 
-  // `s` as malloc'ed UTF-8 (0 when malloc fails); the receiver frees it.
+  // `s` as malloc'ed UTF-8 (0 when malloc fails); the receiver frees it. Also Module.attnNewString, for the
+  // page's scripts and the compute worker's (web/shell.js, checkpoint.js, compute_worker.js).
+  $attnNewString__postset: 'Module["attnNewString"] = attnNewString;',
   $attnNewString: function (s) {
     var n = lengthBytesUTF8(s) + 1;
     var p = _malloc(n);

@@ -17,9 +17,8 @@
     try {
       return Module["_" + name].apply(null, args.map(function (a) {
         if (typeof a === "number") return a;
-        var n = Module.lengthBytesUTF8(a) + 1, p = Module._malloc(n);
+        var p = Module.attnNewString(a);
         owned.push(p);
-        Module.stringToUTF8(a, p, n);
         return p;
       }));
     } catch (stopped) {

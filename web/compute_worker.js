@@ -108,9 +108,7 @@
         var part = d.checkpoint[at];
         var file = part instanceof ArrayBuffer || i === n - 1 ? part : new FileReaderSync().readAsArrayBuffer(part);
         var text = String(d.names[at]), size = file.byteLength !== undefined ? file.byteLength : file.size;
-        var bytes = Module.lengthBytesUTF8(text) + 1;
-        name = Module._malloc(bytes);
-        Module.stringToUTF8(text, name, bytes);
+        name = Module.attnNewString(text);
         Module.attentionInbox = file;
         Module._attn_worker_checkpoint_file(size, i, n, d.open, name);
         Module._free(name);

@@ -44,11 +44,9 @@
   }
 
   function heapString(text, owned) {
-    var n = Module.lengthBytesUTF8(text) + 1;
-    var p = Module._malloc(n);
-    if (!p) throw new Error("attentionDemo: not enough memory for a string of " + n + " bytes");
+    var p = Module.attnNewString(text);
+    if (!p) throw new Error("attentionDemo: not enough memory for a string of " + text.length + " characters");
     owned.push(p);
-    Module.stringToUTF8(text, p, n);
     return p;
   }
 
