@@ -41,13 +41,7 @@ void run(const LmModel& model, const std::vector<int>& ids, LmForward& f, const 
   Mat normed, rstd, xhat;
   const Mat& out = f.layers.back().output;
   const Mat last = last_only ? Mat(out.bottomRows(1)) : out;
-  if (model.config.norm == Norm::PreRMSNorm) {
-    ops::rms_norm_forward(last, model.final_gain, normed, rstd, model.config.norm_eps);
-  } else {
-    const Mat bias = model.final_bias.size() > 0 ? model.final_bias : Mat(Mat::Zero(1, last.cols()));
-    ops::layer_norm_forward(last, model.final_gain, bias, normed, xhat, rstd,
-                            static_cast<float>(model.config.norm_eps));
-  }
+  pre_norm(model.config, last, model.final_gain, model.final_bias, normed, xhat, rstd);
   if (model.tied) {
     ops::matmul_bt<float>(normed, model.embedding, f.logits);  // (T, D) x (V, D)^T
   } else {

@@ -125,7 +125,7 @@ LayerSteps<S>::LayerSteps(const TransformerConfig& c, const LayerWeightsT<S>& w,
   }
   if (!scheme.rotation) turn_ = nullptr;
   if (c.norm == Norm::PreLayerNorm || c.norm == Norm::PreRMSNorm) {  // the sub-layer reads norm(x): (T, D)
-    normalise(x, w.ln1_gain, w.ln1_bias, out_.norm1, out_.xhat1, out_.rstd1);
+    pre_norm(c_, x, w.ln1_gain, w.ln1_bias, out_.norm1, out_.xhat1, out_.rstd1);
     in_ = &out_.norm1;
   }
   if (past_ > 0) {  // the cache's rows, then room for the new ones'
@@ -221,7 +221,7 @@ void LayerSteps<S>::finish() {
       return;
     }
     // feed-forward of norm(residual1), added to it: (T, D)
-    normalise(L.residual1, w_.ln2_gain, w_.ln2_bias, L.norm2, L.xhat2, L.rstd2);
+    pre_norm(c_, L.residual1, w_.ln2_gain, w_.ln2_bias, L.norm2, L.xhat2, L.rstd2);
     feed_forward(L.norm2, L);
     add_to(L.residual1, L.ffn, L.output);
     return;
@@ -238,13 +238,16 @@ void LayerSteps<S>::finish() {
 }
 
 template <class S>
-void LayerSteps<S>::normalise(const MatT<S>& in, const MatT<S>& gain, const MatT<S>& bias, MatT<S>& out,
-                              MatT<S>& xhat, MatT<S>& rstd) const {
-  if (c_.norm == Norm::PreRMSNorm) {
-    ops::rms_norm_forward(in, gain, out, rstd, c_.norm_eps);
+void pre_norm(const TransformerConfig& c, const MatT<S>& in, const MatT<S>& gain, const MatT<S>& bias,
+              MatT<S>& out, MatT<S>& xhat, MatT<S>& rstd) {
+  if (c.norm == Norm::PreRMSNorm) {
+    ops::rms_norm_forward(in, gain, out, rstd, c.norm_eps);
     xhat = MatT<S>();
+  } else if (bias.size() == 0) {
+    ops::layer_norm_forward(in, gain, MatT<S>(MatT<S>::Zero(1, in.cols())), out, xhat, rstd,
+                            static_cast<S>(c.norm_eps));
   } else {
-    ops::layer_norm_forward(in, gain, bias, out, xhat, rstd, static_cast<S>(c_.norm_eps));
+    ops::layer_norm_forward(in, gain, bias, out, xhat, rstd, static_cast<S>(c.norm_eps));
   }
 }
 
@@ -291,6 +294,10 @@ void transformer_forward(const TransformerConfig& c, const std::vector<LayerWeig
   }
 }
 
+template void pre_norm(const TransformerConfig&, const MatT<float>&, const MatT<float>&, const MatT<float>&,
+                       MatT<float>&, MatT<float>&, MatT<float>&);
+template void pre_norm(const TransformerConfig&, const MatT<double>&, const MatT<double>&,
+                       const MatT<double>&, MatT<double>&, MatT<double>&, MatT<double>&);
 template class LayerSteps<float>;
 template class LayerSteps<double>;
 template void layer_forward(const TransformerConfig&, const LayerWeightsT<float>&, const MatT<float>&,

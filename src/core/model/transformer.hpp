@@ -142,9 +142,6 @@ class LayerSteps {
 
  private:
   void finish();
-  // in (T, D) -> out (T, D) by the config's norm (LayerNorm, or RMSNorm with rstd and no xhat)
-  void normalise(const MatT<S>& in, const MatT<S>& gain, const MatT<S>& bias, MatT<S>& out, MatT<S>& xhat,
-                 MatT<S>& rstd) const;
   // in (T, D) -> L.hidden (T, F) and L.ffn (T, D)
   void feed_forward(const MatT<S>& in, LayerCaptureT<S>& L) const;
   TransformerConfig c_;
@@ -164,6 +161,12 @@ class LayerSteps {
   int first_ = 0, last_ = 0;  // the span's heads: first_ .. last_ - 1
   bool part_ = false;         // the span is not every head: W_o and the norms are left out
 };
+
+// in (T, D) -> out (T, D) by the config's pre-norm: RMSNorm (rstd (T, 1), xhat left empty) or LayerNorm
+// (xhat (T, D), rstd; an empty bias is zero). Used inside each layer and as a model's final norm.
+template <class S>
+void pre_norm(const TransformerConfig& c, const MatT<S>& in, const MatT<S>& gain, const MatT<S>& bias,
+              MatT<S>& out, MatT<S>& xhat, MatT<S>& rstd);
 
 // The whole layer at once: x (T, D) -> out.
 template <class S>
