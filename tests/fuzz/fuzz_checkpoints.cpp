@@ -1,9 +1,11 @@
 // libFuzzer target: the pretrained-checkpoint and tokenizer readers on any bytes. The first byte picks one:
 // % 8 == 5 a tokenizer.json, % 8 == 7 GPT-2's vocab.json and merges.txt (split at the first zero byte); else
 // % 4 == 0 the llama2.c checkpoint reader, 1 its tokenizer reader (vocabulary 259 + the second byte), 2 and 3
-// a safetensors file for a tiny Llama or GPT-2 config. A refused file raises InputError; a read checkpoint
-// has the shapes its config says and runs a forward over two ids; a read tokenizer encodes a hard text into
-// ids inside its vocabulary and gives a piece for each (a byte-level BPE's pieces give the text back).
+// a safetensors file for a tiny Llama or GPT-2 config (a first byte of 128 or more: a folder with an index
+// and two shards). A refused file raises InputError; a read checkpoint has the shapes its config says and
+// runs a forward over two ids; a read tokenizer encodes a hard text into ids inside its vocabulary and gives
+// a piece for each (a byte-level BPE's pieces give the text back).
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -31,11 +33,34 @@ constexpr const char* kTinyGpt2 =
     R"({"model_type": "gpt2", "n_embd": 4, "n_layer": 1, "n_head": 2, "vocab_size": 5, "n_positions": 3,
         "n_inner": 6})";
 
-// kind 0: a llama2.c file; 2: safetensors for kTinyLlama; 3: for kTinyGpt2
-void checkpoint(const std::string& bytes, int kind) {
+// bytes -> a folder of kTinyLlama's or kTinyGpt2's config (kind 2, 3) and: a u16 length, that many bytes of
+// model.safetensors.index.json (none when 0), a u32 length, that many of model-00001-of-00002.safetensors,
+// the rest model-00002-of-00002.safetensors.
+attn::lm::LmModel sharded(const std::string& bytes, int kind) {
+  std::vector<attn::model_io::NamedFile> files = {{"config.json", kind == 2 ? kTinyLlama : kTinyGpt2}};
+  std::size_t at = 0;
+  const auto length = [&](std::size_t n) {
+    std::uint32_t v = 0;
+    for (std::size_t i = 0; i < n && at < bytes.size(); ++i)
+      v |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at++])) << (8 * i);
+    return std::min<std::size_t>(v, bytes.size() - at);
+  };
+  std::size_t n = length(2);
+  if (n > 0) files.push_back({"model.safetensors.index.json", bytes.substr(at, n)});
+  at += n;
+  n = length(4);
+  files.push_back({"model-00001-of-00002.safetensors", bytes.substr(at, n)});
+  files.push_back({"model-00002-of-00002.safetensors", bytes.substr(at + n)});
+  return attn::model_io::read_hf_folder(std::move(files)).model;
+}
+
+// kind 0: a llama2.c file; 2: safetensors for kTinyLlama; 3: for kTinyGpt2; with `shards`, a folder in two
+// shards (sharded)
+void checkpoint(const std::string& bytes, int kind, bool shards) {
   attn::lm::LmModel m;
   try {
     m = kind == 0 ? attn::lm::read_llama2c(bytes)
+        : shards  ? sharded(bytes, kind)
                   : attn::model_io::read_hf_model(kind == 2 ? kTinyLlama : kTinyGpt2, bytes);
   } catch (const attn::InputError&) {
     return;
@@ -118,7 +143,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   } else if (data[0] % 4 == 1) {
     tokenizer(rest, 259 + data[1]);
   } else {
-    checkpoint(std::string(reinterpret_cast<const char*>(data) + 1, size - 1), data[0] % 4);
+    checkpoint(std::string(reinterpret_cast<const char*>(data) + 1, size - 1), data[0] % 4, data[0] >= 128);
   }
   return 0;
 }
