@@ -227,6 +227,16 @@ TEST(LmHost, BadFilesAndQuestionsSayWhy) {
   EXPECT_NE(hf.open(3, {{"config.json", "{}"}, {"config.json", "{}"}, {"model.safetensors", "x"}})
                 .error.find("two files are config.json"),
             std::string::npos);
+  // a config field of the wrong type is refused in words, not thrown as a JSON error past the holder
+  const std::string no_tensors = std::string("\x02\0\0\0\0\0\0\0", 8) + "{}";  // a header of no tensors
+  for (const char* config :
+       {R"({"model_type": 5})", R"({"model_type": "gpt2", "n_embd": 4, "n_layer": 1, "n_head": 2,
+            "vocab_size": 5, "n_positions": 3, "activation_function": 7})"}) {
+    app::LmInfo info;
+    EXPECT_NO_THROW(info = hf.open(3, {{"config.json", config}, {"model.safetensors", no_tensors}}));
+    EXPECT_FALSE(info.ok());
+    EXPECT_NE(info.error.find("config.json's"), std::string::npos) << config << ": " << info.error;
+  }
   std::vector<NamedFile> two = files();
   two.push_back({"other.bin", "x"});
   EXPECT_NE(host.open(4, two).error.find("two files are"), std::string::npos);

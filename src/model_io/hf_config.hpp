@@ -1,5 +1,5 @@
-// A Hugging Face folder's config.json: parsed as one JSON object, and its whole-number fields read with their
-// ranges checked, for the checkpoint readers.
+// A Hugging Face folder's config.json: parsed as one JSON object, its whole-number fields read with their
+// ranges checked and its strings and flags with their types checked, for the checkpoint readers.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -27,6 +27,21 @@ inline int hf_config_int(const nlohmann::json& c, const char* key, int lo, int h
   const long long v = c[key].get<long long>();
   if (v < lo || v > hi) throw_input_error({"config.json's ", key, " is ", v, "; allowed: ", lo, " to ", hi});
   return static_cast<int>(v);
+}
+
+// The string c[key], or `otherwise` when it is absent or null; InputError naming the key when it is not a
+// string.
+inline std::string hf_config_string(const nlohmann::json& c, const char* key, const std::string& otherwise) {
+  if (!c.contains(key) || c[key].is_null()) return otherwise;
+  if (!c[key].is_string()) throw_input_error({"config.json's ", key, " is not a string"});
+  return c[key].get<std::string>();
+}
+
+// The true or false c[key], or `otherwise` when it is absent or null; InputError naming the key otherwise.
+inline bool hf_config_bool(const nlohmann::json& c, const char* key, bool otherwise) {
+  if (!c.contains(key) || c[key].is_null()) return otherwise;
+  if (!c[key].is_boolean()) throw_input_error({"config.json's ", key, " is not true or false"});
+  return c[key].get<bool>();
 }
 
 }  // namespace attn::model_io

@@ -57,7 +57,7 @@ void check_index(const NamedFile& index, const std::vector<const NamedFile*>& sh
 }
 
 lm::LmModel read_model(const std::string& config_json, const SafeTensors& st) {
-  const std::string type = parse_hf_config(config_json).value("model_type", std::string());
+  const std::string type = hf_config_string(parse_hf_config(config_json), "model_type", "");
   if (type == "gpt2") return read_hf_gpt2(config_json, st);
   if (type == "llama") return read_hf_llama(config_json, st);
   throw_input_error({"config.json's model_type is '", one_line(type, 40), "'; read: gpt2 and llama"});

@@ -18,7 +18,7 @@ lm::LmModel read_hf_gpt2(const std::string& config_json, const SafeTensors& st) 
       c.contains("n_inner") && !c["n_inner"].is_null() ? hf_config_int(c, "n_inner", 1, 65536) : 4 * d;
   if (d % heads != 0)
     throw_input_error({"config.json's n_embd ", d, " is not divisible by its ", heads, " heads"});
-  const std::string act = c.value("activation_function", std::string("gelu_new"));
+  const std::string act = hf_config_string(c, "activation_function", "gelu_new");
   if (act != "gelu_new" && act != "gelu_pytorch_tanh") {
     throw_input_error({"config.json's activation_function is '", one_line(act, 40),
                        "'; this reader computes GELU's tanh form (gelu_new)"});

@@ -27,7 +27,7 @@ void pairs_from_halves(Mat& w, int heads, int dk) {
 
 lm::LmModel read_hf_llama(const std::string& config_json, const SafeTensors& st) {
   const nlohmann::json c = parse_hf_config(config_json);
-  const std::string type = c.value("model_type", std::string());
+  const std::string type = hf_config_string(c, "model_type", "");
   if (type != "llama") {
     throw_input_error({"config.json's model_type is '", one_line(type, 40), "'; this reader takes 'llama'"});
   }
@@ -85,7 +85,7 @@ lm::LmModel read_hf_llama(const std::string& config_json, const SafeTensors& st)
     m.layers.push_back(std::move(w));
   }
   m.final_gain = st.matrix("model.norm.weight", 1, d);
-  m.tied = c.value("tie_word_embeddings", false) || !st.has("lm_head.weight");
+  m.tied = hf_config_bool(c, "tie_word_embeddings", false) || !st.has("lm_head.weight");
   if (!m.tied) m.classifier = st.transposed("lm_head.weight", vocab, d);
   return m;
 }

@@ -98,7 +98,8 @@ void read_pre_tokenizer(const json& pre, lm::ByteBpeOptions& o) {
     } else if (type == "Split") {
       const bool gpt2 = s.contains("pattern") && s["pattern"].is_object() && s["pattern"].contains("Regex") &&
                         s["pattern"]["Regex"] == kGpt2Pattern;
-      if (!gpt2 || s.value("behavior", "") != "Isolated" || flag(s, "invert", false)) {
+      const bool isolated = s.contains("behavior") && s["behavior"] == "Isolated";
+      if (!gpt2 || !isolated || flag(s, "invert", false)) {
         throw_input_error({"tokenizer.json splits the text with a pattern this program does not know (",
                            one_line(s.contains("pattern") ? s["pattern"].dump() : "none", 120),
                            "): only GPT-2's pattern, isolated, is read"});
