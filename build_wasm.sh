@@ -77,14 +77,20 @@ cp -R web/. "$DIST.tmp/"
 rm "$DIST.tmp/bridge.js" "$DIST.tmp/bridge_fields.js" "$DIST.tmp/bridge_input.js" "$DIST.tmp/embed_protocol.js"
 python3 scripts/include_embed_protocol.py "$DIST.tmp" web/embed_protocol.js
 cp "$OUT/attention_demo.js" "$DIST.tmp/"
-# binaryen's -Oz again, repeated until the module stops shrinking (emcc's link runs it a fixed number of
-# times): 1.2 KB of .gz less. The features are exactly the ones the objects are compiled with
-# (cmake/emscripten.cmake), so it cannot use an instruction a browser would reject; no implicit traps as in
-# the link. Imports and exports keep their names, so the glue is unchanged. ($OUT keeps the linked module,
-# whose function indices match the symbol map scripts/wasm_size.py reads.)
-wasm-opt --mvp-features --enable-mutable-globals --enable-sign-ext --enable-nontrapping-float-to-int \
-  --enable-simd --enable-exception-handling -Oz --ignore-implicit-traps --converge \
-  "$OUT/attention_demo.wasm" -o "$DIST.tmp/attention_demo.wasm"
+# The language models' code (checkpoint readers, tokenizers, the model holder) split out of the module
+# into attention_demo.deferred.wasm, which the compute worker loads when a model's files arrive
+# (scripts/split_wasm.py, web/bridge.js). Then binaryen's -Oz again on both, repeated until they stop
+# shrinking (emcc's link runs it a fixed number of times): 1.2 KB of .gz less. The features are exactly
+# the ones the objects are compiled with (cmake/emscripten.cmake), so it cannot use an instruction a
+# browser would reject; no implicit traps as in the link. Imports and exports keep their names, so the glue
+# is unchanged. ($OUT keeps the linked module, whose function indices match the symbol map
+# scripts/wasm_size.py reads.)
+python3 scripts/split_wasm.py "$OUT" "$OUT/attention_demo.primary.wasm" "$OUT/attention_demo.deferred.wasm" >&2
+for part in primary:attention_demo deferred:attention_demo.deferred; do
+  wasm-opt --mvp-features --enable-mutable-globals --enable-sign-ext --enable-nontrapping-float-to-int \
+    --enable-simd --enable-exception-handling -Oz --ignore-implicit-traps --converge \
+    "$OUT/attention_demo.${part%%:*}.wasm" -o "$DIST.tmp/${part#*:}.wasm"
+done
 scripts/minify_web.sh "$DIST.tmp"
 python3 scripts/bundle_page.py "$DIST.tmp"  # index.html's scripts joined into page.js, in their order
 rm -rf "$DIST"
@@ -115,11 +121,11 @@ while IFS= read -r -d '' f; do
   total_gz9=$((total_gz9 + gz9))
   total_gz=$((total_gz + gz))
   total_br=$((total_br + br))
-  case "${f##*/}" in course-example.*) ;; *) page_gz=$((page_gz + gz)) ;; esac
+  case "${f##*/}" in course-example.* | attention_demo.deferred.wasm) ;; *) page_gz=$((page_gz + gz)) ;; esac
   printf '%-24s %10d %10d %10d %10d\n' "${f#"$DIST"/}" "$raw" "$gz9" "$gz" "$br" >&2
 done < <(find "$DIST" -type f ! -name '*.gz' ! -name '*.br' -print0 | sort -z)
 printf '%-24s %10d %10d %10d %10d\n' "total" "$total_raw" "$total_gz9" "$total_gz" "$total_br" >&2
-printf '%-24s %32d  (%d KB; budget %d KB; course-example.* not counted)\n' "the page's files, .gz" "$page_gz" \
+printf '%-24s %32d  (%d KB; budget %d KB; not counted: course-example.*, and the deferred module, fetched only when a language model is opened)\n' "the page's files, .gz" "$page_gz" \
   $(((page_gz + 1023) / 1024)) "$BUDGET_KB" >&2
 # which library costs what inside the wasm (names from the link's attention_demo.js.symbols)
 echo >&2

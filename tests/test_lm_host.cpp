@@ -50,7 +50,7 @@ TEST(LmHost, AnswersAsTheCoreForwardDoes) {
 
   const app::LmAnswer a = host.answer(ask("the cat sat on the mat"));
   ASSERT_EQ(a.error, "");
-  const attn::model_io::Checkpoint c = attn::model_io::open_checkpoint(files(), nullptr);
+  const attn::model_io::Checkpoint c = attn::model_io::open_checkpoint(files());
   const std::vector<int> ids = c.encode("the cat sat on the mat");
   EXPECT_EQ(a.ids, ids);
   EXPECT_EQ(a.prompt, static_cast<int>(ids.size()));
@@ -83,7 +83,7 @@ TEST(LmHost, GeneratesGreedilyTokenByToken) {
   q.generate = 4;
   const app::LmAnswer a = host.answer(q);
   ASSERT_EQ(a.error, "");
-  const attn::model_io::Checkpoint c = attn::model_io::open_checkpoint(files(), nullptr);
+  const attn::model_io::Checkpoint c = attn::model_io::open_checkpoint(files());
   std::vector<int> ids = c.encode("the cat");
   ASSERT_EQ(a.ids.size(), ids.size() + 4);
   for (int g = 0; g < 4; ++g) {  // each new id is the most likely after the ids before it
@@ -103,7 +103,7 @@ TEST(LmHost, GeneratesGreedilyTokenByToken) {
 TEST(LmHost, MoreTokensContinueTheLastAnswer) {
   // "Next token" asks for one more: the host continues its kept forward (a key/value cache) and answers
   // as a fresh host that generates them all at once, and its grids are a forward over all the ids
-  const attn::model_io::Checkpoint c = attn::model_io::open_checkpoint(files(), nullptr);
+  const attn::model_io::Checkpoint c = attn::model_io::open_checkpoint(files());
   app::LmHost host;
   ASSERT_TRUE(host.open(1, files()).ok());
   for (const double temperature : {0.0, 1.5}) {
@@ -144,7 +144,7 @@ TEST(LmHost, MoreTokensContinueTheLastAnswer) {
 TEST(LmHost, TheEnlargedHeadsRopeScoresByGap) {
   // the last token's query and its favourite key, turned back and scored at every gap: at their own gap
   // the score is the one the model computed
-  const attn::model_io::Checkpoint c = attn::model_io::open_checkpoint(files(), nullptr);
+  const attn::model_io::Checkpoint c = attn::model_io::open_checkpoint(files());
   app::LmHost host;
   ASSERT_TRUE(host.open(1, files()).ok());
   app::LmRequest q = ask("the cat sat on the mat");
@@ -212,19 +212,13 @@ TEST(LmHost, BadFilesAndQuestionsSayWhy) {
             std::string::npos);
   EXPECT_NE(host.open(2, {{"tokenizer.bin", tokenizer_bin()}}).error.find("tokenizer.bin alone"),
             std::string::npos);
-  EXPECT_NE(host.open(3, {{"config.json", "{}"}}).error.find("not in this page"), std::string::npos);
-  EXPECT_NE(host.open(3, {{"config.json", "{}"}, {"model.safetensors", "x"}}).error.find("not in this page"),
-            std::string::npos);
-  // with the Hugging Face readers: a folder's other files are passed over, not taken for a llama2.c
-  // checkpoint or refused
-  app::LmHost hf;
-  hf.read_hf_folders(&attn::model_io::read_hf_folder);
-  EXPECT_NE(hf.open(3, {{"config.json", "{}"}, {"pytorch_model.bin", "x"}, {"README.md", "x"}})
+  // a Hugging Face folder: its other files are passed over, not taken for a llama2.c checkpoint or refused
+  EXPECT_NE(host.open(3, {{"config.json", "{}"}, {"pytorch_model.bin", "x"}, {"README.md", "x"}})
                 .error.find("model.safetensors is missing"),
             std::string::npos);
-  EXPECT_NE(hf.open(3, {{"model-00001-of-00002.safetensors", "x"}}).error.find("config.json is missing"),
+  EXPECT_NE(host.open(3, {{"model-00001-of-00002.safetensors", "x"}}).error.find("config.json is missing"),
             std::string::npos);
-  EXPECT_NE(hf.open(3, {{"config.json", "{}"}, {"config.json", "{}"}, {"model.safetensors", "x"}})
+  EXPECT_NE(host.open(3, {{"config.json", "{}"}, {"config.json", "{}"}, {"model.safetensors", "x"}})
                 .error.find("two files are config.json"),
             std::string::npos);
   // a config field of the wrong type is refused in words, not thrown as a JSON error past the holder
@@ -233,7 +227,7 @@ TEST(LmHost, BadFilesAndQuestionsSayWhy) {
        {R"({"model_type": 5})", R"({"model_type": "gpt2", "n_embd": 4, "n_layer": 1, "n_head": 2,
             "vocab_size": 5, "n_positions": 3, "activation_function": 7})"}) {
     app::LmInfo info;
-    EXPECT_NO_THROW(info = hf.open(3, {{"config.json", config}, {"model.safetensors", no_tensors}}));
+    EXPECT_NO_THROW(info = host.open(3, {{"config.json", config}, {"model.safetensors", no_tensors}}));
     EXPECT_FALSE(info.ok());
     EXPECT_NE(info.error.find("config.json's"), std::string::npos) << config << ": " << info.error;
   }

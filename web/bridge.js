@@ -16,6 +16,37 @@ mergeInto(LibraryManager.library, {
     return p;
   },
 
+  // The language models' code, which scripts/split_wasm.py moved out of the page's module into
+  // attention_demo.deferred.wasm: the module imports a "placeholder" function for each table slot the
+  // deferred code fills. The first call of one (in the compute worker, when a model's files arrive) fetches
+  // and instantiates the deferred module synchronously with this module's exports, which fills the slots,
+  // then calls the real function. Module.attnDeferredImports(url) is what web/shell.js and
+  // web/compute_worker.js add to the imports as "placeholder"; Module.onDeferredLoaded(ms) is told once.
+  $attnDeferredImports__postset: 'Module["attnDeferredImports"] = attnDeferredImports;',
+  $attnDeferredImports: function (url) {
+    var loaded = false;
+    function load() {
+      var xhr = new XMLHttpRequest(), t0 = performance.now();
+      xhr.open('GET', url, false);
+      xhr.overrideMimeType('text/plain; charset=x-user-defined');  // bytes (a synchronous request has no arraybuffer on a page)
+      xhr.send(null);
+      if (xhr.status !== 200 && xhr.status !== 0) throw new Error('attention_demo.deferred.wasm: HTTP ' + xhr.status);
+      var text = xhr.responseText, bytes = new Uint8Array(text.length);
+      for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 255;
+      new WebAssembly.Instance(new WebAssembly.Module(bytes), { primary: Module['asm'] });
+      loaded = true;
+      if (Module.onDeferredLoaded) Module.onDeferredLoaded(performance.now() - t0);
+    }
+    return new Proxy({}, {
+      get: function (_, slot) {
+        return function () {
+          if (!loaded) load();
+          return wasmTable.get(+slot).apply(null, arguments);
+        };
+      }
+    });
+  },
+
   // Calls f with `strings` as malloc'ed UTF-8 (nothing when one allocation fails), then frees them.
   $attnWithStrings__deps: ['$attnNewString'],
   $attnWithStrings: function (strings, f) {
@@ -237,6 +268,18 @@ mergeInto(LibraryManager.library, {
     }
     var to = typeof WorkerGlobalScope === "function" ? self : Module.attentionWorker;
     if (to) to.postMessage(out.buffer, [out.buffer]);
+  },
+  // Copies n bytes from `at` of file `index` of the checkpoint being opened (Module.attnCheckpointParts, set
+  // by web/compute_worker.js: an ArrayBuffer, or a picked file read here a slice at a time) to dst.
+  // (It brings in attnDeferredImports: the page's module always imports the placeholders.)
+  attn_js_checkpoint_copy__deps: ['$attnDeferredImports'],
+  attn_js_checkpoint_copy: function (index, dst, at, n) {
+    var part = Module.attnCheckpointParts[index];
+    if (typeof Blob === 'function' && part instanceof Blob) {
+      part = new FileReaderSync().readAsArrayBuffer(part.slice(at, at + n));
+      at = 0;
+    }
+    HEAPU8.set(new Uint8Array(part, at, n), dst);
   },
   // Copies n bytes from `at` of the message that arrived (Module.attentionInbox, an ArrayBuffer) to dst.
   attn_js_inbox_copy: function (dst, at, n) {

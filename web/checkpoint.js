@@ -61,17 +61,39 @@
   Module.attentionPickCheckpoint = function () { input.value = ""; input.click(); };
 
   // Paths on this page's site, comma-separated: fetched, then opened together (a failure opens nothing and
-  // says why).
+  // says why). A path ending in "/" is a Hugging Face folder: its config.json, its weights (the shards its
+  // model.safetensors.index.json names, else model.safetensors) and its tokenizer (tokenizer.json, else
+  // vocab.json and merges.txt, else none).
+  function get(url, optional) {
+    if (url.origin !== location.origin) return Promise.reject(new Error(url.href + " is not on this page's site"));
+    return fetch(url.href, { credentials: "same-origin" }).then(function (r) {
+      if (r.status === 404 && optional) return null;
+      if (!r.ok) throw new Error(url.pathname + ": HTTP " + r.status);
+      return r.arrayBuffer().then(function (b) { return { name: baseName(url.pathname), bytes: b }; });
+    });
+  }
+  function folder(url) {
+    var at = function (name) { return new URL(name, url); };
+    return Promise.all([get(at("config.json")), get(at("model.safetensors.index.json"), true),
+                        get(at("tokenizer.json"), true)]).then(function (got) {
+      var shards = ["model.safetensors"];
+      if (got[1]) {
+        var map = JSON.parse(new TextDecoder().decode(got[1].bytes)).weight_map || {};
+        shards = Object.keys(map).map(function (k) { return String(map[k]); }).filter(function (n, i, all) {
+          if (/[\\/]/.test(n)) throw new Error("model.safetensors.index.json names a file outside its folder: " + n);
+          return all.indexOf(n) === i;
+        });
+      }
+      var more = shards.map(function (n) { return get(at(n)); });
+      if (!got[2]) more.push(get(at("vocab.json"), true), get(at("merges.txt"), true));
+      return Promise.all(more).then(function (rest) { return got.concat(rest).filter(Boolean); });
+    });
+  }
   Module.attentionFetchCheckpoint = function (paths) {
-    var list = String(paths).split(",");
-    Promise.all(list.map(function (path) {
+    Promise.all(String(paths).split(",").map(function (path) {
       var url = new URL(path, location.href);
-      if (url.origin !== location.origin) throw new Error(path + " is not on this page's site");
-      return fetch(url.href, { credentials: "same-origin" }).then(function (r) {
-        if (!r.ok) throw new Error(path + ": HTTP " + r.status);
-        return r.arrayBuffer();
-      }).then(function (b) { return { name: baseName(path), bytes: b }; });
-    })).then(open, function (e) {
+      return /\/$/.test(url.pathname) ? folder(url) : get(url).then(function (f) { return [f]; });
+    })).then(function (lists) { open([].concat.apply([], lists)); }, function (e) {
       open([{ name: "could not fetch " + String(e && e.message || e), bytes: new ArrayBuffer(0) }]);
     });
   };

@@ -44,12 +44,13 @@
     schedule();
   }
 
-  function start(module, glue) {
+  function start(module, glue, deferred) {
     self.Module = {
       noInitialRun: true,
       print: function (text) { console.log(text); },
       printErr: function (text) { console.warn(text); },
       instantiateWasm: function (imports, receiveInstance) {
+        imports.placeholder = self.Module.attnDeferredImports(deferred);
         WebAssembly.instantiate(module, imports).then(function (instance) {
           receiveInstance(instance, module);
         }, fail);
@@ -60,7 +61,8 @@
         self.postMessage({ ready: true });
         waiting.splice(0).forEach(handle);
       },
-      onAbort: fail
+      onAbort: fail,
+      onDeferredLoaded: function (ms) { self.postMessage({ deferredLoaded: ms }); }
     };
     try {
       // under a CSP that requires Trusted Types, the address comes from a policy of the page's name
@@ -94,32 +96,27 @@
     Module.attentionInbox = null;
   }
 
-  // A pretrained model's files (web/checkpoint.js), handed over in turn, the checkpoint last: the others
-  // are read whole (a picked file here, off the page's thread), the checkpoint a slice at a time as the
-  // last call opens them all (src/platform/checkpoint_web.cpp).
+  // A pretrained model's files (web/checkpoint.js), each handed over in turn, the last call opening them
+  // all; until then each stays in Module.attnCheckpointParts, from which the module copies the small files
+  // whole and the weights a slice at a time (src/platform/checkpoint_web.cpp). The first call loads the
+  // readers' code (the deferred module, web/bridge.js).
   function isCheckpoint(d) { return Array.isArray(d.checkpoint); }
   function checkpoint(d) {
-    var name = 0, n = d.checkpoint.length;
-    var order = d.checkpoint.map(function (_, i) { return i; });
-    var weights = function (i) { return /\.bin$/i.test(d.names[i]) && !/(^|\/)tokenizer\.bin$/i.test(d.names[i]); };
-    order.sort(function (a, b) { return (weights(a) ? 1 : 0) - (weights(b) ? 1 : 0) || a - b; });
+    var name = 0;
+    Module.attnCheckpointParts = d.checkpoint;
     try {
-      order.forEach(function (at, i) {
-        var part = d.checkpoint[at];
-        var file = part instanceof ArrayBuffer || i === n - 1 ? part : new FileReaderSync().readAsArrayBuffer(part);
-        var text = String(d.names[at]), size = file.byteLength !== undefined ? file.byteLength : file.size;
-        name = Module.attnNewString(text);
-        Module.attentionInbox = file;
-        Module._attn_worker_checkpoint_file(size, i, n, d.open, name);
+      d.checkpoint.forEach(function (part, i) {
+        var size = part.byteLength !== undefined ? part.byteLength : part.size;
+        name = Module.attnNewString(String(d.names[i]));
+        Module._attn_worker_checkpoint_file(size, i, d.checkpoint.length, d.open, name);
         Module._free(name);
         name = 0;
-        d.checkpoint[at] = null;  // its bytes are in the module's heap now
       });
     } catch (e) {
       if (name) Module._free(name);
       fail(e);
     }
-    Module.attentionInbox = null;
+    Module.attnCheckpointParts = null;
   }
 
   function handle(d) {
@@ -134,7 +131,7 @@
       if (ready) handle(d);
       else waiting.push(d);
     } else if (d && d.module) {
-      start(d.module, d.glue);
+      start(d.module, d.glue, d.deferred);
     }
   };
 })();

@@ -6,6 +6,7 @@
   // Every path is relative to this page, so dist/ works from any folder of any static server.
   var JS_FILE = "attention_demo.js";
   var WASM_FILE = "attention_demo.wasm";
+  var DEFERRED_FILE = "attention_demo.deferred.wasm";  // the language models' code (web/bridge.js)
   var WORKER_FILE = "compute_worker.js";
 
   var body = document.body;
@@ -31,9 +32,12 @@
   var singleFile = typeof window.attentionWasmBase64 === "string";
   // Start-up milestones in ms since navigation (performance.now()): filled in as they happen; wasm_shared
   // is true when another figure on the course page compiled the module this one runs; helpers: how many
-  // helper workers share large recomputes once a recompute asked for them.
+  // helper workers share large recomputes once a recompute asked for them; deferred_ms: how long the
+  // compute worker took to fetch and start the language models' code, once a model's files arrived
+  // (deferred_page_ms: the same on the page's thread, which never needs it).
   var timing = { wasm_downloaded_ms: null, wasm_compiled_ms: null, wasm_shared: false, runtime_ready_ms: null,
-                 first_frame_ms: null, worker_ready_ms: null, helpers: null };
+                 first_frame_ms: null, worker_ready_ms: null, helpers: null, deferred_ms: null,
+                 deferred_page_ms: null };
 
   // [2] calls into the module. Strings are copied into the heap (malloc), never onto the 5 MB stack that
   // ccall would use, so any length is safe; an exception out of the module means it stopped.
@@ -482,6 +486,8 @@
         if (reading) tellApp("attn_model_build_progress", [d.modelRead[1], d.modelRead[2], reading.name]);
       } else if (d && d.ready) {
         ready();
+      } else if (d && typeof d.deferredLoaded === "number") {
+        timing.deferred_ms = d.deferredLoaded;
       } else if (d && d.failed) {
         down(d.failed);
       }
@@ -490,7 +496,7 @@
       e.preventDefault();
       down(e.message || "an error in the worker");
     };
-    worker.postMessage({ module: module, glue: JS_FILE });
+    worker.postMessage({ module: module, glue: JS_FILE, deferred: new URL(DEFERRED_FILE, location.href).href });
     return worker;
   }
 
@@ -557,8 +563,10 @@
     print: function (text) { console.log(text); },
     printErr: function (text) { console.warn(text); },
     locateFile: function (path) { return path; },
+    onDeferredLoaded: function (ms) { timing.deferred_page_ms = ms; },
     // The module compiled while it downloaded (section [7]); only the instance is made here.
     instantiateWasm: function (imports, receiveInstance) {
+      imports.placeholder = Module.attnDeferredImports(DEFERRED_FILE);
       wasmModule.then(function (module) {
         setProgress(null);
         setStatus("Starting…", "");

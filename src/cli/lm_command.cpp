@@ -97,8 +97,7 @@ json run_lm(const LmOptions& o) {
     if (!o.tokenizer.empty())
       files.emplace_back("tokenizer.bin", read_binary(o.tokenizer, "the tokenizer file"));
   }
-  const model_io::Checkpoint checkpoint =
-      model_io::open_checkpoint(std::move(files), &model_io::read_hf_folder);
+  const model_io::Checkpoint checkpoint = model_io::open_checkpoint(std::move(files));
   const lm::LmModel& model = checkpoint.model;
   const bool has_tokenizer = checkpoint.has_tokenizer();
   if (o.text_given && !has_tokenizer) {

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
+#include "model_io/hf_folder.hpp"
 
 namespace attn::model_io {
 namespace {
@@ -52,15 +53,12 @@ CheckpointPart checkpoint_part(const std::string& name) {
   return CheckpointPart::Unknown;
 }
 
-Checkpoint open_checkpoint(std::vector<NamedFile> files, HfFolderReader hf) {
+Checkpoint open_checkpoint(std::vector<NamedFile> files) {
   const bool folder = std::any_of(files.begin(), files.end(), [](const NamedFile& f) {
     const CheckpointPart p = checkpoint_part(f.name);
     return p == CheckpointPart::HfConfig || p == CheckpointPart::Safetensors;
   });
-  if (folder) {
-    if (!hf) throw InputError("a Hugging Face folder opens in attention_cli lm, not in this page (yet)");
-    return hf(std::move(files));
-  }
+  if (folder) return read_hf_folder(std::move(files));
   constexpr int kParts = static_cast<int>(CheckpointPart::Unknown);
   std::array<NamedFile*, kParts> part{};
   for (NamedFile& f : files) {

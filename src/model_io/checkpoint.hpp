@@ -38,18 +38,13 @@ struct Checkpoint {
   std::string text(const std::vector<int>& ids) const;
 };
 
-// Reads a Hugging Face folder's files (hf_folder.hpp's read_hf_folder). A build that does not link the
-// Hugging Face readers (the page: its download budget) passes none.
-using HfFolderReader = Checkpoint (*)(std::vector<NamedFile> files);
-
 // What a file's name says it is.
 enum class CheckpointPart { Llama2c, Llama2cTokenizer, HfConfig, Safetensors, Unknown };
 CheckpointPart checkpoint_part(const std::string& name);
 
 // The files -> the checkpoint. Files among which is a config.json or a .safetensors file are a Hugging Face
-// folder, read by `hf`. Throws InputError in words when a file is not one of a checkpoint's, a needed one is
-// missing, two files are the same part, a reader refuses its file, or the files are a Hugging Face folder
-// and `hf` is null.
-Checkpoint open_checkpoint(std::vector<NamedFile> files, HfFolderReader hf);
+// folder (hf_folder.hpp's read_hf_folder). Throws InputError in words when a file is not one of a
+// checkpoint's, a needed one is missing, two files are the same part or a reader refuses its file.
+Checkpoint open_checkpoint(std::vector<NamedFile> files);
 
 }  // namespace attn::model_io

@@ -41,6 +41,7 @@ void attn_js_start_helpers();
 void attn_js_post_to(int worker, const void* bytes, int n);
 void attn_js_post_parts(const std::uint32_t* at_size, int count);
 void attn_js_inbox_copy(void* dst, double at, double n);
+void attn_js_checkpoint_copy(int index, void* dst, double at, double n);
 void attn_js_model_read(double load, double read, double total);
 
 // the font atlas, drawn by the browser (font_web.cpp)

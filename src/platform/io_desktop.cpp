@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/logic/lm_host.hpp"
 #include "app/logic/lm_store.hpp"
 #include "app/logic/settings.hpp"
 #include "app/logic/text.hpp"
@@ -67,11 +68,12 @@ void open_linked_checkpoint(const std::string& paths) {
     if (!f.error.empty()) error = f.error;
     files.push_back({path, f.text});
   }
-  LmStore& st = lm_store();
+  static LmHost host;  // the desktop app's models open in its own thread
+  lm_store().answer_here = [](const LmRequest& q) { return host.answer(q); };
   const long long open = lm_open_started(paths, 0, false);
   LmInfo info;
   if (error.empty()) {
-    info = st.here.open(open, std::move(files));
+    info = host.open(open, std::move(files));
   } else {
     info.model = open;
     info.source = paths;

@@ -29,7 +29,6 @@
 #include "gfx/heatmap_renderer_state.hpp"
 #include "imgui_host.hpp"
 #include "imgui_impl_sdl2.h"
-#include "model_io/hf_folder.hpp"
 #include "png.hpp"
 
 namespace {
@@ -96,7 +95,6 @@ int main(int argc, char** argv) {
     if (opt.frames == 0) opt.frames = 60;
   }
 
-  app::lm_store().here.read_hf_folders(&attn::model_io::read_hf_folder);  // checkpoint=: any format here
   if (!opt.model.empty()) {
     const app::OpenedFile f = app::open_model_file(opt.model);
     const std::string why = f.error.empty() ? app::load_trained_model(f.text, opt.model) : f.error;

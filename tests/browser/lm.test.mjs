@@ -2,12 +2,13 @@
 // in the file input open in the compute worker, and everything the scene shows is what attention_cli lm
 // computes on the same files: the text's ids and pieces, the next token's top 10, every head's weights (and
 // the grids' pixels), heads switched off, greedy generation and the heads' role scores; files named by a
-// checkpoint= link open the same way; a Hugging Face folder (the CLI's only, for the page's download budget)
-// and a truncated file are refused in place and the page keeps working.
+// checkpoint= link open the same way, and so do Hugging Face folders (GPT-2 by its path, Llama's BF16 shards
+// picked); a missing shard and a truncated file are refused in place and the page keeps working. The
+// readers' code (the deferred module) is loaded by the worker, never by the page's thread.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,12 +130,18 @@ test('lm: picked llama2.c files open in the worker; ids, top 10, every head, hea
     });
   });
 
-test('lm: a checkpoint= link opens its files; a Hugging Face folder and a truncated file are refused in place',
+test('lm: a checkpoint= link opens its files, a Hugging Face folder by its path, picked shards too; bad ones are refused in place',
   async () => {
-    await withCleanPage(browser, { viewport: { width: 1280, height: 1600 } }, async (page) => {
+    await withCleanPage(browser, { viewport: { width: 1280, height: 1600 } }, async (page, errors) => {
       await page.route('**/models/**', (route) => {
         const url = new URL(route.request().url());
-        let body = readFileSync(path.join(dir, url.pathname.split('/models/')[1]));
+        let body;
+        try {
+          body = readFileSync(path.join(dir, url.pathname.split('/models/')[1]));
+        } catch (e) {
+          route.fulfill({ status: 404, body: '' });
+          return;
+        }
         if (url.search === '?cut') body = body.subarray(0, 100);
         route.fulfill({ status: 200, body });
       });
@@ -146,23 +153,57 @@ test('lm: a checkpoint= link opens its files; a Hugging Face folder and a trunca
       const want = lmCli(['--text', 'a cat', '--generate', '2']);
       assert.deepEqual(s.shown.ids, want.ids);
       assertNext(s.shown.next, want.next, 'the linked model');
+      // the readers' code came with the first model, to the worker only
+      let timing = await page.evaluate(() => window.attentionDemo.timing);
+      assert.ok(timing.deferred_ms >= 0, 'the worker loaded the deferred module');
+      assert.equal(timing.deferred_page_ms, null, 'the page\'s thread never needs it');
 
-      // a Hugging Face folder: the page says where it opens (attention_cli lm), and keeps working
-      await setAndWait(page, { checkpoint: 'models/gpt2/config.json,models/gpt2/model.safetensors' });
+      // Hugging Face folders: GPT-2 by its path (the page finds config.json, model.safetensors, vocab.json
+      // and merges.txt) and Llama's BF16 shards picked with their index and tokenizer.json, each the CLI's
+      const text = 'hello world cat';
+      const folders = { gpt2: ['gpt2', 2, 3], llama: ['llama', 2, 4] };
+      for (const [name, [format, layers, heads]] of Object.entries(folders)) {
+        if (name === 'gpt2') {
+          await setAndWait(page, { generate: 3, text, checkpoint: 'models/gpt2/' });
+        } else {
+          await setAndWait(page, { generate: 3, text, checkpoint: '' });
+          await page.setInputFiles('#checkpoint-files', readdirSync(path.join(dir, 'llama')).map((f) => path.join(dir, 'llama', f)));
+        }
+        await page.waitForFunction((f) => window.attentionDemo.state().shown.model?.format === f, format,
+          { timeout: 30000, polling: 100 });
+        if (name === 'gpt2') {
+          // the folder's probes for the files it does not have: model.safetensors.index.json, tokenizer.json
+          const probes = errors.filter((e) => /status of 404/.test(e));
+          assert.equal(probes.length, 2, errors.join('\n'));
+          errors.splice(0, errors.length, ...errors.filter((e) => !/status of 404/.test(e)));
+        }
+        s = await answered(page);
+        assert.equal(s.error, '', name);
+        const m = s.shown.model;
+        assert.deepEqual([m.format, m.layers, m.heads, m.tokenizer, m.in_worker], [format, layers, heads, true, true], name);
+        const got = cli(['lm', '--model', path.join(dir, name), '--text', text, '--generate', '3', '--attention']);
+        assert.deepEqual(s.shown.ids, got.ids, `${name}: the prompt's and the generated ids`);
+        assert.equal(s.shown.text, got.text, name);
+        assertNext(s.shown.next, got.next, name);
+        const [g] = await api(page, 'heatmaps', { id: 'lm/head1.2' });
+        assertAllClose(g.values.flat(), got.attention[1][2].flat(), `${name}: head 1.2`, TOL);
+      }
+
+      // a shard the index names is missing; a truncated checkpoint: their readers' reasons in place
+      await page.setInputFiles('#checkpoint-files', ['config.json', 'model.safetensors.index.json',
+        'model-00001-of-00002.safetensors'].map((f) => path.join(dir, 'llama', f)));
       await page.waitForFunction(() => {
         window.attentionDemo.requestFrames(1);
-        return /attention_cli lm/.test(window.attentionDemo.state().shown.open_error);
+        return /model-00002-of-00002.safetensors' is missing/.test(window.attentionDemo.state().shown.open_error);
       }, null, { timeout: 30000, polling: 100 });
-      s = await api(page, 'state');
-      assert.equal(s.shown.model, null);
-      cli(['lm', '--model', path.join(dir, 'gpt2'), '--ids', '3,7,1']);  // the CLI opens the same folder
-
-      // a truncated checkpoint: its reader's reason in place
+      assert.equal((await api(page, 'state')).shown.model, null);
       await setAndWait(page, { checkpoint: 'models/tiny-stories.bin?cut,models/tokenizer.bin' });
       await page.waitForFunction(() => {
         window.attentionDemo.requestFrames(1);
         return /bytes/.test(window.attentionDemo.state().shown.open_error);
       }, null, { timeout: 30000, polling: 100 });
+      timing = await page.evaluate(() => window.attentionDemo.timing);
+      assert.equal(timing.deferred_page_ms, null);
       await assertStillRuns(page);
     });
   });

@@ -93,7 +93,7 @@ LmInfo LmHost::open(long long open, std::vector<attn::model_io::NamedFile> files
   model_ = 0;
   LmInfo info;
   try {
-    checkpoint_ = attn::model_io::open_checkpoint(std::move(files), hf_);
+    checkpoint_ = attn::model_io::open_checkpoint(std::move(files));
     model_ = open;
     info = describe_checkpoint(*checkpoint_, open);
   } catch (const attn::InputError& e) {

@@ -24,8 +24,6 @@ class LmHost {
   LmInfo open(long long open, std::vector<attn::model_io::NamedFile> files);
   LmAnswer answer(const LmRequest& q);
   bool has_model() const { return checkpoint_.has_value(); }
-  // Opens Hugging Face folders with `hf` from now on (the desktop app; the page links no such reader).
-  void read_hf_folders(attn::model_io::HfFolderReader hf) { hf_ = hf; }
 
  private:
   // The last answer's question and forward (its key/value cache): a question that asks only for more
@@ -44,7 +42,6 @@ class LmHost {
   long long model_ = 0;
   long long open_ = 0;  // the open whose files are arriving
   std::vector<attn::model_io::NamedFile> files_;
-  attn::model_io::HfFolderReader hf_ = nullptr;
 };
 
 }  // namespace app

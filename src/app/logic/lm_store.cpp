@@ -66,8 +66,13 @@ const LmAnswer* lm_answer_for(LmRequest q, bool& waiting) {
     return st.answer ? &*st.answer : nullptr;
   }
   q.serial = ++st.serial;
+  if (!st.in_worker && !st.answer_here) {
+    st.answer = LmAnswer::failure(q, "no model host in this thread: open the model again");
+    st.answered = q;
+    return &*st.answer;
+  }
   if (!st.in_worker) {
-    LmAnswer a = st.here.answer(q);
+    LmAnswer a = st.answer_here(q);
     keep_roles(st, a);
     st.answer = std::move(a);
     st.answered = q;
@@ -93,8 +98,8 @@ void lm_close() {
     q.close = true;
     if (st.in_worker) {
       if (ComputeLink* link = compute_link()) link->post(encode(q));
-    } else {
-      st.here.answer(q);
+    } else if (st.answer_here) {
+      st.answer_here(q);
     }
   }
   st.info = LmInfo{};

@@ -1,12 +1,12 @@
 // The app's side of the page's pretrained language model: the model that was opened (in the compute worker
-// when it runs, else in a host here), the open under way, the last answer and the question in flight.
+// when it runs, else in the app's thread's host, which the desktop app provides), the open under way, the
+// last answer and the question in flight.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "app/logic/lm_host.hpp"
 #include "app/logic/lm_messages.hpp"
 
 namespace app {
@@ -16,8 +16,10 @@ struct LmStore {
   std::string opening;  // the files being opened ("" when none)
   long long opening_bytes = 0;
   long long last_open = 0;  // the newest open number given out
-  bool in_worker = false;   // where the model is: the compute worker, or `here`
-  LmHost here;
+  bool in_worker = false;   // where the model is: the compute worker, or the app's thread
+  // The app's thread's host, answering a question about the model it opened (the desktop app's; the page
+  // has none: its models open in the worker, and the page's thread never loads the code that reads them).
+  LmAnswer (*answer_here)(const LmRequest& q) = nullptr;
   std::optional<LmAnswer> answer;     // the last answer for the open model
   std::optional<LmRequest> answered;  // the question `answer` answers
   std::optional<LmRequest> asked;     // the question in the worker now

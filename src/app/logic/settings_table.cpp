@@ -241,7 +241,9 @@ const std::vector<Param>& params() {
          return s.model == ModelChoice::File ? s.model_file : word_of(s.model);
        }},
       int_param({"layer", "0 to 3", "mha"}, &Settings::layer, 0, 3),
-      {{"checkpoint", "comma-separated paths on this page's site, e.g. m/stories15M.bin,m/tokenizer.bin",
+      {{"checkpoint",
+        "comma-separated paths on this page's site, e.g. m/stories15M.bin,m/tokenizer.bin; in the page a "
+        "path ending in / is a Hugging Face folder (m/gpt2/)",
         "lm"},
        [](const Param&, Settings& s, const std::string& v) {
          return v.empty() || is_checkpoint_paths(v) ? (s.checkpoint = v, true) : false;

@@ -51,7 +51,10 @@ const char* meaning(const std::string& name) {
       {"layer", "with model=trained: the layer whose heads are shown"},
       {"checkpoint",
        "a pretrained model's files the page fetches from its own site and opens (a llama2.c .bin with its "
-       "tokenizer.bin, or a Hugging Face folder's config.json and model.safetensors)"},
+       "tokenizer.bin, or a Hugging Face folder's files: for m/gpt2/ its config.json, its weights (the "
+       "shards "
+       "model.safetensors.index.json names, else model.safetensors) and tokenizer.json, else vocab.json and "
+       "merges.txt)"},
       {"generate", "tokens the pretrained model writes after the text, one at a time"},
       {"temperature", "0 picks the most likely next token; above 0 draws it, seeded by seed"},
       {"grid", "the pretrained model's head shown enlarged, with the text's tokens on its axes"},

@@ -19,8 +19,9 @@ namespace app::lm_scene {
 namespace {
 
 constexpr const char* kIntro =
-    "Open a pretrained llama2.c checkpoint (.bin) with its tokenizer.bin (they stay on your computer): every "
-    "head of every layer reads your text at once.";
+    "Open a pretrained model's files (they stay on your computer): a llama2.c checkpoint (.bin) with its "
+    "tokenizer.bin, or a Hugging Face GPT-2 or Llama folder's config.json, .safetensors and tokenizer files. "
+    "Every head of every layer reads your text at once.";
 
 std::string millions(long long n) {
   return n >= 1000000 ? format("%.1fM", static_cast<double>(n) / 1e6) : format("%lld", n);
