@@ -14,10 +14,6 @@ namespace {
 
 constexpr int kBos = 1;  // llama2.c's beginning of text
 
-bool ends_with(const std::string& s, const std::string& end) {
-  return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
-}
-
 // llama2.c's tokenizer.bin.
 class Llama2cCodec final : public TextCodec {
  public:
@@ -63,11 +59,7 @@ Checkpoint open_checkpoint(std::vector<NamedFile> files) {
   std::array<NamedFile*, kParts> part{};
   for (NamedFile& f : files) {
     const CheckpointPart p = checkpoint_part(f.name);
-    if (f.range.copy && p != CheckpointPart::Llama2c) {  // only a llama2.c checkpoint is read in ranges
-      f.bytes.resize(f.range.size);
-      if (f.range.size > 0) f.range.copy(f.bytes.data(), 0, f.range.size);
-      f.range = {};
-    }
+    if (p != CheckpointPart::Llama2c) f.read_whole();  // only a llama2.c checkpoint is read in ranges
     if (p == CheckpointPart::Unknown) {
       throw InputError("'" + one_line(base_name(f.name)) +
                        "' is not a checkpoint's file: open a llama2.c .bin (and its tokenizer.bin), or a "

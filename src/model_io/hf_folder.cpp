@@ -28,10 +28,6 @@ class BpeCodec final : public TextCodec {
   lm::ByteBpe bpe_;
 };
 
-bool ends_with(const std::string& s, const std::string& end) {
-  return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
-}
-
 const char* const kPartNames[] = {"config.json",    "",           "model.safetensors.index.json",
                                   "tokenizer.json", "vocab.json", "merges.txt"};
 
@@ -85,11 +81,7 @@ Checkpoint read_hf_folder(std::vector<NamedFile> files) {
       shards.push_back(&f);
       continue;
     }
-    if (f.range.copy) {  // only weights are read in ranges
-      f.bytes.resize(f.range.size);
-      if (f.range.size > 0) f.range.copy(f.bytes.data(), 0, f.range.size);
-      f.range = {};
-    }
+    f.read_whole();  // only weights are read in ranges
     const NamedFile*& slot = part[static_cast<size_t>(p)];
     if (slot) {
       throw_input_error({"two files are ", kPartNames[static_cast<int>(p)], ": '",

@@ -15,6 +15,11 @@ inline std::string base_name(const std::string& name) {
   return slash == std::string::npos ? name : name.substr(slash + 1);
 }
 
+// Whether `s` ends with `end` (a file name's extension).
+inline bool ends_with(const std::string& s, const std::string& end) {
+  return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
+}
+
 struct NamedFile {
   NamedFile() = default;
   NamedFile(std::string file_name, std::string contents)
@@ -26,6 +31,13 @@ struct NamedFile {
 
   // The file as a range: `range`, or one over `bytes` (this file must outlive it).
   lm::FileRange as_range() const { return range.copy ? range : lm::range_of(bytes); }
+  // Reads a file given as a range into `bytes` (`range` is then empty); one in memory stays as it is.
+  void read_whole() {
+    if (!range.copy) return;
+    bytes.resize(range.size);
+    if (range.size > 0) range.copy(bytes.data(), 0, range.size);
+    range = {};
+  }
 };
 
 }  // namespace attn::model_io
