@@ -2,6 +2,9 @@
 #include "tokenize_command.hpp"
 
 #include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/input_limits.hpp"
@@ -15,17 +18,20 @@ lm::ByteBpe read_tokenizer_folder(const std::string& folder) {
     throw_input_error({"the tokenizer '", one_line(folder, 200),
                        "' is not a folder (it should hold tokenizer.json, or vocab.json and merges.txt)"});
   }
-  const std::filesystem::path dir(folder);
-  if (std::filesystem::exists(dir / "tokenizer.json", ec)) {
-    return model_io::read_tokenizer_json(
-        read_file_capped((dir / "tokenizer.json").string(), "tokenizer.json"));
+  // the texts of the tokenizer files the folder has
+  std::optional<std::string> files[3];
+  const char* const names[3] = {"tokenizer.json", "vocab.json", "merges.txt"};
+  for (int i = 0; i < 3; ++i) {
+    const std::filesystem::path path = std::filesystem::path(folder) / names[i];
+    if (std::filesystem::exists(path, ec)) files[i] = read_file_capped(path.string(), names[i]);
   }
-  if (!std::filesystem::exists(dir / "vocab.json", ec) || !std::filesystem::exists(dir / "merges.txt", ec)) {
+  const auto text = [&](int i) { return files[i] ? &*files[i] : nullptr; };
+  std::optional<lm::ByteBpe> bpe = model_io::read_hf_tokenizer(text(0), text(1), text(2));
+  if (!bpe) {
     throw_input_error({"the folder '", one_line(folder, 200),
                        "' has neither tokenizer.json nor both vocab.json and merges.txt"});
   }
-  return model_io::read_gpt2_tokenizer(read_file_capped((dir / "vocab.json").string(), "vocab.json"),
-                                       read_file_capped((dir / "merges.txt").string(), "merges.txt"));
+  return std::move(*bpe);
 }
 
 json run_tokenize(const TokenizeOptions& o) {

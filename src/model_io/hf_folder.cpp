@@ -2,6 +2,7 @@
 #include "model_io/hf_folder.hpp"
 
 #include <array>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -99,15 +100,10 @@ Checkpoint read_hf_folder(std::vector<NamedFile> files) {
   if (at(HfPart::Index)) check_index(*at(HfPart::Index), shards);
   Checkpoint c;
   c.model = read_model(config->bytes, SafeTensors(shards));
-  const NamedFile *tokenizer = at(HfPart::Tokenizer), *vocab = at(HfPart::Vocab),
-                  *merges = at(HfPart::Merges);
-  if (tokenizer) {
-    c.tokenizer = std::make_shared<BpeCodec>(read_tokenizer_json(tokenizer->bytes));
-  } else if (vocab && merges) {
-    c.tokenizer = std::make_shared<BpeCodec>(read_gpt2_tokenizer(vocab->bytes, merges->bytes));
-  } else if (vocab || merges) {
-    throw InputError(vocab ? "vocab.json came without merges.txt: GPT-2's tokenizer needs both"
-                           : "merges.txt came without vocab.json: GPT-2's tokenizer needs both");
+  const auto text = [&](HfPart p) { return at(p) ? &at(p)->bytes : nullptr; };
+  if (std::optional<lm::ByteBpe> bpe =
+          read_hf_tokenizer(text(HfPart::Tokenizer), text(HfPart::Vocab), text(HfPart::Merges))) {
+    c.tokenizer = std::make_shared<BpeCodec>(std::move(*bpe));
   }
   return c;
 }

@@ -217,4 +217,15 @@ lm::ByteBpe read_tokenizer_json(const std::string& tokenizer_json) {
   return lm::make_byte_bpe(vocab, merges, std::move(o));
 }
 
+std::optional<lm::ByteBpe> read_hf_tokenizer(const std::string* tokenizer_json, const std::string* vocab_json,
+                                             const std::string* merges_txt) {
+  if (tokenizer_json) return read_tokenizer_json(*tokenizer_json);
+  if (vocab_json && merges_txt) return read_gpt2_tokenizer(*vocab_json, *merges_txt);
+  if (vocab_json || merges_txt) {
+    throw InputError(vocab_json ? "vocab.json came without merges.txt: GPT-2's tokenizer needs both"
+                                : "merges.txt came without vocab.json: GPT-2's tokenizer needs both");
+  }
+  return std::nullopt;
+}
+
 }  // namespace attn::model_io

@@ -3,6 +3,7 @@
 // ByteLevel pre-tokenizer (GPT-2, SmolLM2: Digits then ByteLevel). Anything else is refused in words.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "core/lm/byte_bpe.hpp"
@@ -20,5 +21,11 @@ lm::ByteBpe read_gpt2_tokenizer(const std::string& vocab_json, const std::string
 // words: another model type, a normalizer, another pre-tokenizer or Split pattern, BPE dropout or subword
 // prefixes and suffixes. The post-processor (a BOS token put first) is not applied.
 lm::ByteBpe read_tokenizer_json(const std::string& tokenizer_json);
+
+// A Hugging Face folder's tokenizer from the texts of the files it has (null: not there): tokenizer.json
+// when there is one, else vocab.json with merges.txt; nullopt when it has none of them. Throws InputError
+// when only one of vocab.json and merges.txt is there, or a reader refuses its file.
+std::optional<lm::ByteBpe> read_hf_tokenizer(const std::string* tokenizer_json, const std::string* vocab_json,
+                                             const std::string* merges_txt);
 
 }  // namespace attn::model_io
