@@ -115,9 +115,12 @@ test('no network after ready (scenes, hovers, set(), exports, typing); hostile U
     await page.evaluate(() => { window.addedElements = []; });
     assert.equal((await api(page, 'state')).settings.text, hostile, 'the URL text arrives as plain text');
 
-    for (const scene of ['clock', 'positions', 'word', 'order', 'schemes', 'encoder', 'train', 'exercises', 'mha']) {
+    for (const scene of ['clock', 'positions', 'word', 'order', 'schemes', 'encoder', 'train', 'exercises', 'lm', 'mha']) {
       assert.equal((await setAndWait(page, { scene }, 2)).ok, true, scene);
     }
+    // the language models' code (attention_demo.deferred.wasm) is fetched only when a model is opened
+    const timing = await page.evaluate(() => window.attentionDemo.timing);
+    assert.deepEqual([timing.deferred_ms, timing.deferred_page_ms], [null, null], 'the deferred module was loaded');
     assert.equal((await setAndWait(page, { text: '<script>alert(3)</script><b>bold</b>' })).ok, true);
     assert.equal((await setAndWait(page, { text: hostile })).ok, true);
     // hovers over every cell row of head 0

@@ -3,11 +3,11 @@
 // the clock, set(), idle, the canvas's mouse and keys, heatmap pixels, typed text, context loss), a course
 // page on another origin that embeds it, the example course page's three demos on one compiled module, the
 // demo under a strict CSP with Trusted Types, a large recompute shared by the workers, the Train scene, the
-// Induction scene, and a llama2.c checkpoint opened in the Real model scene.
+// Induction scene, and a llama2.c checkpoint and a Hugging Face Llama folder opened in the Real model scene.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -359,7 +359,7 @@ test(`${engine}: the induction task's model trains in the compute worker as atte
   assertAllClose(ev.loss_second_half, want.curve.map((c) => c.loss_second_half), 'repeat', tol);
 });
 
-test(`${engine}: a llama2.c checkpoint opens in the compute worker and answers as attention_cli lm does`, async () => {
+test(`${engine}: a llama2.c checkpoint and a Hugging Face folder open in the compute worker and answer as attention_cli lm does`, async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'attention-lm-'));
   try {
     const script = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'write_lm_files.py');
@@ -391,6 +391,29 @@ test(`${engine}: a llama2.c checkpoint opens in the compute worker and answers a
                    { atol: 2e-5, rtol: 1e-4 });
     const [g] = await api(page, 'heatmaps', { id: 'lm/head2.3' });
     assertAllClose(g.values.flat(), want.attention[2][3].flat(), 'head 2.3', { atol: 2e-5, rtol: 1e-4 });
+
+    // a Hugging Face Llama folder: BF16 shards with their index and tokenizer.json
+    const folder = path.join(dir, 'llama');
+    const hf = readdirSync(folder).map((name) => ({ name, b64: readFileSync(path.join(folder, name)).toString('base64') }));
+    await page.evaluate((list) => {
+      window.attentionDemo.set({ off: '', text: 'hello world cat' });
+      const decoded = list.map((f) => ({ name: f.name, bytes: Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0)) }));
+      return window.attentionDemo.openCheckpoint(decoded);
+    }, hf);
+    for (let i = 0; i < 300; i++) {
+      await page.evaluate(() => window.attentionDemo.requestFrames(2));
+      s = await state();
+      if (s.shown.model?.format === 'llama' && s.shown.ids && !s.shown.waiting) break;
+      await sleep(100);
+    }
+    assert.equal(s.error, '');
+    const hfWant = cli(['lm', '--model', folder, '--text', 'hello world cat', '--generate', '2', '--attention']);
+    assert.deepEqual(s.shown.ids, hfWant.ids, 'the Llama folder: the prompt and the 2 generated ids');
+    assert.equal(s.shown.text, hfWant.text);
+    assertAllClose(s.shown.next.map((n) => n.p), hfWant.next.map((n) => n.p), 'the Llama folder\'s top 10',
+                   { atol: 2e-5, rtol: 1e-4 });
+    const [hg] = await api(page, 'heatmaps', { id: 'lm/head1.2' });
+    assertAllClose(hg.values.flat(), hfWant.attention[1][2].flat(), 'the Llama folder\'s head 1.2', { atol: 2e-5, rtol: 1e-4 });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
