@@ -27,6 +27,12 @@ TEST(LmMessages, RoundTripAndRefuseMalformed) {
   EXPECT_EQ(back.source, info.source);
   EXPECT_EQ(back.parameters, info.parameters);
   EXPECT_EQ(back.kv_heads, info.kv_heads);
+  EXPECT_EQ(back.position_table, nullptr) << "llama2.c: no learned table";
+  app::LmInfo learned = info;  // a GPT-2's table comes through as it is
+  learned.position_table = std::make_shared<const attn::Mat>(attn::Mat::Random(5, 3));
+  const app::LmInfo learned_back = app::decode_lm_info(app::encode(learned));
+  ASSERT_NE(learned_back.position_table, nullptr);
+  EXPECT_EQ(*learned_back.position_table, *learned.position_table);
   app::LmRequest q = ask("the cat");
   q.off = "1.3";
   q.generate = 2;
@@ -65,7 +71,7 @@ TEST(LmStore, AnswersHereOrBehindALinkAlike) {
   app::LmRequest q = ask("the cat sat");
   q.roles = true;
   bool waiting = true;
-  const app::LmAnswer* a = app::lm_answer_for(q, waiting);
+  const std::shared_ptr<const app::LmAnswer> a = app::lm_answer_for(q, waiting);
   ASSERT_NE(a, nullptr);
   EXPECT_FALSE(waiting);
   const app::LmAnswer first = *a;
@@ -82,7 +88,7 @@ TEST(LmStore, AnswersHereOrBehindALinkAlike) {
   const long long there = app::lm_open_started("test files", 1, true);
   app::deliver_lm_info(app::decode_lm_info(app::encode(worker.open(there, files()))));
   q.roles = true;
-  const app::LmAnswer* none = app::lm_answer_for(q, waiting);
+  const std::shared_ptr<const app::LmAnswer> none = app::lm_answer_for(q, waiting);
   EXPECT_EQ(none, nullptr);
   EXPECT_TRUE(waiting);
   ASSERT_EQ(link.sent.size(), 1u);
@@ -92,7 +98,7 @@ TEST(LmStore, AnswersHereOrBehindALinkAlike) {
   EXPECT_EQ(link.sent.size(), 1u);
   const app::LmAnswer answered = worker.answer(app::decode_lm_request(link.sent[0]));
   app::deliver_lm_answer(app::decode_lm_answer(app::encode(answered)));
-  const app::LmAnswer* got = app::lm_answer_for(q, waiting);
+  const std::shared_ptr<const app::LmAnswer> got = app::lm_answer_for(q, waiting);
   ASSERT_NE(got, nullptr);
   EXPECT_FALSE(waiting);
   app::LmAnswer local = first;

@@ -3,7 +3,8 @@
 // computes on the same files: the text's ids and pieces, the next token's top 10, every head's weights (and
 // the grids' pixels), heads switched off, greedy generation and the heads' role scores; files named by a
 // checkpoint= link open the same way, and so do Hugging Face folders (GPT-2 by its path, Llama's BF16 shards
-// picked); a missing shard and a truncated file are refused in place and the page keeps working. The
+// picked), and GPT-2's learned table shows in the Position table scene; a missing shard and a truncated
+// file are refused in place and the page keeps working. The
 // readers' code (the deferred module) is loaded by the worker, never by the page's thread.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -130,9 +131,43 @@ test('lm: picked llama2.c files open in the worker; ids, top 10, every head, hea
     });
   });
 
+// GPT-2's learned position table (wpe) as the safetensors file stores it (F16), read by numpy from the format's
+// definition: 8 bytes of header length, the JSON header, then each tensor's bytes at its offsets.
+function fileTable(file) {
+  const script = `
+import json, struct, sys, numpy as np
+b = open(sys.argv[1], "rb").read()
+n = struct.unpack("<Q", b[:8])[0]
+t = [v for k, v in json.loads(b[8:8 + n]).items() if k.endswith("wpe.weight")][0]
+s, e = t["data_offsets"]
+print(json.dumps(np.frombuffer(b[8 + n + s:8 + n + e], dtype=np.float16).reshape(t["shape"]).astype(float).tolist()))
+`;
+  const r = spawnSync('/usr/bin/python3', ['-c', script, file], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+// With the GPT-2 folder open: the Position table scene shows its learned table (16 slots) and the table's
+// similarity, and says that position 16 has no vector.
+async function learnedTable(page) {
+  assert.equal((await setAndWait(page, { scene: 'positions', count: 20 })).ok, true);
+  const s = await api(page, 'state');
+  assert.equal(s.error, '');
+  assert.deepEqual([s.shown.learned.slots, s.shown.learned.rows, s.shown.learned.past_end], [16, 16, true]);
+  const wpe = fileTable(path.join(dir, 'gpt2', 'model.safetensors'));
+  const [table] = await api(page, 'heatmaps', { id: 'positions/learned' });
+  assertAllClose(table.values.flat(), wpe.flat(), 'the learned table', { atol: 0, rtol: 0 });
+  const dot = wpe.map((a) => wpe.map((b) => a.reduce((sum, x, k) => sum + x * b[k], 0)));
+  const [sim] = await api(page, 'heatmaps', { id: 'positions/learned_similarity' });
+  assertAllClose(sim.values.flat(), dot.flat(), 'its similarity', { atol: 1e-5, rtol: 1e-5 });
+  assert.ok(s.texts.join('\n').includes('Position 16 has no vector: the table ends at slot 16'), 'the limit is said');
+  await assertHeatmapPixels(page, ['positions/learned', 'positions/learned_similarity']);
+  await setAndWait(page, { scene: 'lm' });
+}
+
 test('lm: a checkpoint= link opens its files, a Hugging Face folder by its path, picked shards too; bad ones are refused in place',
   async () => {
-    await withCleanPage(browser, { viewport: { width: 1280, height: 1600 } }, async (page, errors) => {
+    await withCleanPage(browser, { viewport: { width: 1280, height: 2600 } }, async (page, errors) => {
       await page.route('**/models/**', (route) => {
         const url = new URL(route.request().url());
         let body;
@@ -187,6 +222,7 @@ test('lm: a checkpoint= link opens its files, a Hugging Face folder by its path,
         assertNext(s.shown.next, got.next, name);
         const [g] = await api(page, 'heatmaps', { id: 'lm/head1.2' });
         assertAllClose(g.values.flat(), got.attention[1][2].flat(), `${name}: head 1.2`, TOL);
+        if (name === 'gpt2') await learnedTable(page);
       }
 
       // a shard the index names is missing; a truncated checkpoint: their readers' reasons in place

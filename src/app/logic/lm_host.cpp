@@ -50,6 +50,7 @@ LmInfo describe_checkpoint(const attn::model_io::Checkpoint& c, long long model)
   i.tied = m.tied;
   i.has_tokenizer = c.has_tokenizer();
   i.learned_positions = m.position_table.size() > 0;
+  if (m.position_table.size() > 0) i.position_table = std::make_shared<const attn::Mat>(m.position_table);
   i.parameters = count_parameters(m);
   return i;
 }

@@ -40,6 +40,7 @@ Bytes encode(const LmInfo& i) {
   w.put(i.parameters);
   w.put(i.seconds);
   w.put(i.memory);
+  w.mat(i.position_table ? *i.position_table : attn::Mat());
   return std::move(w.out);
 }
 
@@ -57,6 +58,8 @@ LmInfo decode_lm_info(const Bytes& bytes) {
   i.parameters = r.get<long long>();
   i.seconds = r.get<double>();
   i.memory = r.get<long long>();
+  attn::Mat table = r.mat();
+  if (table.size() > 0) i.position_table = std::make_shared<const attn::Mat>(std::move(table));
   r.end();
   return i;
 }

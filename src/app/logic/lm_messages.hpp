@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +29,10 @@ struct LmInfo {
   long long parameters = 0;
   double seconds = 0;    // to read and build it
   long long memory = 0;  // the holder's wasm memory once it is open, bytes (0 outside wasm)
+  // (slots, d_model): a learned table as the file has it (GPT-2), else null. Shared, not a matrix: an
+  // LmInfo is copied on every delivery, and the page's wasm traps on copying an empty Eigen matrix
+  // (message_bytes.cpp, Reader::mat).
+  std::shared_ptr<const attn::Mat> position_table;
   bool ok() const { return error.empty() && model > 0; }
 };
 

@@ -52,41 +52,43 @@ void deliver_lm_answer(const LmAnswer& answer) {
   st.answered = st.asked;
   st.asked.reset();
   keep_roles(st, answer);
-  st.answer = answer;
+  st.answer = std::make_shared<const LmAnswer>(answer);
 }
 
-const LmAnswer* lm_answer_for(LmRequest q, bool& waiting) {
+std::shared_ptr<const LmAnswer> lm_answer_for(LmRequest q, bool& waiting) {
   LmStore& st = lm_store();
   waiting = false;
   if (!st.info.ok()) return nullptr;
   q.model = st.info.model;
-  if (st.answer && st.answered && st.answered->same_question(q)) return &*st.answer;
+  if (st.answer && st.answered && st.answered->same_question(q)) return st.answer;
   if (st.asked) {  // one question at a time: a newer one is asked once this answer is in
     waiting = true;
-    return st.answer ? &*st.answer : nullptr;
+    return st.answer;
   }
   q.serial = ++st.serial;
   if (!st.in_worker && !st.answer_here) {
-    st.answer = LmAnswer::failure(q, "no model host in this thread: open the model again");
+    st.answer = std::make_shared<const LmAnswer>(
+        LmAnswer::failure(q, "no model host in this thread: open the model again"));
     st.answered = q;
-    return &*st.answer;
+    return st.answer;
   }
   if (!st.in_worker) {
     LmAnswer a = st.answer_here(q);
     keep_roles(st, a);
-    st.answer = std::move(a);
+    st.answer = std::make_shared<const LmAnswer>(std::move(a));
     st.answered = q;
-    return &*st.answer;
+    return st.answer;
   }
   if (ComputeLink* link = compute_link()) {
     link->post(encode(q));
     st.asked = q;
     waiting = true;
   } else {
-    st.answer = LmAnswer::failure(q, "the compute worker that holds the model stopped: open it again");
+    st.answer = std::make_shared<const LmAnswer>(
+        LmAnswer::failure(q, "the compute worker that holds the model stopped: open it again"));
     st.answered = q;
   }
-  return st.answer ? &*st.answer : nullptr;
+  return st.answer;
 }
 
 void lm_close() {

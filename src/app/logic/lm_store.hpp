@@ -3,6 +3,7 @@
 // last answer and the question in flight.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,7 +21,9 @@ struct LmStore {
   // The app's thread's host, answering a question about the model it opened (the desktop app's; the page
   // has none: its models open in the worker, and the page's thread never loads the code that reads them).
   LmAnswer (*answer_here)(const LmRequest& q) = nullptr;
-  std::optional<LmAnswer> answer;     // the last answer for the open model
+  // The last answer for the open model. Shared: a new answer or model may replace it between frames while
+  // the frame that drew it still points at its grids and pieces (heatmaps()), so the scene keeps it too.
+  std::shared_ptr<const LmAnswer> answer;
   std::optional<LmRequest> answered;  // the question `answer` answers
   std::optional<LmRequest> asked;     // the question in the worker now
   long long serial = 0;
@@ -40,7 +43,7 @@ void deliver_lm_answer(const LmAnswer& answer);
 // The answer to `q` (its model and serial are filled here): the last answer when it answers the same
 // question, else `q` is asked (of the worker, which answers later, or of the host here, now) and the last
 // answer stays meanwhile; `waiting` says whether the worker is still answering. nullptr before any answer.
-const LmAnswer* lm_answer_for(LmRequest q, bool& waiting);
+std::shared_ptr<const LmAnswer> lm_answer_for(LmRequest q, bool& waiting);
 // Lets the open model go (its memory is returned); the scene shows "no model" again.
 void lm_close();
 

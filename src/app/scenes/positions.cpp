@@ -1,4 +1,5 @@
-// Position table scene: the sinusoidal table, its PE.PE similarity, and the lesson's two naive attempts.
+// Position table scene: the sinusoidal table, its PE.PE similarity, the lesson's two naive attempts, and an
+// opened model's learned table (GPT-2's) beside them.
 #include <imgui.h>
 
 #include <algorithm>
@@ -6,6 +7,7 @@
 #include <cstdlib>
 
 #include "app/logic/captions.hpp"
+#include "app/logic/lm_store.hpp"
 #include "app/logic/memo.hpp"
 #include "app/logic/text.hpp"
 #include "app/scenes/scenes.hpp"
@@ -40,6 +42,35 @@ struct TableData {
   std::vector<std::string> pos_labels, dim_labels, sim_labels;
 };
 using TableMemo = Memo<TableData, int, int, double, int>;
+
+// The opened model's learned table (LmInfo::position_table, as its file has it): the first `count` slots and
+// their similarity.
+struct LearnedData {
+  attn::Mat table;  // (min(count, slots), d_model)
+  attn::Mat sim;    // (n, n) table table^T over the first kMaxSimilarity slots
+  float offset_error = 0;
+  int slots = 0;
+  std::vector<std::string> pos_labels, dim_labels, sim_labels;
+};
+using LearnedMemo = Memo<LearnedData, long long, int>;  // the model's open number, count
+
+struct PositionsState final : SceneState {
+  TableMemo table;
+  LearnedMemo learned;
+};
+
+LearnedData learned_data(const attn::Mat& full, int count) {
+  LearnedData d;
+  d.slots = static_cast<int>(full.rows());
+  const int rows = std::min(count, d.slots);
+  d.table = full.topRows(rows);
+  d.sim = attn::similarity(d.table.topRows(std::min(rows, kMaxSimilarity)));
+  d.offset_error = attn::offset_dependence_error(d.sim);
+  d.pos_labels = index_labels(rows);
+  d.dim_labels = index_labels(static_cast<int>(full.cols()));
+  d.sim_labels.assign(d.pos_labels.begin(), d.pos_labels.begin() + d.sim.rows());
+  return d;
+}
 
 TableData compute(const Settings& s) {
   TableData t;
@@ -139,10 +170,61 @@ void draw_soft(const Settings& s, const TableData& t) {
   paragraph(out);
 }
 
+// The model opened in the Real model scene, when it learned its table (GPT-2): its first slots as the file
+// has them and their similarity, beside the clock's, and where the table ends.
+void draw_learned(SceneContext& ctx, LearnedMemo& memo, float side, float clock_offset_error) {
+  const LmInfo& info = lm_store().info;
+  if (!info.ok() || !info.position_table) return;
+  const Settings& s = ctx.settings;
+  memo.get({info.model, s.count}, [&] { return learned_data(*info.position_table, s.count); });
+  if (!ctx.ready(memo)) return;
+  const LearnedData& d = memo.value();
+  ImGui::Spacing();
+  paragraph(format(
+      "The model you opened (%s) learned its table instead: one vector of %d numbers per slot, %d slots, as "
+      "its file has them. Its similarity is %.3f away from depending on the offset alone (the clock's: "
+      "%.3f): "
+      "nothing made slot 5 and slot 6 relate as slot 105 and slot 106 do.",
+      info.source.c_str(), static_cast<int>(info.position_table->cols()), d.slots,
+      static_cast<double>(d.offset_error), static_cast<double>(clock_offset_error)));
+  if (s.count > d.slots) {
+    paragraph(
+        format("Position %d has no vector: the table ends at slot %d (positions 0 to %d), so this model "
+               "cannot read a text of more than %d tokens. The clock has a reading for any position.",
+               d.slots, d.slots, d.slots - 1, d.slots));
+  }
+  HeatmapSpec table = heatmap_spec("positions/learned", d.table, memo.version(), {&d.pos_labels, "slot"},
+                                   {&d.dim_labels, "dimension"}, gfx::Colormap::Diverging);
+  table.width = table.height = side;
+  ImGui::BeginGroup();
+  ImGui::Text("Learned table (%d × %d of %d × %d)", static_cast<int>(d.table.rows()),
+              static_cast<int>(d.table.cols()), d.slots, static_cast<int>(info.position_table->cols()));
+  heatmap_view(table);
+  ImGui::EndGroup();
+  if (ImGui::GetContentRegionAvail().x > 2.0f * side + 260.0f) ImGui::SameLine(0, 40);
+  const HeatmapAxis sim_side{&d.sim_labels, "slot"};
+  HeatmapSpec sim = heatmap_spec("positions/learned_similarity", d.sim, memo.version(), sim_side, sim_side,
+                                 gfx::Colormap::Diverging);
+  sim.width = sim.height = side;
+  ImGui::BeginGroup();
+  ImGui::Text("Its similarity (%d × %d)", static_cast<int>(d.sim.rows()), static_cast<int>(d.sim.cols()));
+  heatmap_view(sim);
+  ImGui::EndGroup();
+  ctx.report([count = s.count, d = memo.shared(), source = info.source](nlohmann::json& shown) {
+    nlohmann::json& l = shown["learned"];
+    l["source"] = source;
+    l["slots"] = d->slots;
+    l["rows"] = d->table.rows();
+    l["offset_dependence_error"] = d->offset_error;
+    l["past_end"] = count > d->slots;
+  });
+}
+
 }  // namespace
 
 void draw_positions_scene(SceneContext& ctx) {
-  TableMemo& memo = ctx.kept<TableMemo>();
+  PositionsState& st = ctx.state<PositionsState>();
+  TableMemo& memo = st.table;
   Settings& s = ctx.settings;
   text_wrapped("%s", kIntro);
   const bool ready = memo.get({s.d_model, s.count, s.base, s.length}, [&] { return compute(s); }).ok();
@@ -185,6 +267,7 @@ void draw_positions_scene(SceneContext& ctx) {
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();
   }
+  draw_learned(ctx, st.learned, side, data.offset_error);
   if (section("Why not just the position number?", "naive", s.hide)) draw_naive(s, data, memo.version());
 
   ctx.report([d_model = s.d_model, count = s.count, base = s.base, length = s.length,

@@ -168,6 +168,7 @@ namespace app {
 void draw_lm_scene(SceneContext& ctx) {
   using namespace lm_scene;
   LmSceneState& st = ctx.state<LmSceneState>();
+  st.drawn.reset();  // the last frame's heatmaps are gone
   Settings& s = ctx.settings;
   text_wrapped("%s", kIntro);
   want_compute_worker();  // the model is opened and run there
@@ -185,11 +186,10 @@ void draw_lm_scene(SceneContext& ctx) {
   std::string off_error;
   attn::HeadSwitch off = heads_off_setting(s.off, info.layers, info.heads, off_error);
   bool waiting = false;
-  const LmAnswer* a = nullptr;
   if (info.has_tokenizer) {
     LmRequest q = question(s, info);
     if (!off_error.empty()) q.off.clear();
-    a = lm_answer_for(q, waiting);
+    st.drawn = lm_answer_for(q, waiting);
   } else {
     ctx.fail("open its tokenizer.bin with the checkpoint to type a text");
   }
@@ -198,6 +198,7 @@ void draw_lm_scene(SceneContext& ctx) {
   shown["off_error"] = off_error;
   if (!off_error.empty()) error_box(off_error);
   if (waiting) text_wrapped_disabled("computing in the compute worker...");
+  const LmAnswer* a = st.drawn.get();
   if (a && !a->error.empty()) ctx.fail(a->error);
   if (a && a->error.empty()) {
     draw_tokens(*a, shown);

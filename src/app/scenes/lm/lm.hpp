@@ -1,6 +1,7 @@
 // The Real model scene's parts (app/scenes/lm/): its state, and the panels lm.cpp draws in order.
 #pragma once
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -13,6 +14,8 @@ namespace app::lm_scene {
 
 struct LmSceneState : SceneState {
   std::string linked;  // the checkpoint= paths already opened
+  // The answer the last frame drew: its grids stay alive until the next frame draws, whatever arrives.
+  std::shared_ptr<const LmAnswer> drawn;
 };
 
 // The head `grid` names ("layer.head") inside `info`'s model, or false.
