@@ -119,7 +119,7 @@ try {
   // n more tokens: the worker's seconds for them and the wall seconds until they are shown
   const more = async (n) => {
     const before = s.shown.ids.length, w0 = Date.now();
-    await page.evaluate((g) => window.attentionDemo.set({ generate: g }), before - 128 + n);
+    await page.evaluate((g) => window.attentionDemo.set({ generate: g }), before - s.shown.prompt_length + n);
     await page.waitForFunction((want) => window.attentionDemo.state().shown.ids?.length === want &&
       !window.attentionDemo.state().shown.waiting, before + n, { timeout: 600000, polling: 5 });
     const wall = (Date.now() - w0) / 1000;
